@@ -1,0 +1,379 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/report"
+	"github.com/celint/celint/loader"
+)
+
+// inputRuleID is the rule id of diagnostics about unreadable input.
+const inputRuleID = "celint.input"
+
+type checkFlags struct {
+	ruleFlags
+	format      string
+	failOn      string
+	only        string
+	jobs        int
+	color       string
+	maxBytes    int64
+	maxDepth    int
+	maxValues   int
+	maxScalar   int
+	costLimit   uint64
+	budget      uint64
+}
+
+func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	var f checkFlags
+	fset := newFlagSet("check", "check [flags] FILE|DIR|GLOB...", stderr)
+	f.register(fset)
+	fset.StringVar(&f.format, "format", "text", "output `format`: "+strings.Join(report.Formats(), ", "))
+	fset.StringVar(&f.failOn, "fail-on", "error", "exit 1 when a diagnostic is at or above this `severity`: error, warning, info, or never")
+	fset.StringVar(&f.only, "rule", "", "run only the rules with these comma-separated `ids`")
+	fset.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "lint this many files at once")
+	fset.StringVar(&f.color, "color", "auto", "colour text output: auto, always, never")
+	fset.Int64Var(&f.maxBytes, "max-bytes", 0, "refuse documents larger than this many `bytes` (default: the ruleset's limit)")
+	fset.IntVar(&f.maxDepth, "max-depth", 0, "refuse documents nested deeper than this (default: the ruleset's limit)")
+	fset.IntVar(&f.maxValues, "max-values", 0, "refuse documents with more values than this (default: the ruleset's limit)")
+	fset.IntVar(&f.maxScalar, "max-scalar-bytes", 0, "refuse strings longer than this many bytes (default: the ruleset's limit)")
+	fset.Uint64Var(&f.costLimit, "cost-limit", 0, "CEL cost limit of one evaluation (default 1000000)")
+	fset.Uint64Var(&f.budget, "budget", 0, fmt.Sprintf("CEL cost budget of one rule on one document (default %d)", engine.DefaultBudget))
+	paths, err := parseFlags(fset, args)
+	if err != nil {
+		return exitError, err
+	}
+	if len(paths) == 0 {
+		return exitError, &usageError{"check needs at least one FILE, DIR or GLOB"}
+	}
+	printer, err := report.New(f.format)
+	if err != nil {
+		return exitError, &usageError{err.Error()}
+	}
+	failOn := engine.Severity(-1)
+	if f.failOn != "never" {
+		if failOn, err = engine.ParseSeverity(f.failOn); err != nil {
+			return exitError, &usageError{"--fail-on: " + err.Error() + " (or never)"}
+		}
+	}
+	if f.jobs < 1 {
+		return exitError, &usageError{"--jobs must be at least 1"}
+	}
+	cat, pinned, err := f.catalog()
+	if err != nil {
+		return exitError, err
+	}
+	cat, pinned = f.applyLimits(cat, pinned)
+	files, inputDiags := expandPaths(paths)
+	var filter func(*engine.Rule) bool
+	if f.only != "" {
+		ids := strings.Split(f.only, ",")
+		known := map[string]bool{}
+		for _, rs := range f.rulesetFor(cat, pinned) {
+			for _, r := range rs.Rules {
+				known[r.ID] = true
+			}
+		}
+		for _, id := range ids {
+			if !known[id] {
+				return exitError, &usageError{fmt.Sprintf("--rule: no rule %q; 'celint rules' lists them", id)}
+			}
+		}
+		filter = func(r *engine.Rule) bool {
+			for _, id := range ids {
+				if r.ID == id {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	results := lintFiles(ctx, cat, pinned, files, engine.LintOptions{Filter: filter, Budget: f.budget}, f.jobs, stderr)
+	var diags []engine.Diagnostic
+	diags = append(diags, inputDiags...)
+	sources := map[string][]byte{}
+	usedRules := map[*engine.Rule]bool{}
+	for _, r := range results {
+		diags = append(diags, r.diags...)
+		if r.source != nil {
+			sources[r.file] = r.source
+		}
+		if r.rs != nil {
+			for _, rule := range r.rs.Rules {
+				if filter == nil || filter(rule) {
+					usedRules[rule] = true
+				}
+			}
+		}
+	}
+	engine.SortDiagnostics(diags)
+	in := report.Input{
+		Diagnostics: diags,
+		Files:       files,
+		Rules:       reportRules(usedRules),
+		Sources:     sources,
+		ToolVersion: version,
+		Color:       wantColor(f.color, stdout),
+	}
+	if err := printer.Print(stdout, in); err != nil {
+		return exitError, err
+	}
+	code := exitOK
+	for _, d := range diags {
+		if d.InputError || d.RuleError {
+			return exitError, nil
+		}
+		if failOn >= 0 && d.Severity >= failOn {
+			code = exitFindings
+		}
+	}
+	return code, nil
+}
+
+// applyLimits overrides the loader limits of every ruleset with the flags.
+func (f *checkFlags) applyLimits(cat *engine.Catalog, pinned *engine.Ruleset) (*engine.Catalog, *engine.Ruleset) {
+	if f.maxBytes == 0 && f.maxDepth == 0 && f.maxValues == 0 && f.maxScalar == 0 {
+		return cat, pinned
+	}
+	var out []*engine.Ruleset
+	var newPinned *engine.Ruleset
+	for _, rs := range cat.Rulesets() {
+		cp := *rs
+		l := &cp.LoadOptions.Limits
+		if f.maxBytes > 0 {
+			l.Bytes = f.maxBytes
+		}
+		if f.maxDepth > 0 {
+			l.Depth = f.maxDepth
+		}
+		if f.maxValues > 0 {
+			l.Values = f.maxValues
+		}
+		if f.maxScalar > 0 {
+			l.ScalarBytes = f.maxScalar
+		}
+		if rs == pinned {
+			newPinned = &cp
+		}
+		out = append(out, &cp)
+	}
+	c, _ := engine.NewCatalog(out...) // same rulesets: cannot clash
+	return c, newPinned
+}
+
+func reportRules(used map[*engine.Rule]bool) []report.Rule {
+	var out []report.Rule
+	for r := range used {
+		out = append(out, report.Rule{ID: r.ID, Title: r.Title, Description: r.Description, HelpURI: r.SourceURL, Severity: r.Severity})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+type fileResult struct {
+	file   string
+	source []byte
+	rs     *engine.Ruleset
+	diags  []engine.Diagnostic
+}
+
+// lintFiles lints files with jobs workers; results come back in file order.
+// On a terminal, progress is shown on stderr for long runs.
+func lintFiles(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, files []string, opts engine.LintOptions, jobs int, stderr io.Writer) []fileResult {
+	results := make([]fileResult, len(files))
+	var next, done atomic.Int64
+	progress := newProgress(stderr, len(files))
+	var wg sync.WaitGroup
+	for w := 0; w < jobs && w < len(files); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
+				results[i] = lintFile(ctx, cat, pinned, files[i], opts)
+				progress.update(int(done.Add(1)))
+			}
+		}()
+	}
+	wg.Wait()
+	progress.finish()
+	return results
+}
+
+func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, file string, opts engine.LintOptions) (res fileResult) {
+	res.file = file
+	defer func() {
+		if p := recover(); p != nil {
+			res.diags = append(res.diags, inputDiagnostic(file, fmt.Errorf("internal error while linting: %v", p)))
+		}
+	}()
+	doc, rs, err := cat.LoadFile(file, pinned)
+	if err != nil {
+		res.diags = []engine.Diagnostic{inputDiagnostic(file, err)}
+		if data, rerr := os.ReadFile(file); rerr == nil && len(data) < 8<<20 {
+			res.source = data
+		}
+		return res
+	}
+	res.rs = rs
+	if data, err := os.ReadFile(file); err == nil {
+		res.source = data
+	}
+	res.diags = rs.Lint(ctx, doc, opts)
+	return res
+}
+
+// inputDiagnostic turns an input error into a diagnostic at its position.
+func inputDiagnostic(file string, err error) engine.Diagnostic {
+	d := engine.Diagnostic{File: file, RuleID: inputRuleID, Severity: engine.Error, Message: err.Error(), Line: 1, Column: 1, InputError: true}
+	var le *loader.Error
+	if errors.As(err, &le) {
+		d.Message = le.Msg
+		if le.Limit != "" {
+			d.Message = le.Msg
+		}
+		if le.Pos.Line > 0 {
+			d.Line, d.Column = le.Pos.Line, le.Pos.Col
+		}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		d.Message = pe.Err.Error()
+	}
+	return d
+}
+
+// expandPaths turns arguments into files: a directory is walked for .json,
+// .yaml and .yml files (hidden folders skipped), a glob is expanded, and a
+// path that matches nothing is an input error.
+func expandPaths(args []string) ([]string, []engine.Diagnostic) {
+	var files []string
+	var diags []engine.Diagnostic
+	seen := map[string]bool{}
+	add := func(p string) {
+		p = filepath.Clean(p)
+		if !seen[p] {
+			seen[p] = true
+			files = append(files, p)
+		}
+	}
+	for _, a := range args {
+		matches := []string{a}
+		if strings.ContainsAny(a, "*?[") {
+			m, err := filepath.Glob(a)
+			if err != nil {
+				diags = append(diags, inputDiagnostic(a, fmt.Errorf("bad glob: %v", err)))
+				continue
+			}
+			if len(m) == 0 {
+				diags = append(diags, inputDiagnostic(a, fmt.Errorf("no file matches this pattern")))
+				continue
+			}
+			matches = m
+		}
+		for _, m := range matches {
+			st, err := os.Stat(m)
+			if err != nil {
+				diags = append(diags, inputDiagnostic(m, fmt.Errorf("cannot read: %v", errors.Unwrap(err))))
+				continue
+			}
+			if !st.IsDir() {
+				add(m)
+				continue
+			}
+			var found int
+			err = filepath.WalkDir(m, func(p string, d fs.DirEntry, err error) error {
+				if err != nil {
+					diags = append(diags, inputDiagnostic(p, err))
+					return nil
+				}
+				if d.IsDir() {
+					if p != m && strings.HasPrefix(d.Name(), ".") {
+						return filepath.SkipDir
+					}
+					return nil
+				}
+				switch strings.ToLower(filepath.Ext(p)) {
+				case ".json", ".yaml", ".yml":
+					add(p)
+					found++
+				}
+				return nil
+			})
+			if err == nil && found == 0 {
+				diags = append(diags, inputDiagnostic(m, fmt.Errorf("no .json, .yaml or .yml files in this directory")))
+			}
+		}
+	}
+	return files, diags
+}
+
+func wantColor(mode string, w io.Writer) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	return isTerminal(w)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progress prints "linted N/M files" on a terminal for runs of many files.
+type progress struct {
+	w     io.Writer
+	total int
+	on    bool
+	mu    sync.Mutex
+	last  int
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	return &progress{w: w, total: total, on: total >= 20 && isTerminal(w)}
+}
+
+func (p *progress) update(done int) {
+	if !p.on {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if done*100/p.total == p.last*100/p.total && done != p.total {
+		return
+	}
+	p.last = done
+	fmt.Fprintf(p.w, "\rlinted %d/%d files", done, p.total)
+}
+
+func (p *progress) finish() {
+	if p.on {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

@@ -1,0 +1,99 @@
+// Command celint lints JSON and YAML documents with rules written as data.
+//
+// Usage:
+//
+//	celint check [flags] FILE|DIR|GLOB...   lint documents
+//	celint conformance [flags]              check every rule against its examples
+//	celint rules [flags]                    list the rules
+//	celint explain [flags] RULE-ID          print one rule
+//	celint docs [flags]                     write one Markdown page per rule
+//	celint version                          print the version
+//
+// Exit codes: 0 clean; 1 diagnostics at or above --fail-on; 2 usage, input or
+// rule errors.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitFindings = 1
+	exitError    = 2
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// usageError is a command-line mistake: exit code 2 with usage help.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+const usage = `celint lints JSON and YAML documents with rules written as data.
+
+Usage:
+  celint check [flags] FILE|DIR|GLOB...   lint documents (directories are walked for .json, .yaml, .yml)
+  celint conformance [flags]              check every rule against its own examples
+  celint rules [flags]                    list the rules: id, level, surface, title
+  celint explain [flags] RULE-ID          print one rule
+  celint docs [flags]                     write one Markdown page per rule
+  celint version                          print the version
+
+Run 'celint COMMAND -h' for a command's flags.
+Exit codes: 0 clean; 1 diagnostics at or above --fail-on; 2 usage, input or rule errors.
+`
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitError
+	}
+	var err error
+	code := exitOK
+	switch args[0] {
+	case "check":
+		code, err = runCheck(ctx, args[1:], stdout, stderr)
+	case "conformance":
+		code, err = runConformance(ctx, args[1:], stdout, stderr)
+	case "rules":
+		code, err = runRules(args[1:], stdout, stderr)
+	case "explain":
+		code, err = runExplain(args[1:], stdout, stderr)
+	case "docs":
+		code, err = runDocs(args[1:], stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintln(stdout, "celint", version)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+	default:
+		err = &usageError{fmt.Sprintf("unknown command %q", args[0])}
+	}
+	if err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(stderr, "celint: %v\n\n%s", err, usage)
+		} else if !errors.Is(err, errReported) {
+			fmt.Fprintf(stderr, "celint: %v\n", err)
+		}
+		return exitError
+	}
+	return code
+}
+
+// errReported means the error was already printed.
+var errReported = errors.New("reported")

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/celint/celint/engine"
+	"github.com/celint/celint/rulesets"
+)
+
+// ruleFlags are the flags that choose rules: shared by every command.
+type ruleFlags struct {
+	spec  string
+	rules string
+}
+
+func (f *ruleFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.spec, "spec", "", "use the ruleset pinned at this spec `tag` (e.g. v0.9.0-rc.3, or name@tag); default: the newest that accepts each document")
+	fs.StringVar(&f.rules, "rules", "", "add the rule files (*.yaml) of `DIR`; a rule with the id of an embedded one replaces it. A DIR with a ruleset.yaml is a ruleset of its own")
+}
+
+// catalog loads the embedded rulesets and applies --rules. It returns the
+// catalog and the ruleset --spec pins (nil without --spec).
+func (f *ruleFlags) catalog() (*engine.Catalog, *engine.Ruleset, error) {
+	all, err := rulesets.Load(engine.Options{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("embedded rulesets: %w", err)
+	}
+	cat, err := engine.NewCatalog(all...)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.rules != "" {
+		if cat, err = withRulesDir(cat, f.rules); err != nil {
+			return nil, nil, err
+		}
+	}
+	if f.spec == "" {
+		return cat, nil, nil
+	}
+	pinned, err := cat.Find(f.spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cat, pinned, nil
+}
+
+// withRulesDir applies a --rules folder: a ruleset of its own when it has a
+// header, otherwise extra rules for every ruleset of the catalog.
+func withRulesDir(cat *engine.Catalog, dir string) (*engine.Catalog, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--rules: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("--rules %s: not a directory", dir)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	fsys := os.DirFS(abs)
+	if _, err := os.Stat(filepath.Join(abs, engine.HeaderFile)); err == nil {
+		rs, err := engine.LoadRuleset(fsys, ".", engine.Options{})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := cat.Find(rs.Name + "@" + rs.Tag); err == nil {
+			return cat.Replace(rs), nil
+		}
+		return engine.NewCatalog(append(cat.Rulesets(), rs)...)
+	}
+	var out []*engine.Ruleset
+	for _, rs := range cat.Rulesets() {
+		ext, err := rs.WithRules(fsys, ".")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ext)
+	}
+	return engine.NewCatalog(out...)
+}
+
+// rulesetFor returns the pinned ruleset, or the newest one when there is
+// only a choice to make without a document.
+func (f *ruleFlags) rulesetFor(cat *engine.Catalog, pinned *engine.Ruleset) []*engine.Ruleset {
+	if pinned != nil {
+		return []*engine.Ruleset{pinned}
+	}
+	return cat.Rulesets()
+}
+
+func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: celint %s\n\nFlags:\n", synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args, allowing flags after positional arguments.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if err == flag.ErrHelp {
+				return nil, errReported
+			}
+			return nil, &usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}

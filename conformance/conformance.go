@@ -1,0 +1,218 @@
+// Package conformance checks every rule of a ruleset against its own
+// examples, in both directions: a valid example yields no diagnostic of the
+// rule at or under its selected location, and an invalid one yields at least
+// one there. A rule error on any example is a failure.
+package conformance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/celint/celint/engine"
+	"github.com/celint/celint/loader"
+)
+
+// Status is the outcome of one example.
+type Status string
+
+// The outcomes.
+const (
+	Pass Status = "pass"
+	Fail Status = "FAIL"
+	Skip Status = "skip"
+)
+
+// Result is the outcome of one example of one rule.
+type Result struct {
+	RuleID   string `json:"ruleId"`
+	Example  string `json:"example"`  // fixture path, or "inline <file>:<line>"
+	Kind     string `json:"kind"`     // "valid" or "invalid"
+	Selected string `json:"selected"` // JSON Pointer
+	Expected string `json:"expected"`
+	Got      string `json:"got"`
+	Status   Status `json:"status"`
+}
+
+// Options tune a run.
+type Options struct {
+	// FixturesDir, when set, is a folder on disk that replaces the ruleset's
+	// own fixture folder: example sources are looked up there, and a source
+	// that is absent there is skipped, not failed.
+	FixturesDir string
+	// Rules, when not empty, limits the run to these rule ids.
+	Rules []string
+}
+
+// Run checks every example of every rule of rs.
+func Run(ctx context.Context, rs *engine.Ruleset, opts Options) []Result {
+	var out []Result
+	for _, r := range rs.Rules {
+		if len(opts.Rules) > 0 && !contains(opts.Rules, r.ID) {
+			continue
+		}
+		for _, ex := range r.Examples.Valid {
+			out = append(out, checkExample(ctx, rs, r, ex, true, opts))
+		}
+		for _, ex := range r.Examples.Invalid {
+			out = append(out, checkExample(ctx, rs, r, ex, false, opts))
+		}
+		if len(r.Examples.Valid) == 0 || len(r.Examples.Invalid) == 0 {
+			out = append(out, Result{RuleID: r.ID, Example: "-", Kind: "-", Expected: "at least one valid and one invalid example",
+				Got: fmt.Sprintf("%d valid, %d invalid", len(r.Examples.Valid), len(r.Examples.Invalid)), Status: Fail})
+		}
+	}
+	return out
+}
+
+// Failed reports whether any result failed.
+func Failed(results []Result) bool {
+	for _, r := range results {
+		if r.Status == Fail {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+func checkExample(ctx context.Context, rs *engine.Ruleset, r *engine.Rule, ex loader.ExampleSpec, valid bool, opts Options) Result {
+	res := Result{RuleID: r.ID, Selected: ex.Selected.Value, Kind: "invalid"}
+	res.Expected = "a diagnostic at or under " + displayPointer(ex.Selected.Value)
+	if valid {
+		res.Kind = "valid"
+		res.Expected = "no diagnostic at or under " + displayPointer(ex.Selected.Value)
+	}
+	doc, name, err := loadExample(rs, r, ex, opts)
+	res.Example = name
+	if errors.Is(err, errAbsent) {
+		res.Status, res.Got = Skip, err.Error()
+		return res
+	}
+	if err != nil {
+		res.Status, res.Got = Fail, "cannot load the example: "+err.Error()
+		return res
+	}
+	if ex.Selected.Value != "" {
+		if _, ok := doc.Lookup(ex.Selected.Value); !ok {
+			res.Status, res.Got = Fail, fmt.Sprintf("selected %s does not exist in the example", ex.Selected.Value)
+			return res
+		}
+	}
+	diags := rs.Lint(ctx, doc, engine.LintOptions{Filter: func(x *engine.Rule) bool { return x == r }})
+	var inside, ruleErrors []engine.Diagnostic
+	for _, d := range diags {
+		if d.RuleError {
+			ruleErrors = append(ruleErrors, d)
+			continue
+		}
+		if under(d.Pointer, ex.Selected.Value) {
+			inside = append(inside, d)
+		}
+	}
+	switch {
+	case len(ruleErrors) > 0:
+		res.Status, res.Got = Fail, summarize(ruleErrors)
+	case valid && len(inside) > 0, !valid && len(inside) == 0:
+		res.Status, res.Got = Fail, summarize(inside)
+		if !valid && len(diags) > 0 {
+			res.Got += "; elsewhere: " + summarize(diags)
+		}
+	default:
+		res.Status, res.Got = Pass, summarize(inside)
+	}
+	return res
+}
+
+func displayPointer(p string) string {
+	if p == "" {
+		return "the document root"
+	}
+	return p
+}
+
+// under reports whether pointer p is q or lies below it.
+func under(p, q string) bool {
+	return p == q || q == "" || strings.HasPrefix(p, q+"/")
+}
+
+func summarize(ds []engine.Diagnostic) string {
+	if len(ds) == 0 {
+		return "no diagnostic"
+	}
+	var parts []string
+	for i, d := range ds {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(ds)-3))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s", displayPointer(d.Pointer), d.Message))
+	}
+	return strings.Join(parts, "; ")
+}
+
+var errAbsent = errors.New("fixture absent")
+
+type absentError struct{ name, dir string }
+
+func (e *absentError) Error() string { return fmt.Sprintf("fixture %s is absent from %s", e.name, e.dir) }
+func (e *absentError) Is(t error) bool { return t == errAbsent }
+
+func loadExample(rs *engine.Ruleset, r *engine.Rule, ex loader.ExampleSpec, opts Options) (*loader.Document, string, error) {
+	if ex.Document != nil {
+		name := fmt.Sprintf("inline %s:%d", r.File, ex.Pos.Line)
+		doc, err := loader.Parse(name+".yaml", ex.Document.Source(), rs.LoadOptions)
+		return doc, name, err
+	}
+	name := ex.Source.Value
+	if opts.FixturesDir != "" {
+		p := path.Join(opts.FixturesDir, name)
+		if _, err := os.Stat(p); err != nil {
+			return nil, name, &absentError{name: name, dir: opts.FixturesDir}
+		}
+		doc, err := loader.ParseFile(p, rs.LoadOptions)
+		return doc, name, err
+	}
+	data, err := fs.ReadFile(rs.FS, path.Join(rs.Fixtures, name))
+	if err != nil {
+		return nil, name, err
+	}
+	doc, err := loader.Parse(name, data, rs.LoadOptions)
+	return doc, name, err
+}
+
+// TB is the part of testing.TB that Check needs, so the harness can be
+// tested itself.
+type TB interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Logf(format string, args ...any)
+}
+
+// Check runs the examples of rs and reports every failure through t; skips
+// are logged.
+func Check(t TB, rs *engine.Ruleset, opts Options) []Result {
+	t.Helper()
+	results := Run(context.Background(), rs, opts)
+	for _, r := range results {
+		switch r.Status {
+		case Fail:
+			t.Errorf("%s: %s example %s (selected %s): expected %s; got %s", r.RuleID, r.Kind, r.Example, displayPointer(r.Selected), r.Expected, r.Got)
+		case Skip:
+			t.Logf("%s: %s example %s skipped: %s", r.RuleID, r.Kind, r.Example, r.Got)
+		}
+	}
+	return results
+}

@@ -1,0 +1,205 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/celint/celint/loader"
+)
+
+// Catalog is the set of pinned rulesets a document's ruleset is chosen from.
+type Catalog struct {
+	rulesets []*Ruleset // newest tag first
+}
+
+// NewCatalog returns a catalog of rs. Two rulesets with the same name and
+// tag are an error.
+func NewCatalog(rs ...*Ruleset) (*Catalog, error) {
+	c := &Catalog{rulesets: slices.Clone(rs)}
+	slices.SortStableFunc(c.rulesets, func(a, b *Ruleset) int {
+		if d := CompareTags(b.Tag, a.Tag); d != 0 {
+			return d
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	for i := 1; i < len(c.rulesets); i++ {
+		a, b := c.rulesets[i-1], c.rulesets[i]
+		if a.Name == b.Name && a.Tag == b.Tag {
+			return nil, fmt.Errorf("ruleset %s is defined twice (%s and %s)", a, a.Dir, b.Dir)
+		}
+	}
+	return c, nil
+}
+
+// Rulesets returns the rulesets, newest tag first.
+func (c *Catalog) Rulesets() []*Ruleset { return slices.Clone(c.rulesets) }
+
+// Find returns the ruleset pinned at spec: a tag ("v0.9.0-rc.3"), or
+// name@tag when several rulesets share a tag.
+func (c *Catalog) Find(spec string) (*Ruleset, error) {
+	name, tag, hasName := strings.Cut(spec, "@")
+	if !hasName {
+		name, tag = "", spec
+	}
+	var found []*Ruleset
+	for _, rs := range c.rulesets {
+		if rs.Tag == tag && (name == "" || rs.Name == name) {
+			found = append(found, rs)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		var known []string
+		for _, rs := range c.rulesets {
+			known = append(known, rs.String())
+		}
+		return nil, fmt.Errorf("no pinned ruleset %q; known: %s", spec, strings.Join(known, ", "))
+	}
+	return nil, fmt.Errorf("several rulesets are pinned at %q; name one as name@tag", spec)
+}
+
+// Replace returns a catalog in which rs takes the place of the ruleset with
+// its name and tag.
+func (c *Catalog) Replace(rs *Ruleset) *Catalog {
+	out := &Catalog{rulesets: slices.Clone(c.rulesets)}
+	for i, old := range out.rulesets {
+		if old.Name == rs.Name && old.Tag == rs.Tag {
+			out.rulesets[i] = rs
+		}
+	}
+	return out
+}
+
+// LoadFile reads the document at path and chooses its ruleset: pinned when
+// not nil, else the newest ruleset that accepts the version the document
+// declares. The document is read with the chosen ruleset's options.
+func (c *Catalog) LoadFile(path string, pinned *Ruleset) (*loader.Document, *Ruleset, error) {
+	if pinned != nil {
+		doc, err := loader.ParseFile(path, pinned.LoadOptions)
+		return doc, pinned, err
+	}
+	if len(c.rulesets) == 0 {
+		return nil, nil, fmt.Errorf("%s: no rulesets to choose from", path)
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, nil, err
+	}
+	var first *loader.Document
+	var declared []string
+	for i, rs := range c.rulesets {
+		doc, err := loader.ParseFile(path, rs.LoadOptions)
+		if err != nil {
+			if i == 0 {
+				return nil, nil, err
+			}
+			continue
+		}
+		if first == nil {
+			first = doc
+		}
+		if rs.AcceptsDocument(doc) {
+			return doc, rs, nil
+		}
+		if rs.Accepts != nil {
+			declared = append(declared, fmt.Sprintf("%s accepts %s %s", rs, rs.Accepts.Path, strings.Join(rs.Accepts.Versions, ", ")))
+		}
+	}
+	msg := "no pinned ruleset accepts this document"
+	for _, rs := range c.rulesets {
+		if rs.Accepts == nil {
+			continue
+		}
+		v, ok := rs.Accepts.Version(first)
+		if !ok {
+			msg = fmt.Sprintf("the document declares no version (%s): expected a string member", rs.Accepts.Path)
+		} else {
+			msg = fmt.Sprintf("version %q is not accepted by any pinned ruleset", v)
+		}
+		break
+	}
+	return nil, nil, &loader.Error{File: path, Pos: first.Root.Pos, Msg: fmt.Sprintf("%s (%s); choose one with --spec", msg, strings.Join(declared, "; "))}
+}
+
+// CompareTags orders spec tags like semantic versions: v1.2.3 > v1.2.3-rc.2
+// > v1.2.3-rc.1 > v1.2.2. Tags that are not versions compare as strings,
+// after all versions.
+func CompareTags(a, b string) int {
+	va, oka := parseTag(a)
+	vb, okb := parseTag(b)
+	switch {
+	case !oka && !okb:
+		return strings.Compare(a, b)
+	case !oka:
+		return -1
+	case !okb:
+		return 1
+	}
+	for i := 0; i < 3; i++ {
+		if va.nums[i] != vb.nums[i] {
+			if va.nums[i] < vb.nums[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	switch {
+	case va.pre == "" && vb.pre == "":
+		return 0
+	case va.pre == "":
+		return 1
+	case vb.pre == "":
+		return -1
+	}
+	pa, pb := strings.Split(va.pre, "."), strings.Split(vb.pre, ".")
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		na, ea := strconv.Atoi(pa[i])
+		nb, eb := strconv.Atoi(pb[i])
+		switch {
+		case ea == nil && eb == nil:
+			if na != nb {
+				if na < nb {
+					return -1
+				}
+				return 1
+			}
+		case ea == nil:
+			return -1
+		case eb == nil:
+			return 1
+		default:
+			if d := strings.Compare(pa[i], pb[i]); d != 0 {
+				return d
+			}
+		}
+	}
+	return len(pa) - len(pb)
+}
+
+type tagVersion struct {
+	nums [3]int
+	pre  string
+}
+
+func parseTag(t string) (tagVersion, bool) {
+	var v tagVersion
+	t = strings.TrimPrefix(t, "v")
+	core, pre, _ := strings.Cut(t, "-")
+	parts := strings.Split(core, ".")
+	if len(parts) == 0 || len(parts) > 3 {
+		return v, false
+	}
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return v, false
+		}
+		v.nums[i] = n
+	}
+	v.pre = pre
+	return v, true
+}

@@ -1,0 +1,122 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	gocel "github.com/google/cel-go/cel"
+
+	"github.com/celint/celint/cel"
+	"github.com/celint/celint/loader"
+)
+
+// check is one compiled check of a rule.
+type check struct {
+	each    *cel.Program
+	when    *cel.Program
+	test    *cel.Program
+	forbid  bool // test reports when true
+	at      template
+	message template
+	msgExpr *cel.Program
+	pos     loader.Pos
+}
+
+// template is a text with {expr} placeholders, each a CEL expression; "{{"
+// and "}}" stand for literal braces.
+type template []templatePart
+
+type templatePart struct {
+	text string
+	expr *cel.Program
+}
+
+// compileCheck compiles a check in env, which declares the rule's variables.
+// Checks with 'each' also see item, index and key.
+func compileCheck(env *cel.Env, file string, spec *loader.CheckSpec) (*check, error) {
+	c := &check{pos: spec.Pos, forbid: spec.Forbid != nil}
+	var err error
+	if spec.Each != nil {
+		if c.each, err = env.Compile(spec.Each.Text, origin(file, *spec.Each)); err != nil {
+			return nil, err
+		}
+	}
+	env, err = env.Extend(
+		cel.Var{Name: "item", Type: gocel.DynType},
+		cel.Var{Name: "index", Type: gocel.IntType},
+		cel.Var{Name: "key", Type: gocel.DynType},
+	)
+	if err != nil {
+		return nil, &loader.Error{File: file, Pos: spec.Pos, Msg: err.Error()}
+	}
+	if spec.When != nil {
+		if c.when, err = env.Compile(spec.When.Text, origin(file, *spec.When)); err != nil {
+			return nil, err
+		}
+	}
+	test := spec.Assert
+	if c.forbid {
+		test = spec.Forbid
+	}
+	if c.test, err = env.Compile(test.Text, origin(file, *test)); err != nil {
+		return nil, err
+	}
+	if spec.At.Value != "" {
+		if c.at, err = compileTemplate(env, file, spec.At); err != nil {
+			return nil, err
+		}
+	}
+	if spec.MessageExpression != nil {
+		if c.msgExpr, err = env.Compile(spec.MessageExpression.Text, origin(file, *spec.MessageExpression)); err != nil {
+			return nil, err
+		}
+	} else if spec.Message.Value != "" {
+		if c.message, err = compileTemplate(env, file, spec.Message); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+func compileTemplate(env *cel.Env, file string, s loader.Scalar) (template, error) {
+	var t template
+	text := s.Value
+	var lit strings.Builder
+	for i := 0; i < len(text); i++ {
+		ch := text[i]
+		switch {
+		case ch == '{' && i+1 < len(text) && text[i+1] == '{':
+			lit.WriteByte('{')
+			i++
+		case ch == '}' && i+1 < len(text) && text[i+1] == '}':
+			lit.WriteByte('}')
+			i++
+		case ch == '{':
+			end := strings.IndexByte(text[i:], '}')
+			if end < 0 {
+				return nil, &loader.Error{File: file, Pos: loader.Pos{Line: s.Pos.Line, Col: s.Pos.Col + i}, Msg: "unclosed '{' in template; write '{{' for a literal brace"}
+			}
+			expr := text[i+1 : i+end]
+			prg, err := env.Compile(expr, cel.Origin{File: file, Line: s.Pos.Line, Col: s.Pos.Col + i + 1})
+			if err != nil {
+				return nil, err
+			}
+			if lit.Len() > 0 {
+				t = append(t, templatePart{text: lit.String()})
+				lit.Reset()
+			}
+			t = append(t, templatePart{expr: prg})
+			i += end
+		case ch == '}':
+			return nil, &loader.Error{File: file, Pos: loader.Pos{Line: s.Pos.Line, Col: s.Pos.Col + i}, Msg: "unmatched '}' in template; write '}}' for a literal brace"}
+		default:
+			lit.WriteByte(ch)
+		}
+	}
+	if lit.Len() > 0 {
+		t = append(t, templatePart{text: lit.String()})
+	}
+	return t, nil
+}
+
+func (c *check) String() string { return fmt.Sprintf("check at %s", c.pos) }

@@ -1,0 +1,127 @@
+package engine
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// Severity orders diagnostics: Error is the most severe.
+type Severity int
+
+// The severities, from the requirement levels must, should and may.
+const (
+	Info Severity = iota
+	Warning
+	Error
+)
+
+// String returns "error", "warning" or "info".
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	}
+	return "info"
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *Severity) UnmarshalText(b []byte) error {
+	v, err := ParseSeverity(string(b))
+	*s = v
+	return err
+}
+
+// ParseSeverity reads "error", "warning" or "info".
+func ParseSeverity(s string) (Severity, error) {
+	switch s {
+	case "error":
+		return Error, nil
+	case "warning":
+		return Warning, nil
+	case "info":
+		return Info, nil
+	}
+	return 0, fmt.Errorf("unknown severity %q: expected error, warning or info", s)
+}
+
+// SeverityOfLevel maps a requirement level to a severity: must → error,
+// should → warning, may → info.
+func SeverityOfLevel(level string) Severity {
+	switch level {
+	case "must":
+		return Error
+	case "should":
+		return Warning
+	}
+	return Info
+}
+
+// Diagnostic is one finding: a rule's verdict on one location of a document,
+// or an error of the rule itself (RuleError), or of the input (InputError).
+type Diagnostic struct {
+	File     string   `json:"file"`
+	RuleID   string   `json:"ruleId"`
+	Severity Severity `json:"severity"`
+	Message  string   `json:"message"`
+	Pointer  string   `json:"pointer"`
+	Line     int      `json:"line"`
+	Column   int      `json:"column"`
+	// RuleError marks a failure of the rule itself (evaluation error, cost
+	// budget exceeded): the document was not fully checked by that rule.
+	RuleError bool `json:"ruleError,omitempty"`
+	// InputError marks a document that could not be read or parsed.
+	InputError bool `json:"inputError,omitempty"`
+}
+
+// String renders "file:line:col: severity: message [rule]".
+func (d Diagnostic) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s: %s [%s]", d.File, d.Line, d.Column, d.Severity, d.Message, d.RuleID)
+}
+
+// SortDiagnostics orders diagnostics deterministically: by file, line,
+// column, pointer, rule id, then message.
+func SortDiagnostics(ds []Diagnostic) {
+	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
+		return cmp.Or(
+			cmp.Compare(a.File, b.File),
+			cmp.Compare(a.Line, b.Line),
+			cmp.Compare(a.Column, b.Column),
+			cmp.Compare(a.Pointer, b.Pointer),
+			cmp.Compare(a.RuleID, b.RuleID),
+			cmp.Compare(a.Message, b.Message),
+		)
+	})
+}
+
+// Counts tallies diagnostics by severity.
+type Counts struct {
+	Errors     int `json:"errors"`
+	Warnings   int `json:"warnings"`
+	Infos      int `json:"infos"`
+	RuleErrors int `json:"ruleErrors"`
+}
+
+// Count tallies ds.
+func Count(ds []Diagnostic) Counts {
+	var c Counts
+	for _, d := range ds {
+		switch d.Severity {
+		case Error:
+			c.Errors++
+		case Warning:
+			c.Warnings++
+		default:
+			c.Infos++
+		}
+		if d.RuleError {
+			c.RuleErrors++
+		}
+	}
+	return c
+}

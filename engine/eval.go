@@ -1,0 +1,506 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
+	"github.com/google/cel-go/interpreter"
+
+	"github.com/celint/celint/cel"
+	"github.com/celint/celint/loader"
+)
+
+// DefaultBudget bounds the total CEL cost one rule may spend on one document.
+const DefaultBudget = 50_000_000
+
+// maxRuleErrors is how many rule errors one rule reports on one document
+// before it gives up on that document.
+const maxRuleErrors = 10
+
+// LintOptions tune one evaluation.
+type LintOptions struct {
+	// Filter keeps the rules it returns true for; nil keeps all.
+	Filter func(*Rule) bool
+	// Budget bounds the CEL cost one rule may spend on one document; 0 means
+	// DefaultBudget.
+	Budget uint64
+}
+
+var errBudget = errors.New("budget exhausted")
+
+// Lint evaluates the ruleset's rules on doc and returns the diagnostics,
+// sorted. A failing rule yields a diagnostic marked RuleError and does not
+// stop the other rules.
+func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOptions) []Diagnostic {
+	if opts.Budget == 0 {
+		opts.Budget = DefaultBudget
+	}
+	l := &linter{ctx: ctx, rs: rs, doc: doc, opts: opts}
+	l.docFrame = &frame{names: []string{"root"}, vals: []any{doc.Root.Value}}
+	l.docFrame.addLazy(rs.docVars, &l.shared)
+	for _, r := range rs.Rules {
+		if opts.Filter != nil && !opts.Filter(r) {
+			continue
+		}
+		l.lintRule(r)
+	}
+	SortDiagnostics(l.out)
+	return l.out
+}
+
+type linter struct {
+	ctx      context.Context
+	rs       *Ruleset
+	doc      *loader.Document
+	opts     LintOptions
+	docFrame *frame
+	shared   spend // cost of the ruleset's document variables
+	out      []Diagnostic
+}
+
+// spend counts CEL cost against a budget.
+type spend struct {
+	cost   uint64
+	budget uint64
+}
+
+// ruleRun is the evaluation of one rule on one document.
+type ruleRun struct {
+	*linter
+	rule   *Rule
+	spend  spend
+	errors int
+}
+
+func (l *linter) lintRule(r *Rule) {
+	rr := &ruleRun{linter: l, rule: r, spend: spend{budget: l.opts.Budget}}
+	l.shared.budget = l.opts.Budget
+	defer func() {
+		if p := recover(); p != nil {
+			rr.ruleError(l.doc.Root, fmt.Errorf("internal error: %v", p))
+		}
+	}()
+	ruleFrame := &frame{parent: l.docFrame}
+	ruleFrame.addLazy(r.docVars, &rr.spend)
+	var nodes []*loader.Node
+	seen := map[*loader.Node]bool{}
+	for _, sel := range r.given {
+		err := sel.match(l.doc, func(n *loader.Node) {
+			if !seen[n] {
+				seen[n] = true
+				nodes = append(nodes, n)
+			}
+		})
+		if err != nil {
+			rr.ruleError(l.doc.Root, err)
+			return
+		}
+	}
+	for _, n := range nodes {
+		if err := l.ctx.Err(); err != nil {
+			rr.ruleError(n, err)
+			return
+		}
+		err := rr.lintNode(ruleFrame, n)
+		if err == nil {
+			continue
+		}
+		if errors.Is(err, errBudget) {
+			rr.ruleError(n, fmt.Errorf("rule %s exceeded its CEL budget of %d on this document; it was stopped", r.ID, rr.spend.budget))
+			return
+		}
+		rr.ruleError(n, err)
+		if rr.errors >= maxRuleErrors {
+			rr.ruleError(l.doc.Root, fmt.Errorf("rule %s failed %d times on this document; it was stopped", r.ID, rr.errors))
+			return
+		}
+	}
+}
+
+func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
+	r := rr.rule
+	var scope any
+	if m := rr.scopeOf(n); m != nil {
+		scope = m.Value
+	}
+	if r.versions != nil && !intersects(scope, r.versions) {
+		return nil
+	}
+	fr := &frame{parent: parent, names: []string{"self", "path", "scope"}, vals: []any{n.Value, n.Pointer(), scope}}
+	if r.Resolve && rr.rs.resolver != nil {
+		v, err := rr.eval(rr.rs.resolver, fr)
+		if err != nil {
+			if errors.Is(err, errBudget) {
+				return err
+			}
+			rr.report(n, "", fmt.Sprintf("cannot resolve references: %v", err))
+			return nil
+		}
+		self, err := cel.ToNative(v)
+		if err != nil {
+			return err
+		}
+		fr.vals[0] = self
+	}
+	fr.addLazy(r.vars, &rr.spend)
+	if r.when != nil {
+		ok, err := rr.evalBool(r.when, fr)
+		if err != nil || !ok {
+			return err
+		}
+	}
+	if r.schema != nil {
+		vs, err := validateSchema(r.schema, fr.vals[0])
+		if err != nil {
+			return err
+		}
+		for _, v := range vs {
+			rr.report(n, v.pointer, v.message)
+		}
+	}
+	for _, c := range r.checks {
+		if err := rr.runCheck(c, n, fr); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scopeOf returns the node's effective scope member: its own, else its
+// nearest ancestor's; nil when the ruleset declares no scope or none is found.
+func (rr *ruleRun) scopeOf(n *loader.Node) *loader.Node {
+	member := rr.rs.scopeMember
+	if member == "" {
+		return nil
+	}
+	for ; n != nil; n = n.Parent {
+		if n.Kind == loader.Object {
+			if m := n.Member(member); m != nil {
+				return m
+			}
+		}
+	}
+	return nil
+}
+
+func intersects(scope any, versions []string) bool {
+	list, ok := scope.([]any)
+	if !ok {
+		return scope == nil // no declared scope: the rule applies
+	}
+	for _, v := range list {
+		if s, ok := v.(string); ok && slices.Contains(versions, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func (rr *ruleRun) runCheck(c *check, n *loader.Node, parent *frame) error {
+	if c.each == nil {
+		return rr.runOne(c, n, parent)
+	}
+	coll, err := rr.eval(c.each, parent)
+	if err != nil {
+		return err
+	}
+	switch t := coll.(type) {
+	case traits.Lister:
+		size := int(t.Size().(types.Int))
+		for i := 0; i < size; i++ {
+			fr := &frame{parent: parent, names: []string{"item", "index", "key"}, vals: []any{t.Get(types.Int(i)), int64(i), int64(i)}}
+			if err := rr.runOne(c, n, fr); err != nil {
+				return err
+			}
+		}
+	case traits.Mapper:
+		var keys []ref.Val
+		for it := t.Iterator(); it.HasNext() == types.True; {
+			keys = append(keys, it.Next())
+		}
+		slices.SortFunc(keys, func(a, b ref.Val) int { return strings.Compare(fmt.Sprint(a.Value()), fmt.Sprint(b.Value())) })
+		for i, k := range keys {
+			fr := &frame{parent: parent, names: []string{"item", "index", "key"}, vals: []any{t.Get(k), int64(i), k}}
+			if err := rr.runOne(c, n, fr); err != nil {
+				return err
+			}
+		}
+	default:
+		if coll == nil || types.IsUnknownOrError(coll) || coll.Type() != types.NullType {
+			return fmt.Errorf("%s: 'each' must yield a list or a map, got %s", c.pos, typeName(coll))
+		}
+	}
+	return nil
+}
+
+func (rr *ruleRun) runOne(c *check, n *loader.Node, fr *frame) error {
+	if c.when != nil {
+		ok, err := rr.evalBool(c.when, fr)
+		if err != nil || !ok {
+			return err
+		}
+	}
+	v, err := rr.eval(c.test, fr)
+	if err != nil {
+		return err
+	}
+	switch t := v.(type) {
+	case types.Bool:
+		if bool(t) != c.forbid {
+			return nil
+		}
+		return rr.violation(c, n, fr, "", "")
+	case traits.Lister:
+		size := int(t.Size().(types.Int))
+		for i := 0; i < size; i++ {
+			at, msg, err := violationOf(t.Get(types.Int(i)))
+			if err != nil {
+				return fmt.Errorf("%s: %w", c.pos, err)
+			}
+			if err := rr.violation(c, n, fr, at, msg); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("%s: a check must yield a bool or a list of violations, got %s", c.pos, typeName(v))
+}
+
+// violationOf reads one entry of a list of violations: a relative pointer
+// string, or a map with optional "at" and "message".
+func violationOf(v ref.Val) (at, msg string, err error) {
+	nv, err := cel.ToNative(v)
+	if err != nil {
+		return "", "", err
+	}
+	switch t := nv.(type) {
+	case string:
+		return t, "", nil
+	case map[string]any:
+		for k, e := range t {
+			s, ok := e.(string)
+			switch {
+			case k == "at" && ok:
+				at = s
+			case k == "message" && ok:
+				msg = s
+			default:
+				return "", "", fmt.Errorf("a violation map takes string members 'at' and 'message', found %q", k)
+			}
+		}
+		return at, msg, nil
+	}
+	return "", "", fmt.Errorf("a violation is a relative pointer string or a map {at, message}, got %T", nv)
+}
+
+func (rr *ruleRun) violation(c *check, n *loader.Node, fr *frame, at, msg string) error {
+	if at == "" && c.at != nil {
+		var err error
+		if at, err = rr.render(c.at, fr, true); err != nil {
+			return err
+		}
+	}
+	if msg == "" {
+		switch {
+		case c.msgExpr != nil:
+			v, err := rr.eval(c.msgExpr, fr)
+			if err != nil {
+				return err
+			}
+			s, ok := v.(types.String)
+			if !ok {
+				return fmt.Errorf("%s: messageExpression must yield a string, got %s", c.pos, typeName(v))
+			}
+			msg = string(s)
+		case c.message != nil:
+			var err error
+			if msg, err = rr.render(c.message, fr, false); err != nil {
+				return err
+			}
+		default:
+			msg = rr.rule.Title
+		}
+	}
+	rr.report(n, at, msg)
+	return nil
+}
+
+// render evaluates a template. In pointers, values are written as escaped
+// reference tokens; in messages, strings are quoted and other values are
+// written as JSON.
+func (rr *ruleRun) render(t template, fr *frame, pointer bool) (string, error) {
+	var b strings.Builder
+	for _, p := range t {
+		if p.expr == nil {
+			b.WriteString(p.text)
+			continue
+		}
+		v, err := rr.eval(p.expr, fr)
+		if err != nil {
+			return "", err
+		}
+		nv, err := cel.ToNative(v)
+		if err != nil {
+			return "", err
+		}
+		switch s := nv.(type) {
+		case string:
+			if pointer {
+				b.WriteString(escapeToken(s))
+			} else {
+				b.WriteString(strconv.Quote(s))
+			}
+		default:
+			j, err := json.Marshal(nv)
+			if err != nil {
+				return "", err
+			}
+			b.Write(j)
+		}
+	}
+	return b.String(), nil
+}
+
+// report adds a diagnostic at rel, a pointer relative to n ("" for n itself).
+func (rr *ruleRun) report(n *loader.Node, rel, msg string) {
+	ptr := n.Pointer()
+	if rel = strings.TrimPrefix(rel, "/"); rel != "" {
+		ptr += "/" + rel
+	}
+	rr.out = append(rr.out, rr.diag(ptr, msg))
+}
+
+func (rr *ruleRun) diag(ptr, msg string) Diagnostic {
+	p := positionOf(rr.doc, ptr)
+	return Diagnostic{
+		File: rr.doc.Name, RuleID: rr.rule.ID, Severity: rr.rule.Severity,
+		Message: msg, Pointer: ptr, Line: p.Line, Column: p.Col,
+	}
+}
+
+// positionOf returns where the node at ptr is written: a member's name, or
+// an element's value; for a pointer that does not exist, the deepest node
+// that does.
+func positionOf(doc *loader.Document, ptr string) loader.Pos {
+	n, ok := doc.Lookup(ptr)
+	if !ok {
+		n = doc.Nearest(ptr)
+	}
+	if n == nil {
+		return loader.Pos{Line: 1, Col: 1}
+	}
+	if n.KeyPos.Line > 0 {
+		return n.KeyPos
+	}
+	return n.Pos
+}
+
+func (rr *ruleRun) ruleError(n *loader.Node, err error) {
+	rr.errors++
+	d := rr.diag(n.Pointer(), "rule error: "+err.Error())
+	d.Severity = Error
+	d.RuleError = true
+	rr.out = append(rr.out, d)
+}
+
+func (rr *ruleRun) eval(p *cel.Program, fr *frame) (ref.Val, error) {
+	return rr.spend.eval(rr.ctx, p, fr)
+}
+
+func (s *spend) eval(ctx context.Context, p *cel.Program, act interpreter.Activation) (ref.Val, error) {
+	v, cost, err := p.Eval(ctx, act)
+	s.cost += cost
+	if s.budget > 0 && s.cost > s.budget {
+		return nil, errBudget
+	}
+	if err != nil {
+		return nil, err
+	}
+	if types.IsError(v) {
+		return nil, fmt.Errorf("%v", v)
+	}
+	return v, nil
+}
+
+func (rr *ruleRun) evalBool(p *cel.Program, fr *frame) (bool, error) {
+	v, err := rr.eval(p, fr)
+	if err != nil {
+		return false, err
+	}
+	b, ok := v.(types.Bool)
+	if !ok {
+		return false, fmt.Errorf("a 'when' condition must yield a bool, got %s", typeName(v))
+	}
+	return bool(b), nil
+}
+
+func typeName(v ref.Val) string {
+	if v == nil {
+		return "nothing"
+	}
+	return v.Type().TypeName()
+}
+
+// frame is an activation: a few named values, lazily evaluated variables,
+// and a parent. Lazy variables are evaluated at most once per frame.
+type frame struct {
+	parent *frame
+	names  []string
+	vals   []any
+	lazy   []*lazyVar
+}
+
+type lazyVar struct {
+	v     *variable
+	fr    *frame
+	spend *spend
+	done  bool
+	val   ref.Val
+}
+
+func (f *frame) addLazy(vars []*variable, s *spend) {
+	for _, v := range vars {
+		f.lazy = append(f.lazy, &lazyVar{v: v, fr: f, spend: s})
+	}
+}
+
+// ResolveName implements interpreter.Activation.
+func (f *frame) ResolveName(name string) (any, bool) {
+	for fr := f; fr != nil; fr = fr.parent {
+		for i, n := range fr.names {
+			if n == name {
+				return fr.vals[i], true
+			}
+		}
+		for _, l := range fr.lazy {
+			if l.v.name == name {
+				return l.get(), true
+			}
+		}
+	}
+	return nil, false
+}
+
+// Parent implements interpreter.Activation; frames chain themselves.
+func (f *frame) Parent() interpreter.Activation { return nil }
+
+func (l *lazyVar) get() ref.Val {
+	if !l.done {
+		l.done = true
+		v, err := l.spend.eval(context.Background(), l.v.prg, l.fr)
+		if err != nil {
+			l.val = types.NewErr("variable %s: %v", l.v.name, err)
+		} else {
+			l.val = v
+		}
+	}
+	return l.val
+}
