@@ -1,0 +1,333 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/celint/celint/engine"
+	"github.com/celint/celint/loader"
+)
+
+func loadTiny(t *testing.T) *engine.Catalog {
+	t.Helper()
+	fsys := os.DirFS("testdata/rulesets")
+	var all []*engine.Ruleset
+	for _, dir := range []string{"tiny/v1.0.0", "tiny/v2.0.0"} {
+		rs, err := engine.LoadRuleset(fsys, dir, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, rs)
+	}
+	cat, err := engine.NewCatalog(all...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
+func writeDoc(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "doc.yaml")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func messages(ds []engine.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, fmt.Sprintf("%d:%d %s %s %s", d.Line, d.Column, d.Severity, d.Pointer, d.Message))
+	}
+	return out
+}
+
+// TestPinnedRulesetsCoexist shows two tags of one ruleset side by side: the
+// document's declared version picks the newest that accepts it, --spec pins
+// one, and the two give different results on the same document.
+func TestPinnedRulesetsCoexist(t *testing.T) {
+	cat := loadTiny(t)
+	ctx := context.Background()
+	p := writeDoc(t, "format: \"2\"\nitems:\n  - name: abcd\n")
+
+	doc, rs, err := cat.LoadFile(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs.Tag != "v2.0.0" {
+		t.Fatalf("auto-selected %s, want v2.0.0 (the newest that accepts format 2)", rs)
+	}
+	got := messages(rs.Lint(ctx, doc, engine.LintOptions{}))
+	want := []string{`3:5 warning /items/0/name name "abcd" is longer than 3`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("v2 got %q, want %q", got, want)
+	}
+
+	v1, err := cat.Find("v1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _, err = cat.LoadFile(p, v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v1.Lint(ctx, doc, engine.LintOptions{}); len(got) != 0 {
+		t.Errorf("v1 got %q, want nothing", messages(got))
+	}
+
+	// format 1 is accepted only by v1.
+	p1 := writeDoc(t, "format: \"1\"\nitems:\n  - name: abcdefg\n")
+	doc, rs, err = cat.LoadFile(p1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs.Tag != "v1.0.0" {
+		t.Fatalf("auto-selected %s, want v1.0.0", rs)
+	}
+	if got := rs.Lint(ctx, doc, engine.LintOptions{}); len(got) != 1 || got[0].Severity != engine.Error {
+		t.Errorf("v1 on format 1 got %q, want one error", messages(got))
+	}
+
+	// A version nobody accepts is an input error naming the versions.
+	p3 := writeDoc(t, "format: \"3\"\n")
+	if _, _, err := cat.LoadFile(p3, nil); err == nil || !strings.Contains(err.Error(), `version "3" is not accepted`) {
+		t.Errorf("format 3: got %v", err)
+	}
+	if _, err := cat.Find("v9"); err == nil {
+		t.Error("Find(v9) succeeded")
+	}
+}
+
+func TestCompareTags(t *testing.T) {
+	order := []string{"v0.8.0", "v0.9.0-rc.1", "v0.9.0-rc.2", "v0.9.0-rc.10", "v0.9.0", "v0.10.0", "v1.0.0"}
+	for i := 0; i+1 < len(order); i++ {
+		if engine.CompareTags(order[i], order[i+1]) >= 0 || engine.CompareTags(order[i+1], order[i]) <= 0 {
+			t.Errorf("%s should sort before %s", order[i], order[i+1])
+		}
+	}
+}
+
+// rulesetFS builds a one-file ruleset around the given rule file text.
+func rulesetFS(header, rules string) fstest.MapFS {
+	if header == "" {
+		header = "name: t\ntag: v1\ncontext:\n  scope: {member: versions}\n  references: {key: $ref}\n"
+	}
+	return fstest.MapFS{
+		"rs/ruleset.yaml": {Data: []byte(header)},
+		"rs/rules.yaml":   {Data: []byte(rules)},
+	}
+}
+
+func lintText(t *testing.T, rules, doc string) []string {
+	t.Helper()
+	rs, err := engine.LoadRuleset(rulesetFS("", rules), "rs", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := loader.Parse("doc.yaml", []byte(doc), rs.LoadOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return messages(rs.Lint(context.Background(), d, engine.LintOptions{}))
+}
+
+func TestEvaluation(t *testing.T) {
+	tests := []struct {
+		name, rules, doc string
+		want             []string
+	}{
+		{
+			name: "inherited scope and protocolVersions",
+			rules: `rules:
+  - id: t.scope
+    level: should
+    protocolVersions: ["b"]
+    given: items.#
+    checks:
+      - assert: "false"
+        messageExpression: "'scope ' + scope.join(',')"
+`,
+			doc: "versions: [a, b]\nitems:\n  - {name: x}\n  - {name: y, versions: [a]}\n  - {name: z, versions: [b]}\n",
+			want: []string{"3:5 warning /items/0 scope a,b", "5:5 warning /items/2 scope b"},
+		},
+		{
+			name: "document variables, each over a list and a map, messages",
+			rules: `rules:
+  - id: t.refs
+    level: must
+    documentVariables:
+      declared: root.defs.map(d, d.name)
+    given: uses
+    checks:
+      - each: self
+        assert: item in declared
+        at: "{index}"
+        message: "{item} is not declared (index {index})"
+  - id: t.map
+    level: may
+    given: props
+    checks:
+      - each: self
+        when: type(item) == int
+        forbid: item > 1
+        at: "{key}"
+        message: "{key} is {item}"
+`,
+			doc:  "defs: [{name: a}, {name: b}]\nuses: [a, c, b, d]\nprops: {\"x/y\": 2, z: 1, w: nope}\n",
+			want: []string{`2:11 error /uses/1 "c" is not declared (index 1)`, `2:17 error /uses/3 "d" is not declared (index 3)`, `3:9 info /props/x~1y "x/y" is 2`},
+		},
+		{
+			name: "list of violations with their own locations",
+			rules: `rules:
+  - id: t.list
+    level: must
+    given: obj
+    checks:
+      - assert: "lists.range(size(self.keys)).filter(i, self.keys[i].startsWith('_')).map(i, {'at': 'keys/' + string(i), 'message': 'private ' + self.keys[i]})"
+`,
+			doc:  "obj:\n  keys: [a, _b, c, _d]\n",
+			want: []string{"2:13 error /obj/keys/1 private _b", "2:20 error /obj/keys/3 private _d"},
+		},
+		{
+			name: "references are resolved before checking",
+			rules: `rules:
+  - id: t.resolve
+    level: must
+    given: forms.#
+    resolve: true
+    checks:
+      - assert: has(self.fields)
+        message: no fields
+`,
+			doc:  "defs: {f: {fields: [1]}, g: {other: 1}, loop: {$ref: '#/defs/loop'}}\nforms:\n  - {$ref: '#/defs/f'}\n  - {$ref: '#/defs/g'}\n  - {$ref: '#/defs/missing'}\n  - {$ref: '#/defs/loop'}\n",
+			want: []string{"4:5 error /forms/1 no fields", "5:5 error /forms/2 cannot resolve references", "6:5 error /forms/3 cannot resolve references"},
+		},
+		{
+			name: "json schema errors land at their instance location",
+			rules: `rules:
+  - id: t.schema
+    level: must
+    given: items.#
+    schema:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string, minLength: 2}
+      additionalProperties: false
+`,
+			doc:  "items:\n  - {name: ok}\n  - {name: x}\n  - {nom: y}\n",
+			want: []string{"3:6 error /items/1/name", "4:5 error /items/2", "4:5 error /items/2"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := lintText(t, tt.rules, tt.doc)
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d diagnostics %q, want %q", len(got), got, tt.want)
+			}
+			for i := range got {
+				if !strings.HasPrefix(got[i], tt.want[i]) {
+					t.Errorf("diagnostic %d: got %q, want prefix %q", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestRuleErrorsAreContained checks that a failing rule becomes a rule
+// error and the other rules still run; and that the cost budget stops a
+// runaway rule.
+func TestRuleErrorsAreContained(t *testing.T) {
+	rules := `rules:
+  - id: t.broken
+    level: must
+    given: items.#
+    checks:
+      - assert: self.nosuchmember == 1
+  - id: t.expensive
+    level: must
+    given: items
+    checks:
+      - assert: "self.all(a, self.all(b, self.all(c, self.all(d, a + b + c + d >= 0))))"
+  - id: t.fine
+    level: must
+    given: items.#
+    checks:
+      - assert: self < 2
+        message: too big
+`
+	rs, err := engine.LoadRuleset(rulesetFS("", rules), "rs", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("items: [")
+	for i := 0; i < 60; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprint(&b, i)
+	}
+	b.WriteString("]\n")
+	d, err := loader.Parse("doc.yaml", []byte(b.String()), rs.LoadOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rs.Lint(context.Background(), d, engine.LintOptions{Budget: 5_000_000})
+	var broken, expensive, fine int
+	for _, d := range got {
+		switch d.RuleID {
+		case "t.broken":
+			if !d.RuleError {
+				t.Errorf("t.broken: %v is not a rule error", d)
+			}
+			broken++
+		case "t.expensive":
+			if !d.RuleError || !(strings.Contains(d.Message, "cost") || strings.Contains(d.Message, "budget")) {
+				t.Errorf("t.expensive: %v", d)
+			}
+			expensive++
+		case "t.fine":
+			fine++
+		}
+	}
+	if broken == 0 || broken > 11 || expensive != 1 || fine != 58 {
+		t.Errorf("broken=%d expensive=%d fine=%d; diagnostics: %q", broken, expensive, fine, messages(got))
+	}
+}
+
+func TestBadRuleFiles(t *testing.T) {
+	base := "rules:\n  - id: t.x\n    level: must\n    given: a\n    checks:\n      - assert: \"true\"\n"
+	tests := []struct {
+		name, rules, want string
+	}{
+		{"unknown field", base + "    colour: red\n", "rs/rules.yaml:7:5: unknown field \"colour\""},
+		{"missing id", strings.Replace(base, "id: t.x", "title: x", 1), "rs/rules.yaml:2:5: a rule needs an 'id'"},
+		{"bad level", strings.Replace(base, "level: must", "level: mustn't", 1), "rs/rules.yaml:3:12: level \"mustn't\""},
+		{"bad gjson path", strings.Replace(base, "given: a", "given: a.@reverse", 1), "rs/rules.yaml:4:12: selection path"},
+		{"cel does not compile", strings.Replace(base, `assert: "true"`, `assert: "self.x +"`, 1), "rs/rules.yaml:6:"},
+		{"cel type error", strings.Replace(base, `assert: "true"`, `assert: "1 + 'a'"`, 1), "rs/rules.yaml:6:"},
+		{"missing fixture", base + "    examples:\n      valid:\n        - source: nope.json\n", "rs/rules.yaml:9:19: example source \"nope.json\""},
+		{"duplicate id", base + strings.TrimPrefix(base, "rules:\n"), "duplicate rule id \"t.x\""},
+		{"not yaml", "rules: [\n", "rs/rules.yaml:"},
+		{"bad template", strings.Replace(base, `assert: "true"`, "assert: \"true\"\n        message: \"oops {self.\"", 1), "rs/rules.yaml:7:"},
+		{"assert and forbid", strings.Replace(base, `assert: "true"`, "assert: \"true\"\n        forbid: \"true\"", 1), "exactly one of 'assert' or 'forbid'"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := engine.LoadRuleset(rulesetFS("name: t\ntag: v1\nfixtures: fx\n", tt.rules), "rs", engine.Options{})
+			if err == nil {
+				t.Fatalf("loaded; want an error containing %q", tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got error:\n%v\nwant it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
