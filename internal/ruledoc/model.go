@@ -1,0 +1,272 @@
+// Package ruledoc renders the documentation of a rule from its YAML: a
+// Markdown page for `celint docs` and plain text for `celint explain`. Both
+// come from one model, built from the rule as written, its ruleset's
+// fixtures and the text of its rule file. Nothing here knows any document
+// format's domain: every word about one comes from the ruleset's data.
+//
+// Output is deterministic: no timestamps, no map iteration order.
+package ruledoc
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/celint/celint/engine"
+	"github.com/celint/celint/loader"
+)
+
+// summaryMax is the most runes the front-matter description takes.
+const summaryMax = 200
+
+// model is everything a rule's documentation says, in rendering order.
+type model struct {
+	ID          string
+	Title       string
+	Summary     string // the description's first sentence, at most summaryMax runes
+	Description string
+	Requirement string
+	Level       string
+	Tag         string
+	Ruleset     string // name@tag
+
+	Details    [][]fact // one line each; a line's facts are joined with " · "
+	RequiredBy []loader.RequiredBy
+	BasedOn    []loader.BasedOn
+	Examples   []example
+
+	SourceName string // the rule file's base name
+	SourceURL  string // the rule file at the pinned tag; "" when not published
+	SourceYAML string // the rule's own block of its rule file
+}
+
+// fact is one labelled value of the Details part.
+type fact struct {
+	Label string
+	Value string
+	Code  bool // render the value as code
+}
+
+// example is one rendered example.
+type example struct {
+	Valid    bool
+	Title    string
+	Source   string // fixture path relative to the fixture folder; "" for an inline document
+	Selected string // JSON Pointer; "" for the whole document
+	JSON     string // the selected fragment, indented with two spaces
+}
+
+// build assembles the model of rule r of ruleset rs, reading its examples'
+// fixtures and its rule file's text.
+func build(rs *engine.Ruleset, r *engine.Rule) (*model, error) {
+	if rs == nil || r == nil {
+		return nil, errors.New("ruledoc: nil ruleset or rule")
+	}
+	m := &model{
+		ID:          r.ID,
+		Title:       strings.TrimSpace(r.Title),
+		Description: strings.TrimSpace(r.Description),
+		Requirement: strings.TrimSpace(r.Requirement),
+		Level:       r.Level.Value,
+		Tag:         r.Tag,
+		Ruleset:     rs.String(),
+		RequiredBy:  r.RequiredBy,
+		BasedOn:     r.BasedOn,
+		SourceName:  r.FileName,
+		SourceURL:   r.SourceURL,
+	}
+	if m.Title == "" {
+		m.Title = r.ID
+	}
+	if m.Tag == "" {
+		m.Tag = rs.Tag
+	}
+	if m.SourceName == "" {
+		m.SourceName = path.Base(r.File)
+	}
+	m.Summary = summary(m.Description)
+	if m.Summary == "" {
+		m.Summary = summary(m.Requirement)
+	}
+	m.Details = details(r)
+
+	for _, kind := range []struct {
+		valid bool
+		list  []loader.ExampleSpec
+	}{{true, r.Examples.Valid}, {false, r.Examples.Invalid}} {
+		for i := range kind.list {
+			ex, err := renderExample(rs, r, &kind.list[i])
+			if err != nil {
+				return nil, err
+			}
+			ex.Valid = kind.valid
+			m.Examples = append(m.Examples, ex)
+		}
+	}
+
+	src, ok := rs.Sources[r.FileName]
+	if !ok {
+		return nil, fmt.Errorf("%s: rule %s: the text of rule file %q is not in the ruleset's sources", r.File, r.ID, r.FileName)
+	}
+	block, err := ruleBlock(src, r.Pos.Line)
+	if err != nil {
+		return nil, fmt.Errorf("%s: rule %s: %w", r.File, r.ID, err)
+	}
+	m.SourceYAML = block
+	return m, nil
+}
+
+// details lists the Details part's lines; empty facts are left out.
+func details(r *engine.Rule) [][]fact {
+	var lines [][]fact
+	add := func(fs ...fact) {
+		var line []fact
+		for _, f := range fs {
+			if f.Value != "" {
+				line = append(line, f)
+			}
+		}
+		if len(line) > 0 {
+			lines = append(lines, line)
+		}
+	}
+	add(fact{"Rule ID", r.ID, true})
+	add(fact{"Owner", r.Owner, false})
+	add(fact{"Surface", r.Surface, false}, fact{"Path", r.Path, true})
+	add(fact{"Kind", r.Kind, false})
+	add(fact{"Requirement level", r.Level.Value, false})
+	switch pv := r.ProtocolVersions; {
+	case pv.Independent:
+		add(fact{"Protocol versions", "independent of the protocol version", false})
+	case len(pv.List) > 0:
+		add(fact{"Protocol versions", strings.Join(pv.List, ", "), true})
+	}
+	if len(r.SchemaLocations) > 0 {
+		add(fact{"Document schema locations", strings.Join(r.SchemaLocations, ", "), true})
+	}
+	add(fact{"Status", r.Status, false}, fact{"Enforcement", r.Enforcement, false})
+	return lines
+}
+
+// renderExample reads an example's document and selects its fragment. A
+// missing fixture or a pointer that names nothing is an error, located at
+// the example in the rule file.
+func renderExample(rs *engine.Ruleset, r *engine.Rule, ex *loader.ExampleSpec) (example, error) {
+	out := example{Title: strings.TrimSpace(ex.Title), Source: ex.Source.Value, Selected: ex.Selected.Value}
+	fail := func(p loader.Pos, format string, args ...any) (example, error) {
+		if p.IsZero() {
+			p = ex.Pos
+		}
+		return example{}, &loader.Error{File: r.File, Pos: p, Msg: fmt.Sprintf("rule %s: ", r.ID) + fmt.Sprintf(format, args...)}
+	}
+	var (
+		name string
+		data []byte
+	)
+	switch {
+	case ex.Document != nil:
+		name, data = "inline.yaml", ex.Document.Source()
+	case ex.Source.Value != "":
+		if rs.FS == nil || rs.Fixtures == "" {
+			return fail(ex.Source.Pos, "example source %q: the ruleset has no fixture folder", ex.Source.Value)
+		}
+		if !fs.ValidPath(ex.Source.Value) {
+			return fail(ex.Source.Pos, "example source %q must be a relative path inside the fixture folder", ex.Source.Value)
+		}
+		name = path.Join(rs.Fixtures, ex.Source.Value)
+		var err error
+		if data, err = fs.ReadFile(rs.FS, name); err != nil {
+			return fail(ex.Source.Pos, "example source %q: %v", ex.Source.Value, err)
+		}
+	default:
+		return fail(ex.Pos, "example has neither a source nor a document")
+	}
+	doc, err := parseExample(name, data, rs.LoadOptions)
+	if err != nil {
+		return fail(ex.Pos, "example %s: %v", exampleName(ex), err)
+	}
+	n := doc.Root
+	if ex.Selected.Value != "" {
+		var ok bool
+		if n, ok = doc.Lookup(ex.Selected.Value); !ok {
+			return fail(ex.Selected.Pos, "example %s: selected pointer %q names no value", exampleName(ex), ex.Selected.Value)
+		}
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, doc.JSON[n.Offset:n.End], "", "  "); err != nil {
+		return fail(ex.Pos, "example %s: %v", exampleName(ex), err)
+	}
+	out.JSON = buf.String()
+	return out, nil
+}
+
+// parseExample parses an example document with the ruleset's options, and
+// when they refuse it (an invalid example may well be about a restricted
+// construct) again with every construct allowed, so that it can be shown.
+func parseExample(name string, data []byte, opts loader.Options) (*loader.Document, error) {
+	doc, err := loader.Parse(name, data, opts)
+	if err == nil {
+		return doc, nil
+	}
+	lenient := opts
+	lenient.Reject = 0
+	if doc, err2 := loader.Parse(name, data, lenient); err2 == nil {
+		return doc, nil
+	}
+	return nil, err
+}
+
+func exampleName(ex *loader.ExampleSpec) string {
+	if ex.Source.Value != "" {
+		return fmt.Sprintf("%q", ex.Source.Value)
+	}
+	return "(inline document)"
+}
+
+// summary returns the first sentence of s with white space collapsed, cut at
+// a word boundary (and marked with an ellipsis) when longer than summaryMax
+// runes.
+func summary(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if i := sentenceEnd(s); i > 0 {
+		s = s[:i]
+	}
+	if utf8.RuneCountInString(s) <= summaryMax {
+		return s
+	}
+	cut, n := 0, 0
+	for i, c := range s {
+		if n == summaryMax-1 {
+			if cut == 0 {
+				cut = i
+			}
+			break
+		}
+		if c == ' ' {
+			cut = i
+		}
+		n++
+	}
+	return strings.TrimRight(s[:cut], " ,;:") + "…"
+}
+
+// sentenceEnd returns the index just past the first sentence's final
+// punctuation, or 0 when s is one sentence.
+func sentenceEnd(s string) int {
+	for i := 0; i+1 < len(s); i++ {
+		switch s[i] {
+		case '.', '!', '?':
+			if s[i+1] == ' ' && i+2 < len(s) && isUpper(s[i+2]) {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+func isUpper(b byte) bool { return 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' }

@@ -1,0 +1,444 @@
+package ruledoc
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/celint/celint/engine"
+	"github.com/celint/celint/loader"
+	"github.com/celint/celint/rulesets"
+
+	"gopkg.in/yaml.v3"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func seedRuleset(t *testing.T) *engine.Ruleset {
+	t.Helper()
+	all, err := rulesets.Load(engine.Options{})
+	if err != nil {
+		t.Fatalf("loading the embedded rulesets: %v", err)
+	}
+	for _, rs := range all {
+		if rs.Name == "mcpdesc" && rs.Tag == "v0.9.0-rc.3" {
+			return rs
+		}
+	}
+	t.Fatal("the embedded rulesets have no mcpdesc@v0.9.0-rc.3")
+	return nil
+}
+
+// TestGoldenPages compares the pages of the two seed rules with
+// testdata/<id>.md; run with -update to rewrite them.
+func TestGoldenPages(t *testing.T) {
+	rs := seedRuleset(t)
+	for _, tc := range []struct {
+		id   string
+		want []string // facts the page must state
+	}{
+		{"mcpdesc.elicitation.members", []string{
+			"ruleId: \"mcpdesc.elicitation.members\"",
+			"tag: \"v0.9.0-rc.3\"",
+			"## Requirement", "## Details", "## Required by", "## Examples", "## Rule Source Code",
+			"**Rule ID:** `mcpdesc.elicitation.members`",
+			"**Surface:** Elicitation Declaration\n",
+			"**Requirement level:** must",
+			"**Protocol versions:** independent of the protocol version",
+			"**Document schema locations:** `#/$defs/elicitationDeclaration`",
+			"**Status:** internal · **Enforcement:** internal",
+			"- **MCP Description 0.9.0, Section 12.2**",
+			"  - Elicitation Declarations: req-elicitation-declaration-fields\n",
+			"  - Elicitation Declarations: req-elicitation-url-syntax\n",
+			"### Valid example",
+			"Source: expected-valid/elicitation-declarations.json · Selected: `/tools/0/elicitations`",
+			"Source: expected-invalid/elicitation-branch-mixing.json · Selected: `/resources/0/elicitations/0`",
+			"Source: expected-invalid/discriminated-union-members.json · Selected: `/tools/0/elicitations/0`",
+			"\"name\": \"approve\",\n  \"mode\": \"form\",\n  \"message\": \"Approve?\"\n}",
+			"[elicitation.yaml](https://github.com/mcpdesc/mcpdesc-specification/blob/v0.9.0-rc.3/spec/draft/validation/rules/elicitation.yaml) at pinned tag `v0.9.0-rc.3`.",
+			"```yaml\n- id: mcpdesc.elicitation.members\n",
+		}},
+		{"mcpdesc.elicitation.form-schema.consistency", []string{
+			"ruleId: \"mcpdesc.elicitation.form-schema.consistency\"",
+			"**Surface:** Elicitation Declaration · **Path:** `requestedSchema`",
+			"**Kind:** mcpdesc-semantic",
+			"- **MCP Description 0.9.0, Section 12.3**",
+			"  - Elicitation Declarations: req-elicitation-form-required\n",
+			"  - Elicitation Declarations: req-elicitation-form-ranges\n",
+			"## Based on",
+			"- Tier 1 — MCP schema.ts and normative specification text: MCP 2025-06-18",
+			"  - validation/mcp-schemas/2026-07-28/schema.ts#L3117-L3118\n",
+			"Source: expected-invalid/elicitation-form-semantics.json · Selected: `/prompts/0/elicitations/0/requestedSchema/required`",
+			"```json\n[\n  \"missing\"\n]\n```",
+			"Source: expected-invalid/elicitation-form-invalid-range.json · Selected: `/prompts/0/elicitations/0/requestedSchema/properties/count`",
+			"```json\n{\n  \"type\": \"integer\",\n  \"minimum\": 10,\n  \"maximum\": 1\n}\n```",
+			"```yaml\n- id: mcpdesc.elicitation.form-schema.consistency\n",
+			"  # A requestedSchema may be a Reference Object: check what it points at.\n",
+		}},
+	} {
+		t.Run(tc.id, func(t *testing.T) {
+			r := rs.Rule(tc.id)
+			if r == nil {
+				t.Fatalf("no rule %s", tc.id)
+			}
+			got, err := Page(rs, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := Page(rs, r)
+			if err != nil || !bytes.Equal(got, again) {
+				t.Fatalf("Page is not deterministic (err %v)", err)
+			}
+			for _, w := range tc.want {
+				if !bytes.Contains(got, []byte(w)) {
+					t.Errorf("page lacks %q", w)
+				}
+			}
+			if bytes.Contains(got, []byte("## Based on")) != (len(r.BasedOn) > 0) {
+				t.Errorf("Based on section present = %v, rule has %d basedOn entries", bytes.Contains(got, []byte("## Based on")), len(r.BasedOn))
+			}
+			golden := filepath.Join("testdata", tc.id+".md")
+			if *update {
+				if err := os.MkdirAll("testdata", 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("page differs from %s (run go test -update and review the diff):\n%s", golden, firstDiff(string(want), string(got)))
+			}
+		})
+	}
+}
+
+func firstDiff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < max(len(wl), len(gl)); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return "line " + strconv.Itoa(i+1) + ":\n  want: " + w + "\n  got:  " + g
+		}
+	}
+	return "(no line differs)"
+}
+
+const multiRule = `# A header comment.
+rules:
+  - id: a.first
+    title: first
+    description: >-
+      Two lines of
+      folded text.
+    level: must
+    given: x
+    checks:
+      - assert: |
+          true &&
+
+          true
+        message: m
+    # a comment inside the rule, at its members' indentation
+
+  # The second rule.
+  - id: a.second
+    level: may
+    given: y
+    checks:
+      - assert: "true"
+
+  -
+    id: a.third
+    level: should
+    given: z
+    checks: [{assert: "true"}]
+other: 1
+`
+
+func TestRuleBlock(t *testing.T) {
+	for _, tc := range []struct {
+		line int
+		want string
+	}{
+		{3, `- id: a.first
+  title: first
+  description: >-
+    Two lines of
+    folded text.
+  level: must
+  given: x
+  checks:
+    - assert: |
+        true &&
+
+        true
+      message: m
+  # a comment inside the rule, at its members' indentation
+`},
+		{19, `- id: a.second
+  level: may
+  given: y
+  checks:
+    - assert: "true"
+`},
+		{26, `-
+  id: a.third
+  level: should
+  given: z
+  checks: [{assert: "true"}]
+`},
+	} {
+		got, err := ruleBlock([]byte(multiRule), tc.line)
+		if err != nil {
+			t.Fatalf("line %d: %v", tc.line, err)
+		}
+		if got != tc.want {
+			t.Errorf("line %d: got\n%s\nwant\n%s", tc.line, got, tc.want)
+		}
+	}
+	// The positions the rule-file reader gives agree with the extraction.
+	rf, err := loader.ReadRuleFile("multi.yaml", []byte(strings.TrimSuffix(multiRule, "other: 1\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rf.Rules {
+		got, err := ruleBlock([]byte(multiRule), r.Pos.Line)
+		if err != nil {
+			t.Fatalf("%s: %v", r.ID.Value, err)
+		}
+		if !strings.Contains(got, "id: "+r.ID.Value+"\n") || strings.Count(got, "id: ") != 1 {
+			t.Errorf("%s (line %d): block\n%s", r.ID.Value, r.Pos.Line, got)
+		}
+	}
+	if _, err := ruleBlock([]byte(multiRule), 2); err == nil {
+		t.Error("line 2 (rules:) was taken for a list item")
+	}
+	if _, err := ruleBlock([]byte(multiRule), 99); err == nil {
+		t.Error("a line past the end was accepted")
+	}
+}
+
+// testRuleset builds a small ruleset by hand, with one fixture.
+func testRuleset(t *testing.T, ex loader.ExamplesSpec) (*engine.Ruleset, *engine.Rule) {
+	t.Helper()
+	src := "rules:\n  - id: t.rule\n    given: x\n    checks: [{assert: \"true\"}]\n"
+	rs := &engine.Ruleset{
+		Name: "t", Tag: "v1", Title: "Test rules",
+		FS: fstest.MapFS{
+			"t/v1/fixtures/ok.json": {Data: []byte(`{"b": 1, "a": {"z": [1, 2], "y": "<&>"}}`)},
+		},
+		Dir: "t/v1", Fixtures: "t/v1/fixtures",
+		Sources:     map[string][]byte{"r.yaml": []byte(src)},
+		LoadOptions: loader.DefaultOptions(),
+	}
+	r := &engine.Rule{
+		RuleSpec: loader.RuleSpec{
+			ID:               loader.Scalar{Value: "t.rule"},
+			Title:            "A test rule",
+			Description:      "Says something. Then more.",
+			Requirement:      "A thing must hold.",
+			Level:            loader.Scalar{Value: "should"},
+			Surface:          "Thing",
+			ProtocolVersions: loader.Versions{List: []string{"1", "2"}},
+			Examples:         ex,
+			Pos:              loader.Pos{Line: 2, Col: 5},
+			File:             "t/v1/r.yaml",
+		},
+		ID: "t.rule", FileName: "r.yaml", Tag: "v1",
+	}
+	rs.Rules = []*engine.Rule{r}
+	return rs, r
+}
+
+func TestMissingFixture(t *testing.T) {
+	rs, r := testRuleset(t, loader.ExamplesSpec{Invalid: []loader.ExampleSpec{
+		{Source: loader.Scalar{Value: "absent.json", Pos: loader.Pos{Line: 9, Col: 17}}},
+	}})
+	if _, err := Page(rs, r); err == nil || !strings.Contains(err.Error(), "absent.json") {
+		t.Fatalf("Page with a missing fixture: err = %v", err)
+	} else {
+		var le *loader.Error
+		if !errors.As(err, &le) || le.File != "t/v1/r.yaml" || le.Pos.Line != 9 {
+			t.Errorf("error %v is not located at the example source", err)
+		}
+	}
+	if _, err := Text(rs, r); err == nil {
+		t.Error("Text with a missing fixture: no error")
+	}
+	if _, err := WriteAll(rs, t.TempDir()); err == nil {
+		t.Error("WriteAll with a missing fixture: no error")
+	}
+}
+
+func TestMissingPointer(t *testing.T) {
+	rs, r := testRuleset(t, loader.ExamplesSpec{Valid: []loader.ExampleSpec{
+		{Source: loader.Scalar{Value: "ok.json"}, Selected: loader.Scalar{Value: "/a/nope", Pos: loader.Pos{Line: 7, Col: 3}}},
+	}})
+	_, err := Page(rs, r)
+	if err == nil || !strings.Contains(err.Error(), `"/a/nope"`) {
+		t.Fatalf("Page with a pointer naming nothing: err = %v", err)
+	}
+}
+
+func TestExamples(t *testing.T) {
+	var inline loader.Raw
+	if err := yaml.Unmarshal([]byte("{k: [1, {j: x}]}"), &inline); err != nil {
+		t.Fatal(err)
+	}
+	rs, r := testRuleset(t, loader.ExamplesSpec{
+		Valid: []loader.ExampleSpec{{Source: loader.Scalar{Value: "ok.json"}, Selected: loader.Scalar{Value: "/a"}}},
+		Invalid: []loader.ExampleSpec{
+			{Title: "inline", Document: &inline, Selected: loader.Scalar{Value: "/k/1"}},
+			{Source: loader.Scalar{Value: "ok.json"}},
+		},
+	})
+	page, err := Page(rs, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{
+		"### Valid example\n\nSource: ok.json · Selected: `/a`\n\n```json\n{\n  \"z\": [\n    1,\n    2\n  ],\n  \"y\": \"<&>\"\n}\n```",
+		"### Invalid example: inline\n\nSource: inline document · Selected: `/k/1`\n\n```json\n{\n  \"j\": \"x\"\n}\n```",
+		"Source: ok.json · Selected: the whole document\n\n```json\n{\n  \"b\": 1,",
+		"**Protocol versions:** `1, 2`",
+		"description: \"Says something.\"",
+		"r.yaml at pinned tag `v1`.",
+		"```yaml\n- id: t.rule\n  given: x\n",
+	} {
+		if !strings.Contains(string(page), w) {
+			t.Errorf("page lacks %q:\n%s", w, page)
+		}
+	}
+	if strings.Contains(string(page), "## Based on") || strings.Contains(string(page), "## Required by") {
+		t.Errorf("page has a section for an empty part:\n%s", page)
+	}
+}
+
+func TestText(t *testing.T) {
+	rs := seedRuleset(t)
+	r := rs.Rule("mcpdesc.elicitation.form-schema.consistency")
+	if r == nil {
+		t.Fatal("no rule mcpdesc.elicitation.form-schema.consistency")
+	}
+	out, err := Text(rs, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	for _, w := range []string{
+		"mcpdesc.elicitation.form-schema.consistency (must, mcpdesc@v0.9.0-rc.3)\n",
+		"Requirement level: must\n",
+		"Rule ID:",
+		"In a form requestedSchema, required names declared properties",
+		"MCP Description 0.9.0, Section 12.3\n",
+		"req-elicitation-form-ranges",
+		"Source: expected-invalid/elicitation-form-invalid-range.json · Selected: /prompts/0/elicitations/0/requestedSchema/properties/count",
+		"    - id: mcpdesc.elicitation.form-schema.consistency\n",
+	} {
+		if !strings.Contains(s, w) {
+			t.Errorf("text lacks %q", w)
+		}
+	}
+	for _, bad := range []string{"**", "](", "```", "\\_"} {
+		if strings.Contains(s, bad) {
+			t.Errorf("text has Markdown %q", bad)
+		}
+	}
+	for i, l := range strings.Split(s, "\n") {
+		if strings.HasSuffix(l, " ") {
+			t.Errorf("line %d has trailing space: %q", i+1, l)
+		}
+	}
+}
+
+func TestWriteAll(t *testing.T) {
+	rs := seedRuleset(t)
+	dir := t.TempDir()
+	paths, err := WriteAll(rs, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(dir, "mcpdesc", "v0.9.0-rc.3")
+	want := []string{
+		filepath.Join(base, "mcpdesc.elicitation.form-schema.consistency.md"),
+		filepath.Join(base, "mcpdesc.elicitation.members.md"),
+		filepath.Join(base, "index.md"),
+	}
+	if strings.Join(paths, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("paths = %q, want %q", paths, want)
+	}
+	page, _ := os.ReadFile(want[1])
+	direct, _ := Page(rs, rs.Rule("mcpdesc.elicitation.members"))
+	if !bytes.Equal(page, direct) {
+		t.Error("written page differs from Page")
+	}
+	index, err := os.ReadFile(want[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{
+		"| Rule | Level | Surface | Title |",
+		"| [`mcpdesc.elicitation.members`](mcpdesc.elicitation.members.md) | must | Elicitation Declaration | about: declare elicitations with their mode fields |",
+		"| [`mcpdesc.elicitation.form-schema.consistency`](mcpdesc.elicitation.form-schema.consistency.md) | must | Elicitation Declaration |",
+	} {
+		if !strings.Contains(string(index), w) {
+			t.Errorf("index lacks %q:\n%s", w, index)
+		}
+	}
+	bad := *rs
+	bad.Tag = "../x"
+	if _, err := WriteAll(&bad, dir); err == nil {
+		t.Error("a tag with a separator was accepted as a folder name")
+	}
+}
+
+func TestSummary(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"One. Two.", "One."},
+		{"Uses e.g. lower case. Next", "Uses e.g. lower case."},
+		{"No   full\nstop", "No full stop"},
+		{strings.Repeat("word ", 60), strings.TrimSpace(strings.Repeat("word ", 39)) + "…"},
+		{strings.Repeat("x", 300), strings.Repeat("x", 199) + "…"},
+	} {
+		if got := summary(tc.in); got != tc.want {
+			t.Errorf("summary(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestEscape(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain text", "plain text"},
+		{"a *b* [c](d) <e> `f` g_h", "a \\*b\\* \\[c\\](d) \\<e\\> \\`f\\` g\\_h"},
+		{"12. Heading", "12\\. Heading"},
+		{"# not a heading", "\\# not a heading"},
+	} {
+		if got := escapeInline(tc.in); got != tc.want {
+			t.Errorf("escapeInline(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := codeSpan("a`b"); got != "``a`b``" {
+		t.Errorf("codeSpan = %q", got)
+	}
+	if got := fenced("json", "```\n"); got != "````json\n```\n````" {
+		t.Errorf("fenced = %q", got)
+	}
+}

@@ -1,0 +1,65 @@
+package ruledoc
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ruleBlock returns the YAML text of the rule list item that starts on line
+// (1-based) of src: from its "- " up to the next item at the same
+// indentation, anything less indented, or the end of the file. Blank lines
+// and comments at the item's indentation or less that precede the next item
+// belong to it and are left out. The block is dedented so that its dash
+// stands in the first column.
+func ruleBlock(src []byte, line int) (string, error) {
+	lines := strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n")
+	if line < 1 || line > len(lines) {
+		return "", fmt.Errorf("rule starts at line %d, outside its rule file (%d lines)", line, len(lines))
+	}
+	start := line - 1
+	// A rule written as "-" alone on a line, its first member on the next.
+	if !strings.HasPrefix(strings.TrimLeft(lines[start], " "), "-") {
+		for p := start - 1; p >= 0; p-- {
+			t := strings.TrimSpace(lines[p])
+			if t == "" || strings.HasPrefix(t, "#") {
+				continue
+			}
+			if t == "-" {
+				start = p
+			}
+			break
+		}
+	}
+	if !strings.HasPrefix(strings.TrimLeft(lines[start], " "), "-") {
+		return "", fmt.Errorf("line %d of its rule file does not start a list item", line)
+	}
+	indent := indentOf(lines[start])
+	end := start + 1 // one past the last line of the block
+	for i := start + 1; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		if t == "" || (strings.HasPrefix(t, "#") && indentOf(lines[i]) <= indent) {
+			continue // kept only when more of the rule follows
+		}
+		if indentOf(lines[i]) <= indent {
+			break
+		}
+		end = i + 1
+	}
+	var b strings.Builder
+	for _, l := range lines[start:end] {
+		l = strings.TrimRight(l, " \t")
+		if len(l) >= indent {
+			l = l[indent:]
+		} else {
+			l = strings.TrimLeft(l, " ")
+		}
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String(), nil
+}
+
+// indentOf counts a line's leading spaces.
+func indentOf(l string) int {
+	return len(l) - len(strings.TrimLeft(l, " "))
+}
