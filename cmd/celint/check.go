@@ -24,17 +24,16 @@ const inputRuleID = "celint.input"
 
 type checkFlags struct {
 	ruleFlags
-	format      string
-	failOn      string
-	only        string
-	jobs        int
-	color       string
-	maxBytes    int64
-	maxDepth    int
-	maxValues   int
-	maxScalar   int
-	costLimit   uint64
-	budget      uint64
+	format    string
+	failOn    string
+	only      string
+	jobs      int
+	color     string
+	maxBytes  int64
+	maxDepth  int
+	maxValues int
+	maxScalar int
+	budget    uint64
 }
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
@@ -50,7 +49,6 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 	fset.IntVar(&f.maxDepth, "max-depth", 0, "refuse documents nested deeper than this (default: the ruleset's limit)")
 	fset.IntVar(&f.maxValues, "max-values", 0, "refuse documents with more values than this (default: the ruleset's limit)")
 	fset.IntVar(&f.maxScalar, "max-scalar-bytes", 0, "refuse strings longer than this many bytes (default: the ruleset's limit)")
-	fset.Uint64Var(&f.costLimit, "cost-limit", 0, "CEL cost limit of one evaluation (default 1000000)")
 	fset.Uint64Var(&f.budget, "budget", 0, fmt.Sprintf("CEL cost budget of one rule on one document (default %d)", engine.DefaultBudget))
 	paths, err := parseFlags(fset, args)
 	if err != nil {

@@ -90,15 +90,21 @@ func runRules(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	for _, rs := range f.rulesetFor(cat, pinned) {
-		fmt.Fprintf(tw, "# %s\t\t\t\n", rs)
+	for i, rs := range f.rulesetFor(cat, pinned) {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprintf(stdout, "%s: %d rules\n", rs, len(rs.Rules))
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "ID\tLEVEL\tSURFACE\tTITLE")
 		for _, r := range rs.Rules {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Level.Value, r.Surface, r.Title)
 		}
+		if err := tw.Flush(); err != nil {
+			return exitError, err
+		}
 	}
-	return exitOK, tw.Flush()
+	return exitOK, nil
 }
 
 func runExplain(args []string, stdout, stderr io.Writer) (int, error) {

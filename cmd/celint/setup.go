@@ -13,19 +13,21 @@ import (
 
 // ruleFlags are the flags that choose rules: shared by every command.
 type ruleFlags struct {
-	spec  string
-	rules string
+	spec      string
+	rules     string
+	costLimit uint64
 }
 
 func (f *ruleFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.spec, "spec", "", "use the ruleset pinned at this spec `tag` (e.g. v0.9.0-rc.3, or name@tag); default: the newest that accepts each document")
+	fs.Uint64Var(&f.costLimit, "cost-limit", 0, "CEL cost limit of one evaluation (default 1000000)")
 	fs.StringVar(&f.rules, "rules", "", "add the rule files (*.yaml) of `DIR`; a rule with the id of an embedded one replaces it. A DIR with a ruleset.yaml is a ruleset of its own")
 }
 
 // catalog loads the embedded rulesets and applies --rules. It returns the
 // catalog and the ruleset --spec pins (nil without --spec).
 func (f *ruleFlags) catalog() (*engine.Catalog, *engine.Ruleset, error) {
-	all, err := rulesets.Load(engine.Options{})
+	all, err := rulesets.Load(engine.Options{CostLimit: f.costLimit})
 	if err != nil {
 		return nil, nil, fmt.Errorf("embedded rulesets: %w", err)
 	}
@@ -34,7 +36,7 @@ func (f *ruleFlags) catalog() (*engine.Catalog, *engine.Ruleset, error) {
 		return nil, nil, err
 	}
 	if f.rules != "" {
-		if cat, err = withRulesDir(cat, f.rules); err != nil {
+		if cat, err = withRulesDir(cat, f.rules, engine.Options{CostLimit: f.costLimit}); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -50,7 +52,7 @@ func (f *ruleFlags) catalog() (*engine.Catalog, *engine.Ruleset, error) {
 
 // withRulesDir applies a --rules folder: a ruleset of its own when it has a
 // header, otherwise extra rules for every ruleset of the catalog.
-func withRulesDir(cat *engine.Catalog, dir string) (*engine.Catalog, error) {
+func withRulesDir(cat *engine.Catalog, dir string, opts engine.Options) (*engine.Catalog, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("--rules: %w", err)
@@ -64,7 +66,7 @@ func withRulesDir(cat *engine.Catalog, dir string) (*engine.Catalog, error) {
 	}
 	fsys := os.DirFS(abs)
 	if _, err := os.Stat(filepath.Join(abs, engine.HeaderFile)); err == nil {
-		rs, err := engine.LoadRuleset(fsys, ".", engine.Options{})
+		rs, err := engine.LoadRuleset(fsys, ".", opts)
 		if err != nil {
 			return nil, err
 		}
