@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func write(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const example = "../../examples/notes-server.mcpdesc.yaml"
+
+const cleanDoc = `{"mcpdesc": "0.9.0", "info": {"name": "x", "version": "1"}, "protocolVersions": ["2025-11-25"],
+ "transports": [{"type": "stdio", "command": "x"}],
+ "tools": [{"name": "t", "inputSchema": {"type": "object"},
+   "elicitations": [{"name": "go", "mode": "url", "message": "Sign in.", "url": "https://example.com/sign-in"}]}]}
+`
+
+func TestCheckExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	clean := write(t, dir, "clean.json", cleanDoc)
+	broken := write(t, dir, "broken.yaml", "mcpdesc: \"0.9.0\"\ntools:\n  - name: a\n    name: b\n")
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"example has one error", []string{"check", example}, 1, []string{"58:22", "error", "mcpdesc.elicitation.form-schema.consistency", "1 problem"}},
+		{"fail-on never", []string{"check", "--fail-on", "never", example}, 0, []string{"1 problem"}},
+		{"clean document", []string{"check", clean}, 0, []string{"no problems"}},
+		{"duplicate key is an input error", []string{"check", broken, clean}, 2, []string{"broken.yaml", "4:5", "duplicate"}},
+		{"missing file", []string{"check", filepath.Join(dir, "nope.json")}, 2, []string{"nope.json"}},
+		{"empty glob", []string{"check", filepath.Join(dir, "*.nothing")}, 2, []string{"no file matches"}},
+		{"no arguments", []string{"check"}, 2, nil},
+		{"unknown format", []string{"check", "--format", "xml", clean}, 2, nil},
+		{"unknown spec", []string{"check", "--spec", "v0.0.1", clean}, 2, nil},
+		{"unknown rule", []string{"check", "--rule", "no.such.rule", clean}, 2, nil},
+		{"pinned spec", []string{"check", "--spec", "v0.9.0-rc.3", example}, 1, []string{"58:22"}},
+		{"unknown command", []string{"frobnicate"}, 2, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, out, errOut)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out+errOut, w) {
+					t.Errorf("output lacks %q:\n%s%s", w, out, errOut)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckJSONIsSortedAndComplete(t *testing.T) {
+	dir := t.TempDir()
+	a := write(t, dir, "b.json", strings.Replace(cleanDoc, `"https://example.com/sign-in"`, `"not a uri"`, 1))
+	b := write(t, dir, "a.json", strings.Replace(cleanDoc, `"mode": "url"`, `"mode": "form"`, 1))
+	code, out, errOut := runCLI(t, "check", "--format", "json", a, b)
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var v struct {
+		Diagnostics []struct {
+			File, RuleID, Severity, Message, Pointer string
+			Line, Column                             int
+		} `json:"diagnostics"`
+		Counts struct{ Errors int } `json:"counts"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(v.Diagnostics) < 2 || v.Counts.Errors != len(v.Diagnostics) {
+		t.Fatalf("diagnostics %+v counts %+v", v.Diagnostics, v.Counts)
+	}
+	if !strings.HasSuffix(v.Diagnostics[0].File, "a.json") || !strings.HasSuffix(v.Diagnostics[len(v.Diagnostics)-1].File, "b.json") {
+		t.Errorf("not sorted by file: %+v", v.Diagnostics)
+	}
+	for _, d := range v.Diagnostics {
+		if d.RuleID == "" || d.Severity != "error" || d.Pointer == "" || d.Line < 1 || d.Column < 1 || d.Message == "" {
+			t.Errorf("incomplete diagnostic %+v", d)
+		}
+	}
+}
+
+func TestRulesFolder(t *testing.T) {
+	dir := t.TempDir()
+	// Replace the embedded consistency rule with one that never reports,
+	// and add a rule of our own.
+	write(t, dir, "rules/override.yaml", `rules:
+  - id: mcpdesc.elicitation.form-schema.consistency
+    title: replaced
+    level: must
+    given: tools.#
+    checks:
+      - assert: "true"
+    examples:
+      valid: [{document: {tools: [{name: a}]}, selected: /tools/0}]
+      invalid: [{document: {tools: [{name: a}]}, selected: /tools/0}]
+  - id: acme.tools.snake-case
+    title: snake case
+    level: should
+    given: tools.#
+    checks:
+      - assert: self.name.matches('^[a-z_]+$')
+        at: name
+        message: "tool name {self.name} is not snake_case"
+    examples:
+      valid: [{document: {tools: [{name: ok_name}]}, selected: /tools/0}]
+      invalid: [{document: {tools: [{name: BadName}]}, selected: /tools/0/name}]
+`)
+	rules := filepath.Join(dir, "rules")
+	code, out, _ := runCLI(t, "check", "--rules", rules, example)
+	if code != 0 || strings.Contains(out, "form-schema") {
+		t.Errorf("override did not replace the embedded rule: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "rules", "--rules", rules)
+	if code != 0 || !strings.Contains(out, "acme.tools.snake-case") || !strings.Contains(out, "replaced") {
+		t.Errorf("rules: exit %d\n%s", code, out)
+	}
+	// The replaced rule's deliberately wrong invalid example fails conformance.
+	code, out, _ = runCLI(t, "conformance", "--rules", rules)
+	if code != 1 || !strings.Contains(out, "FAIL") {
+		t.Errorf("conformance: exit %d\n%s", code, out)
+	}
+
+	bad := filepath.Join(dir, "bad")
+	write(t, dir, "bad/r.yaml", "rules:\n  - id: acme.x\n    level: must\n    given: tools.#\n    checks:\n      - assert: \"self.name +\"\n")
+	code, _, errOut := runCLI(t, "check", "--rules", bad, example)
+	if code != 2 || !strings.Contains(errOut, "r.yaml:6:") {
+		t.Errorf("bad rule file: exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+func TestConformanceExplainDocs(t *testing.T) {
+	code, out, _ := runCLI(t, "conformance")
+	if code != 0 || !strings.Contains(out, "6 passed, 0 failed") {
+		t.Errorf("conformance: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "explain", "mcpdesc.elicitation.members")
+	if code != 0 || !strings.Contains(out, "req-elicitation-url-syntax") {
+		t.Errorf("explain: exit %d\n%s", code, out)
+	}
+	if code, _, _ := runCLI(t, "explain", "no.such"); code != 2 {
+		t.Errorf("explain of an unknown id: exit %d", code)
+	}
+	dir := t.TempDir()
+	code, out, errOut := runCLI(t, "docs", "--out", dir)
+	if code != 0 {
+		t.Fatalf("docs: exit %d\n%s%s", code, out, errOut)
+	}
+	page := filepath.Join(dir, "mcpdesc", "v0.9.0-rc.3", "mcpdesc.elicitation.members.md")
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []string{"## Requirement", "## Details", "## Required by", "## Examples", "## Rule Source Code"} {
+		if !bytes.Contains(data, []byte(part)) {
+			t.Errorf("page lacks %q", part)
+		}
+	}
+}
