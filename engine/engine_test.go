@@ -331,3 +331,26 @@ func TestBadRuleFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestCompileErrorPositions checks that CEL compile errors point at the
+// exact line and column inside the rule file, for plain, quoted and block
+// scalars.
+func TestCompileErrorPositions(t *testing.T) {
+	head := "rules:\n  - id: t.x\n    level: must\n    given: a\n    checks:\n"
+	tests := []struct {
+		name, check, want string
+	}{
+		{"plain", "      - assert: self.a + nope\n", "rs/rules.yaml:6:26:"},
+		{"double quoted", "      - assert: \"self.a + nope\"\n", "rs/rules.yaml:6:27:"},
+		{"block", "      - assert: >-\n          self.a &&\n          nope\n", "rs/rules.yaml:8:11:"},
+		{"message template", "      - assert: \"true\"\n        message: \"value {nope} here\"\n", "rs/rules.yaml:7:25:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := engine.LoadRuleset(rulesetFS("", head+tt.check), "rs", engine.Options{})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}

@@ -217,7 +217,7 @@ type Expr struct {
 	Text   string
 	Pos    Pos  // position of the first character of the text
 	Block  bool // the text is a YAML block scalar (| or >)
-	Indent int  // for block scalars: the column where each text line starts
+	Indent int  // for block scalars: the indentation of each text line (its first character is at column Indent+1)
 }
 
 // UnmarshalYAML implements yaml.Unmarshaler.
@@ -242,10 +242,71 @@ func (e *Expr) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// blockIndent guesses the column of a block scalar's text: yaml.v3 does not
-// report it, so take the parent's column plus two, the common style. Callers
-// only use it to point compile errors at the right line.
+// blockIndent is a first guess at the column of a block scalar's text, which
+// yaml.v3 does not report; fixBlockIndents corrects it from the source.
 func blockIndent(n *yaml.Node) int { return n.Column + 2 }
+
+var exprType = reflect.TypeOf(Expr{})
+
+// blockText returns a block scalar's lines as written, without their
+// indentation and joined by newlines: CEL reads line breaks as spaces, so a
+// folded scalar means the same, and every character keeps its source line.
+func blockText(lines []string, indent int) string {
+	var out []string
+	for _, l := range lines {
+		trimmed := strings.TrimRight(l, " \t\r")
+		if trimmed == "" {
+			out = append(out, "")
+			continue
+		}
+		if len(trimmed)-len(strings.TrimLeft(trimmed, " ")) < indent-1 {
+			break
+		}
+		out = append(out, trimmed[indent-1:])
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return strings.Join(out, "\n")
+}
+
+// fixBlockIndents sets the Indent of every block-scalar Expr inside v to the
+// column where its first text line starts in the source, so that compile
+// errors point at the right column.
+func fixBlockIndents(v reflect.Value, lines []string) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			fixBlockIndents(v.Elem(), lines)
+		}
+	case reflect.Struct:
+		if v.Type() == exprType {
+			e := v.Addr().Interface().(*Expr)
+			if e.Block && e.Pos.Line-1 < len(lines) && e.Pos.Line >= 1 {
+				line := lines[e.Pos.Line-1]
+				col := 1
+				for _, r := range line {
+					if r != ' ' {
+						break
+					}
+					col++
+				}
+				e.Indent, e.Pos.Col = col-1, col
+				e.Text = blockText(lines[e.Pos.Line-1:], col)
+			}
+			return
+		}
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				fixBlockIndents(v.Field(i), lines)
+			}
+		}
+	case reflect.Slice:
+		for i := 0; i < v.Len(); i++ {
+			fixBlockIndents(v.Index(i), lines)
+		}
+	}
+}
 
 // NamedExpr is one entry of a Vars mapping.
 type NamedExpr struct {
@@ -352,6 +413,7 @@ func ReadRuleFile(name string, data []byte) (*RuleFile, error) {
 		issues = append(issues, &Error{File: name, Pos: Pos{root.Line, root.Column}, Msg: "a rule file needs a top-level 'rules' list"})
 	}
 	if len(issues) == 0 && rulesNode != nil {
+		fixBlockIndents(reflect.ValueOf(rf), strings.Split(string(data), "\n"))
 		for i := range rf.Rules {
 			n := rulesNode.Content[i]
 			r := &rf.Rules[i]
@@ -375,6 +437,9 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 	checkFields(name, root, reflect.TypeOf(RulesetSpec{}), &issues)
 	rs := &RulesetSpec{File: name, Pos: Pos{root.Line, root.Column}}
 	decodeInto(name, root, rs, &issues)
+	if len(issues) == 0 {
+		fixBlockIndents(reflect.ValueOf(rs), strings.Split(string(data), "\n"))
+	}
 	at := func(key string) Pos {
 		if k := mappingKey(root, key); k != nil {
 			return Pos{k.Line, k.Column}
