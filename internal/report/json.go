@@ -1,0 +1,72 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/celint/celint/engine"
+)
+
+// jsonVersion is the version of the json format; see the package comment.
+const jsonVersion = 1
+
+// jsonPrinter prints the stable json format described in the package comment.
+type jsonPrinter struct{}
+
+type jsonReport struct {
+	Version     int              `json:"version"`
+	Tool        jsonTool         `json:"tool"`
+	Diagnostics []jsonDiagnostic `json:"diagnostics"`
+	Counts      counts           `json:"counts"`
+}
+
+type jsonTool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// jsonDiagnostic is its own type, not engine.Diagnostic, so that the format
+// stays put when the engine's type changes.
+type jsonDiagnostic struct {
+	File       string          `json:"file"`
+	RuleID     string          `json:"ruleId"`
+	Severity   engine.Severity `json:"severity"`
+	Message    string          `json:"message"`
+	Pointer    string          `json:"pointer"`
+	Line       int             `json:"line"`
+	Column     int             `json:"column"`
+	RuleError  bool            `json:"ruleError,omitempty"`
+	InputError bool            `json:"inputError,omitempty"`
+}
+
+func (jsonPrinter) Print(w io.Writer, in Input) error {
+	r := jsonReport{
+		Version:     jsonVersion,
+		Tool:        jsonTool{Name: toolName, Version: in.ToolVersion},
+		Diagnostics: make([]jsonDiagnostic, len(in.Diagnostics)),
+		Counts:      tally(in),
+	}
+	for i, d := range in.Diagnostics {
+		r.Diagnostics[i] = jsonDiagnostic{
+			File:       d.File,
+			RuleID:     d.RuleID,
+			Severity:   d.Severity,
+			Message:    d.Message,
+			Pointer:    d.Pointer,
+			Line:       d.Line,
+			Column:     d.Column,
+			RuleError:  d.RuleError,
+			InputError: d.InputError,
+		}
+	}
+	return encodeJSON(w, r)
+}
+
+// encodeJSON writes v indented by two spaces, without HTML escaping, and
+// followed by a newline.
+func encodeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,386 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/celint/celint/engine"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// weatherJSON has a non-ASCII line with the column after the non-ASCII text
+// (line 5) and a tab before the column (line 3).
+const weatherJSON = `{
+  "name": "Wéather Sèrvice",
+	"version": "1.0",
+  "tools": {
+    "get/forecast": {"summary": "Prévisions météo", "description": ""}
+  }
+}
+`
+
+const myToolsYAML = `name: my-tools
+tools:
+  - name: lookup
+    inputSchema: 7
+`
+
+// sampleInput is the one input of the golden files: an error, a warning, an
+// info and a rule error across two files, a third file without findings.
+func sampleInput() Input {
+	ds := []engine.Diagnostic{
+		{
+			File: "servers/weather.json", RuleID: "mcp.server.name-format", Severity: engine.Error,
+			Message: `server name must match ^[a-z0-9-]+$, got "Wéather Sèrvice"`,
+			Pointer: "/name", Line: 2, Column: 11,
+		},
+		{
+			File: "servers/weather.json", RuleID: "mcp.server.version-semver", Severity: engine.Info,
+			Message: "version 1.0 is not a semantic version: 100% of servers use MAJOR.MINOR.PATCH",
+			Pointer: "/version", Line: 3, Column: 13,
+		},
+		{
+			File: "servers/weather.json", RuleID: "mcp.tool.description", Severity: engine.Warning,
+			Message: "tool description should not be empty",
+			Pointer: "/tools/get~1forecast/description", Line: 5, Column: 53,
+		},
+		{
+			File: "servers/my tools.yaml", RuleID: "mcp.tool.input-schema", Severity: engine.Error,
+			Message: "rule error: no such key: type",
+			Pointer: "/tools/0", Line: 3, Column: 5, RuleError: true,
+		},
+	}
+	engine.SortDiagnostics(ds)
+	return Input{
+		Diagnostics: ds,
+		Files:       []string{"servers/weather.json", "servers/my tools.yaml", "servers/clean.json"},
+		Rules: []Rule{
+			{ID: "mcp.server.name-format", Title: "Server names are kebab-case", Description: "The server name is lower-case letters, digits and hyphens.", HelpURI: "https://example.com/rules/mcp.server.name-format", Severity: engine.Error},
+			{ID: "mcp.server.version-semver", Title: "Versions are semantic", Severity: engine.Info},
+			{ID: "mcp.tool.description", Title: "Tools are described", Description: "Every tool has a non-empty description.", Severity: engine.Warning},
+			{ID: "mcp.tool.input-schema", Title: "Tool input schemas are objects", Severity: engine.Error},
+			{ID: "mcp.tool.unused", Severity: engine.Warning},
+		},
+		Sources: map[string][]byte{
+			"servers/weather.json":  []byte(weatherJSON),
+			"servers/my tools.yaml": []byte(myToolsYAML),
+		},
+		ToolVersion: "0.1.0",
+	}
+}
+
+func render(t *testing.T, format string, in Input) string {
+	t.Helper()
+	p, err := New(format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := p.Print(&buf, in); err != nil {
+		t.Fatalf("%s: Print: %v", format, err)
+	}
+	return buf.String()
+}
+
+func TestGolden(t *testing.T) {
+	for _, format := range Formats() {
+		t.Run(format, func(t *testing.T) {
+			got := render(t, format, sampleInput())
+			path := filepath.Join("testdata", "golden."+format)
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("%s differs from the golden file (go test -update rewrites it):\n%s", format, firstDiff(string(want), got))
+			}
+		})
+	}
+}
+
+// firstDiff describes the first line where got differs from want.
+func firstDiff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range max(len(wl), len(gl)) {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return fmt.Sprintf("line %d:\nwant %q\n got %q", i+1, w, g)
+		}
+	}
+	return "(no line differs)"
+}
+
+func TestNew(t *testing.T) {
+	if got, want := Formats(), []string{"text", "json", "sarif", "github"}; !slices.Equal(got, want) {
+		t.Errorf("Formats() = %v, want %v", got, want)
+	}
+	p, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := p.(textPrinter); !ok {
+		t.Errorf(`New("") = %T, want the text printer`, p)
+	}
+	_, err = New("xml")
+	if err == nil {
+		t.Fatal(`New("xml") succeeded`)
+	}
+	for _, f := range Formats() {
+		if !strings.Contains(err.Error(), f) {
+			t.Errorf("error %q does not list %q", err, f)
+		}
+	}
+}
+
+func TestEmpty(t *testing.T) {
+	in := Input{Files: []string{"a.json", "b.yaml"}, ToolVersion: "0.1.0"}
+	for _, format := range Formats() {
+		t.Run(format, func(t *testing.T) {
+			got := render(t, format, in)
+			switch format {
+			case "text":
+				if want := "✔ no problems in 2 files\n"; got != want {
+					t.Errorf("got %q, want %q", got, want)
+				}
+			case "github":
+				if got != "" {
+					t.Errorf("got %q, want nothing", got)
+				}
+			case "json":
+				var r map[string]any
+				if err := json.Unmarshal([]byte(got), &r); err != nil {
+					t.Fatal(err)
+				}
+				if ds, ok := r["diagnostics"].([]any); !ok || len(ds) != 0 {
+					t.Errorf("diagnostics = %#v, want []", r["diagnostics"])
+				}
+				want := map[string]any{"errors": 0.0, "warnings": 0.0, "infos": 0.0, "ruleErrors": 0.0, "files": 2.0, "filesWithProblems": 0.0}
+				if fmt.Sprint(r["counts"]) != fmt.Sprint(want) {
+					t.Errorf("counts = %v, want %v", r["counts"], want)
+				}
+				if !strings.HasSuffix(got, "}\n") {
+					t.Errorf("output does not end in a newline: %q", got)
+				}
+			case "sarif":
+				if !strings.Contains(got, `"results": []`) || !strings.Contains(got, `"rules": []`) {
+					t.Errorf("results or rules are not []:\n%s", got)
+				}
+				validateSARIF(t, []byte(got))
+			}
+		})
+	}
+	// No files at all.
+	if got, want := render(t, "text", Input{}), "✔ no problems in 0 files\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestSummary(t *testing.T) {
+	d := func(file string, s engine.Severity) engine.Diagnostic {
+		return engine.Diagnostic{File: file, RuleID: "r", Severity: s, Message: "m", Line: 1, Column: 1}
+	}
+	tests := []struct {
+		files []string
+		ds    []engine.Diagnostic
+		want  string
+	}{
+		{[]string{"a"}, nil, "✔ no problems in 1 file"},
+		{[]string{"a"}, []engine.Diagnostic{d("a", engine.Error)}, "✖ 1 problem (1 error, 0 warnings, 0 infos) in 1 of 1 file"},
+		{[]string{"a", "b"}, []engine.Diagnostic{d("a", engine.Warning), d("a", engine.Info)}, "✖ 2 problems (0 errors, 1 warning, 1 info) in 1 of 2 files"},
+		{[]string{"a", "b"}, []engine.Diagnostic{d("a", engine.Error), d("b", engine.Error), d("b", engine.Warning), d("b", engine.Warning), d("b", engine.Info), d("b", engine.Info)},
+			"✖ 6 problems (2 errors, 2 warnings, 2 infos) in 2 of 2 files"},
+		// A file named only by a diagnostic is counted.
+		{nil, []engine.Diagnostic{d("a", engine.Info)}, "✖ 1 problem (0 errors, 0 warnings, 1 info) in 1 of 1 file"},
+	}
+	for _, tt := range tests {
+		got := render(t, "text", Input{Files: tt.files, Diagnostics: tt.ds})
+		lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+		if last := lines[len(lines)-1]; last != tt.want {
+			t.Errorf("summary = %q, want %q", last, tt.want)
+		}
+	}
+
+	rule := d("a", engine.Error)
+	rule.RuleError = true
+	input := d("b", engine.Error)
+	input.InputError = true
+	got := render(t, "text", Input{Files: []string{"a", "b"}, Diagnostics: []engine.Diagnostic{rule, rule, input}})
+	if want := "✖ 3 problems (3 errors, 0 warnings, 0 infos) in 2 of 2 files, including 2 rule errors and 1 input error\n"; !strings.HasSuffix(got, want) {
+		t.Errorf("got %q, want it to end in %q", got, want)
+	}
+}
+
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+func TestTextColor(t *testing.T) {
+	in := sampleInput()
+	plain := render(t, "text", in)
+	in.Color = true
+	colored := render(t, "text", in)
+	if !strings.Contains(colored, ansiRed) || !strings.Contains(colored, ansiYellow) || !strings.Contains(colored, ansiBlue) {
+		t.Errorf("colour output lacks severity colours:\n%q", colored)
+	}
+	if strings.Contains(plain, "\x1b") {
+		t.Errorf("plain output has escape sequences:\n%q", plain)
+	}
+	if got := ansi.ReplaceAllString(colored, ""); got != plain {
+		t.Errorf("colour output without its colours differs from the plain output:\n%s", firstDiff(plain, got))
+	}
+}
+
+func TestTextFrame(t *testing.T) {
+	base := engine.Diagnostic{File: "a.json", RuleID: "r", Severity: engine.Warning, Message: "m", Pointer: "/x", Line: 2, Column: 3}
+	src := map[string][]byte{"a.json": []byte("{\r\n\t\"x\": 1\r\n}")}
+	tests := []struct {
+		name    string
+		d       func(engine.Diagnostic) engine.Diagnostic
+		sources map[string][]byte
+		want    string // the lines after the row
+	}{
+		{"tab and CRLF", func(d engine.Diagnostic) engine.Diagnostic { return d }, src,
+			"    at /x\n    2 |     \"x\": 1\n      |      ^\n"},
+		{"no source", func(d engine.Diagnostic) engine.Diagnostic { return d }, nil,
+			"    at /x\n"},
+		{"line out of range", func(d engine.Diagnostic) engine.Diagnostic { d.Line = 4; return d }, src,
+			"    at /x\n"},
+		{"no column", func(d engine.Diagnostic) engine.Diagnostic { d.Column = 0; return d }, src,
+			"    at /x\n    2 |     \"x\": 1\n"},
+		{"column past the end", func(d engine.Diagnostic) engine.Diagnostic { d.Line, d.Column = 3, 9; return d }, src,
+			"    at /x\n    3 | }\n      |  ^\n"},
+		{"root pointer", func(d engine.Diagnostic) engine.Diagnostic { d.Pointer, d.Line = "", 1; d.Column = 1; return d }, src,
+			"    1 | {\n      | ^\n"},
+	}
+	for _, tt := range tests {
+		got := render(t, "text", Input{Diagnostics: []engine.Diagnostic{tt.d(base)}, Sources: tt.sources})
+		lines := strings.SplitAfter(got, "\n")
+		// Header, row, frame..., blank line, summary.
+		frame := strings.Join(lines[2:len(lines)-3], "")
+		if frame != tt.want {
+			t.Errorf("%s: frame = %q, want %q\nin %q", tt.name, frame, tt.want, got)
+		}
+	}
+}
+
+func TestExpandLine(t *testing.T) {
+	tests := []struct {
+		line   string
+		column int
+		text   string
+		caret  int
+	}{
+		{"abc", 1, "abc", 0},
+		{"abc", 3, "abc", 2},
+		{"abc", 4, "abc", 3},
+		{"abc", 10, "abc", 3},
+		{"abc", 0, "abc", -1},
+		{"héllo", 3, "héllo", 2},
+		{"日本語x", 4, "日本語x", 3},
+		{"\tx", 2, "    x", 4},
+		{"ab\tx", 4, "ab  x", 4},
+		{"a\x1b[31mb", 3, "a\uFFFD[31mb", 2},
+	}
+	for _, tt := range tests {
+		text, caret := expandLine(tt.line, tt.column)
+		if text != tt.text || caret != tt.caret {
+			t.Errorf("expandLine(%q, %d) = %q, %d; want %q, %d", tt.line, tt.column, text, caret, tt.text, tt.caret)
+		}
+	}
+}
+
+func TestTextSanitizes(t *testing.T) {
+	d := engine.Diagnostic{File: "a\x1b[2J.json", RuleID: "r", Severity: engine.Error, Message: "bad\nvalue \x1b[31mred", Line: 1, Column: 1}
+	got := render(t, "text", Input{Diagnostics: []engine.Diagnostic{d}})
+	if strings.Contains(got, "\x1b") {
+		t.Errorf("escape sequence from the input reached the terminal: %q", got)
+	}
+	if !strings.Contains(got, "bad value \uFFFD[31mred") {
+		t.Errorf("message not sanitized as expected: %q", got)
+	}
+}
+
+func TestTextLabels(t *testing.T) {
+	ds := []engine.Diagnostic{
+		{File: "a", RuleID: "r1", Severity: engine.Error, Message: "rule error: boom", Line: 1, Column: 1, RuleError: true},
+		{File: "a", RuleID: "r2", Severity: engine.Error, Message: "cost budget exceeded", Line: 2, Column: 1, RuleError: true},
+		{File: "b", RuleID: "celint.input", Severity: engine.Error, Message: "unexpected end of JSON input", Line: 1, Column: 1, InputError: true},
+	}
+	got := render(t, "text", Input{Diagnostics: ds})
+	for _, want := range []string{"error  rule error: boom  ", "error  rule error: cost budget exceeded  ", "error  input error: unexpected end of JSON input  celint.input"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "rule error: rule error") {
+		t.Errorf("label doubled:\n%s", got)
+	}
+}
+
+func TestJSONFields(t *testing.T) {
+	var r struct {
+		Version     int
+		Tool        map[string]string
+		Diagnostics []map[string]any
+		Counts      map[string]int
+	}
+	if err := json.Unmarshal([]byte(render(t, "json", sampleInput())), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Version != 1 || r.Tool["name"] != "celint" || r.Tool["version"] != "0.1.0" {
+		t.Errorf("version %d, tool %v", r.Version, r.Tool)
+	}
+	want := map[string]int{"errors": 2, "warnings": 1, "infos": 1, "ruleErrors": 1, "files": 3, "filesWithProblems": 2}
+	if fmt.Sprint(r.Counts) != fmt.Sprint(want) {
+		t.Errorf("counts = %v, want %v", r.Counts, want)
+	}
+	for i, d := range r.Diagnostics {
+		for _, k := range []string{"file", "ruleId", "severity", "message", "pointer", "line", "column"} {
+			if _, ok := d[k]; !ok {
+				t.Errorf("diagnostic %d lacks %q", i, k)
+			}
+		}
+		if _, ok := d["inputError"]; ok {
+			t.Errorf("diagnostic %d has inputError though false", i)
+		}
+		if d["ruleId"] == "mcp.tool.input-schema" && d["ruleError"] != true {
+			t.Errorf("rule error lacks ruleError: %v", d)
+		}
+	}
+}
+
+func TestGithubEscape(t *testing.T) {
+	if got, want := githubEscapeData("50% done\r\nnext: a,b"), "50%25 done%0D%0Anext: a,b"; got != want {
+		t.Errorf("data: got %q, want %q", got, want)
+	}
+	if got, want := githubEscapeProperty("C:\\dir,x/50%\n"), "C%3A\\dir%2Cx/50%25%0A"; got != want {
+		t.Errorf("property: got %q, want %q", got, want)
+	}
+	d := engine.Diagnostic{File: "dir/a,b:c.json", RuleID: "x:y", Severity: engine.Info, Message: "line one\nline two 100%", Pointer: "/a~1b", Line: 3, Column: 7}
+	if got, want := githubCommand(d), "::notice file=dir/a%2Cb%3Ac.json,line=3,col=7,title=x%3Ay::line one%0Aline two 100%25 (/a~1b)"; got != want {
+		t.Errorf("command:\n got %q\nwant %q", got, want)
+	}
+	d = engine.Diagnostic{File: "a.json", RuleID: "celint.input", Severity: engine.Error, Message: "cannot read", InputError: true}
+	if got, want := githubCommand(d), "::error file=a.json,title=celint.input (input error)::cannot read"; got != want {
+		t.Errorf("command without position:\n got %q\nwant %q", got, want)
+	}
+}

@@ -1,0 +1,216 @@
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/celint/celint/engine"
+)
+
+// sarifPrinter prints a SARIF 2.1.0 log; see the package comment.
+type sarifPrinter struct{}
+
+const (
+	sarifSchema      = "https://json.schemastore.org/sarif-2.1.0.json"
+	sarifVersion     = "2.1.0"
+	sarifSrcRoot     = "%SRCROOT%"
+	sarifFingerprint = "celint/v1"
+)
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool       sarifTool     `json:"tool"`
+	Results    []sarifResult `json:"results"`
+	ColumnKind string        `json:"columnKind"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	InformationURI string      `json:"informationUri"`
+	Version        string      `json:"version,omitempty"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID                   string              `json:"id"`
+	ShortDescription     *sarifText          `json:"shortDescription,omitempty"`
+	FullDescription      *sarifText          `json:"fullDescription,omitempty"`
+	HelpURI              string              `json:"helpUri,omitempty"`
+	DefaultConfiguration *sarifConfiguration `json:"defaultConfiguration,omitempty"`
+}
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifConfiguration struct {
+	Level string `json:"level"`
+}
+
+type sarifResult struct {
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             sarifText         `json:"message"`
+	Locations           []sarifLocation   `json:"locations"`
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	Properties          *sarifProperties  `json:"properties,omitempty"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysicalLocation  `json:"physicalLocation"`
+	LogicalLocations []sarifLogicalLocation `json:"logicalLocations,omitempty"`
+}
+
+type sarifPhysicalLocation struct {
+	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
+	Region           sarifRegion           `json:"region"`
+}
+
+type sarifArtifactLocation struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn"`
+}
+
+type sarifLogicalLocation struct {
+	FullyQualifiedName string `json:"fullyQualifiedName"`
+	Kind               string `json:"kind"`
+}
+
+// sarifProperties is the property bag of a result that is not a finding
+// about the document but a failure to check it.
+type sarifProperties struct {
+	RuleError  bool `json:"ruleError,omitempty"`
+	InputError bool `json:"inputError,omitempty"`
+}
+
+func (sarifPrinter) Print(w io.Writer, in Input) error {
+	driver := sarifDriver{
+		Name:           toolName,
+		InformationURI: toolURI,
+		Version:        in.ToolVersion,
+		Rules:          []sarifRule{},
+	}
+	index := make(map[string]int)
+	addRule := func(r sarifRule) {
+		if _, ok := index[r.ID]; !ok {
+			index[r.ID] = len(driver.Rules)
+			driver.Rules = append(driver.Rules, r)
+		}
+	}
+	for _, r := range in.Rules {
+		sr := sarifRule{
+			ID:                   r.ID,
+			HelpURI:              r.HelpURI,
+			DefaultConfiguration: &sarifConfiguration{Level: sarifLevel(r.Severity)},
+		}
+		if r.Title != "" {
+			sr.ShortDescription = &sarifText{Text: r.Title}
+		}
+		if r.Description != "" {
+			sr.FullDescription = &sarifText{Text: r.Description}
+		}
+		addRule(sr)
+	}
+	for _, d := range in.Diagnostics {
+		addRule(sarifRule{ID: d.RuleID})
+	}
+
+	results := make([]sarifResult, len(in.Diagnostics))
+	for i, d := range in.Diagnostics {
+		uri, base := sarifURI(d.File)
+		loc := sarifLocation{PhysicalLocation: sarifPhysicalLocation{
+			ArtifactLocation: sarifArtifactLocation{URI: uri, URIBaseID: base},
+			Region:           sarifRegion{StartLine: max(d.Line, 1), StartColumn: max(d.Column, 1)},
+		}}
+		if d.Pointer != "" {
+			loc.LogicalLocations = []sarifLogicalLocation{{FullyQualifiedName: d.Pointer, Kind: "member"}}
+		}
+		res := sarifResult{
+			RuleID:              d.RuleID,
+			RuleIndex:           index[d.RuleID],
+			Level:               sarifLevel(d.Severity),
+			Message:             sarifText{Text: d.Message},
+			Locations:           []sarifLocation{loc},
+			PartialFingerprints: map[string]string{sarifFingerprint: fingerprint(d)},
+		}
+		if d.RuleError || d.InputError {
+			res.Properties = &sarifProperties{RuleError: d.RuleError, InputError: d.InputError}
+		}
+		results[i] = res
+	}
+
+	return encodeJSON(w, sarifLog{
+		Schema:  sarifSchema,
+		Version: sarifVersion,
+		Runs: []sarifRun{{
+			Tool:       sarifTool{Driver: driver},
+			Results:    results,
+			ColumnKind: "unicodeCodePoints",
+		}},
+	})
+}
+
+// sarifLevel maps a severity to a SARIF level.
+func sarifLevel(s engine.Severity) string {
+	switch s {
+	case engine.Error:
+		return "error"
+	case engine.Warning:
+		return "warning"
+	}
+	return "note"
+}
+
+// sarifURI turns a file path into a URI reference: a relative path becomes a
+// relative reference under %SRCROOT% with forward slashes and escaped
+// segments; an absolute path becomes a file: URI with no base.
+func sarifURI(file string) (uri, base string) {
+	p := filepath.ToSlash(file)
+	if filepath.IsAbs(file) || strings.HasPrefix(p, "/") {
+		if !strings.HasPrefix(p, "/") {
+			p = "/" + p // a Windows drive: file:///C:/...
+		}
+		return (&url.URL{Scheme: "file", Path: p}).String(), ""
+	}
+	for strings.HasPrefix(p, "./") {
+		p = p[2:]
+	}
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		// PathEscape keeps ':', which would make a first segment such as
+		// "a:b.json" read as a scheme.
+		segs[i] = strings.ReplaceAll(url.PathEscape(s), ":", "%3A")
+	}
+	return strings.Join(segs, "/"), sarifSrcRoot
+}
+
+// fingerprint identifies a finding independently of its line and column: the
+// first 32 hex digits of the SHA-256 of its rule id, file (with forward
+// slashes), pointer and message, separated by NUL bytes.
+func fingerprint(d engine.Diagnostic) string {
+	h := sha256.New()
+	for _, s := range []string{d.RuleID, filepath.ToSlash(d.File), d.Pointer, d.Message} {
+		io.WriteString(h, s)
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}

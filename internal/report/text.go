@@ -1,0 +1,314 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/celint/celint/engine"
+)
+
+// textPrinter prints the "stylish" report for people: the diagnostics
+// grouped by file, each with its JSON Pointer and a frame of the source line
+// with a caret under the column, then a summary.
+//
+//	servers/weather.json
+//	  3:15  error    tool name must match ^[a-z][a-z0-9_-]*$  mcp.tool.name-format
+//	    at /tools/0/name
+//	    3 |     "name": "Weather",
+//	      |             ^
+//
+//	✖ 1 problem (1 error, 0 warnings, 0 infos) in 1 of 2 files
+type textPrinter struct{}
+
+// tabWidth is the width tabs of source lines expand to.
+const tabWidth = 4
+
+// ANSI SGR sequences.
+const (
+	ansiReset     = "\x1b[0m"
+	ansiBold      = "\x1b[1m"
+	ansiDim       = "\x1b[2m"
+	ansiUnderline = "\x1b[4m"
+	ansiRed       = "\x1b[31m"
+	ansiGreen     = "\x1b[32m"
+	ansiYellow    = "\x1b[33m"
+	ansiBlue      = "\x1b[34m"
+	ansiMagenta   = "\x1b[35m"
+)
+
+type textWriter struct {
+	w     *bufio.Writer
+	color bool
+}
+
+// paint writes s in the style when colours are on.
+func (t textWriter) paint(style, s string) {
+	if t.color && s != "" {
+		t.w.WriteString(style)
+		t.w.WriteString(s)
+		t.w.WriteString(ansiReset)
+		return
+	}
+	t.w.WriteString(s)
+}
+
+func severityStyle(s engine.Severity) string {
+	switch s {
+	case engine.Error:
+		return ansiRed
+	case engine.Warning:
+		return ansiYellow
+	}
+	return ansiBlue
+}
+
+// textRow is one diagnostic's row, cell by cell, before alignment.
+type textRow struct {
+	loc, severity, label, message, rule string
+}
+
+func (textPrinter) Print(w io.Writer, in Input) error {
+	t := textWriter{w: bufio.NewWriter(w), color: in.Color}
+	for i, group := range groupByFile(in.Diagnostics) {
+		if i > 0 {
+			t.w.WriteByte('\n')
+		}
+		t.printFile(group, in.Sources[group[0].File])
+	}
+	if len(in.Diagnostics) > 0 {
+		t.w.WriteByte('\n')
+	}
+	t.printSummary(in)
+	return t.w.Flush()
+}
+
+// groupByFile splits ds by file, in the order each file first appears.
+func groupByFile(ds []engine.Diagnostic) [][]engine.Diagnostic {
+	var groups [][]engine.Diagnostic
+	index := make(map[string]int)
+	for _, d := range ds {
+		i, ok := index[d.File]
+		if !ok {
+			i = len(groups)
+			index[d.File] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], d)
+	}
+	return groups
+}
+
+func (t textWriter) printFile(ds []engine.Diagnostic, src []byte) {
+	t.paint(ansiUnderline, sanitize(ds[0].File))
+	t.w.WriteByte('\n')
+
+	rows := make([]textRow, len(ds))
+	var wLoc, wSev, wMsg int
+	for i, d := range ds {
+		r := textRow{
+			loc:      "-",
+			severity: d.Severity.String(),
+			message:  sanitize(d.Message),
+			rule:     sanitize(d.RuleID),
+		}
+		if d.Line > 0 {
+			r.loc = strconv.Itoa(d.Line) + ":" + strconv.Itoa(max(d.Column, 0))
+		}
+		switch {
+		case d.RuleError:
+			r.label = "rule error"
+		case d.InputError:
+			r.label = "input error"
+		}
+		// The engine may have written the label into the message already.
+		if r.label != "" && !strings.HasPrefix(strings.ToLower(r.message), r.label) {
+			r.label += ": "
+		} else {
+			r.label = ""
+		}
+		rows[i] = r
+		wLoc = max(wLoc, width(r.loc))
+		wSev = max(wSev, width(r.severity))
+		wMsg = max(wMsg, width(r.label)+width(r.message))
+	}
+
+	var lines []string // src split into lines, when first needed
+	for i, d := range ds {
+		r := rows[i]
+		t.w.WriteString("  ")
+		t.paint(ansiDim, r.loc)
+		pad(t.w, wLoc-width(r.loc)+2)
+		t.paint(severityStyle(d.Severity), r.severity)
+		pad(t.w, wSev-width(r.severity)+2)
+		t.paint(ansiBold+ansiMagenta, r.label)
+		if (d.RuleError || d.InputError) && r.label == "" {
+			t.paint(ansiMagenta, r.message)
+		} else {
+			t.w.WriteString(r.message)
+		}
+		pad(t.w, wMsg-width(r.label)-width(r.message)+2)
+		t.paint(ansiDim, r.rule)
+		t.w.WriteByte('\n')
+
+		if d.Pointer != "" {
+			t.w.WriteString("    ")
+			t.paint(ansiDim, "at "+sanitize(d.Pointer))
+			t.w.WriteByte('\n')
+		}
+		if src != nil && lines == nil {
+			lines = splitLines(src)
+		}
+		if d.Line >= 1 && d.Line <= len(lines) {
+			t.printFrame(d, lines[d.Line-1])
+		}
+	}
+}
+
+// printFrame prints the source line of d with its number and, when d has a
+// column, a caret under it.
+func (t textWriter) printFrame(d engine.Diagnostic, line string) {
+	text, caret := expandLine(line, d.Column)
+	num := strconv.Itoa(d.Line)
+	t.w.WriteString("    ")
+	t.paint(ansiDim, num+" |")
+	if text != "" {
+		t.w.WriteByte(' ')
+		t.w.WriteString(text)
+	}
+	t.w.WriteByte('\n')
+	if caret < 0 {
+		return
+	}
+	t.w.WriteString("    ")
+	t.paint(ansiDim, strings.Repeat(" ", len(num))+" |")
+	pad(t.w, 1+caret)
+	t.paint(ansiBold+severityStyle(d.Severity), "^")
+	t.w.WriteByte('\n')
+}
+
+func (t textWriter) printSummary(in Input) {
+	c := tally(in)
+	if c.problems() == 0 {
+		t.paint(ansiBold+ansiGreen, "✔ no problems in "+plural(c.Files, "file", "files"))
+		t.w.WriteByte('\n')
+		return
+	}
+	style := ansiBlue
+	switch {
+	case c.Errors > 0:
+		style = ansiRed
+	case c.Warnings > 0:
+		style = ansiYellow
+	}
+	s := fmt.Sprintf("✖ %s (%s, %s, %s) in %d of %s",
+		plural(c.problems(), "problem", "problems"),
+		plural(c.Errors, "error", "errors"),
+		plural(c.Warnings, "warning", "warnings"),
+		plural(c.Infos, "info", "infos"),
+		c.FilesWithProblems, plural(c.Files, "file", "files"))
+	var failures []string
+	if c.RuleErrors > 0 {
+		failures = append(failures, plural(c.RuleErrors, "rule error", "rule errors"))
+	}
+	if n := countInputErrors(in.Diagnostics); n > 0 {
+		failures = append(failures, plural(n, "input error", "input errors"))
+	}
+	if len(failures) > 0 {
+		s += ", including " + strings.Join(failures, " and ")
+	}
+	t.paint(ansiBold+style, s)
+	t.w.WriteByte('\n')
+}
+
+func countInputErrors(ds []engine.Diagnostic) int {
+	n := 0
+	for _, d := range ds {
+		if d.InputError {
+			n++
+		}
+	}
+	return n
+}
+
+// plural renders "1 file", "2 files", "0 files".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+func pad(w *bufio.Writer, n int) {
+	for range n {
+		w.WriteByte(' ')
+	}
+}
+
+// width is the number of columns s takes: one per code point.
+func width(s string) int { return utf8.RuneCountInString(s) }
+
+// sanitize keeps text from the documents from moving the cursor or
+// colouring the terminal: white space becomes a space and other control
+// characters U+FFFD.
+func sanitize(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+			return ' '
+		case unicode.IsControl(r):
+			return utf8.RuneError
+		}
+		return r
+	}, s)
+}
+
+// splitLines splits src at line feeds, dropping carriage returns before
+// them, a byte order mark and the empty line after a final line feed.
+func splitLines(src []byte) []string {
+	s := strings.TrimPrefix(string(src), "\uFEFF")
+	s = strings.TrimSuffix(s, "\n")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+// expandLine renders a source line for the terminal, tabs expanded to
+// tabWidth and control characters replaced, and returns with it the display
+// offset of the code point at column (1-based): -1 when column < 1, the end
+// of the line when column is past it.
+func expandLine(line string, column int) (text string, caret int) {
+	var b strings.Builder
+	caret = -1
+	col, k := 0, 1
+	for _, r := range line {
+		if k == column {
+			caret = col
+		}
+		k++
+		switch {
+		case r == '\t':
+			n := tabWidth - col%tabWidth
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		case unicode.IsControl(r):
+			r = utf8.RuneError
+		}
+		b.WriteRune(r)
+		col++
+	}
+	if column >= k {
+		caret = col
+	}
+	return b.String(), caret
+}
