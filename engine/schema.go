@@ -27,30 +27,10 @@ func compileSchema(v any) (*jsonschema.Schema, error) {
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
 	const loc = "celint:rule-schema.json"
-	if err := c.AddResource(loc, toSchemaValue(v)); err != nil {
+	if err := c.AddResource(loc, v); err != nil {
 		return nil, err
 	}
 	return c.Compile(loc)
-}
-
-// toSchemaValue converts int64 to the json.Number-free form jsonschema
-// accepts: it takes float64, int and friends.
-func toSchemaValue(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, e := range t {
-			m[k] = toSchemaValue(e)
-		}
-		return m
-	case []any:
-		l := make([]any, len(t))
-		for i, e := range t {
-			l[i] = toSchemaValue(e)
-		}
-		return l
-	}
-	return v
 }
 
 // schemaViolation is one leaf error of a schema validation.
@@ -63,7 +43,7 @@ var englishPrinter = message.NewPrinter(language.English)
 
 // validateSchema validates v and returns the most specific errors.
 func validateSchema(s *jsonschema.Schema, v any) ([]schemaViolation, error) {
-	err := s.Validate(toSchemaValue(v))
+	err := s.Validate(v)
 	if err == nil {
 		return nil, nil
 	}
