@@ -243,11 +243,8 @@ func inputDiagnostic(file string, err error) engine.Diagnostic {
 	var le *loader.Error
 	if errors.As(err, &le) {
 		d.Message = le.Msg
-		if le.Limit != "" {
-			d.Message = le.Msg
-		}
 		if le.Pos.Line > 0 {
-			d.Line, d.Column = le.Pos.Line, le.Pos.Col
+			d.Line, d.Column = le.Pos.Line, max(le.Pos.Col, 1)
 		}
 	}
 	var pe *fs.PathError

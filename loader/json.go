@@ -1,0 +1,555 @@
+package loader
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// The JSON front end is a strict RFC 8259 parser. It is iterative (an
+// explicit stack of open containers), so nesting depth costs no Go stack,
+// and it checks the depth limit as each container opens.
+//
+// Choices where RFC 8259 leaves room: a \u escape of a lone UTF-16 surrogate
+// is an error (it has no UTF-8 encoding); line numbers count '\n'.
+
+type jsonFrame struct {
+	node  *Node
+	base  int            // start of this container's children in jsonParser.kids
+	index map[string]int // member name index once the object is large
+}
+
+type jsonParser struct {
+	*builder
+	data  []byte
+	i     int
+	lt    lineTracker
+	kids  []*Node // children of all open containers, innermost last
+	stack []jsonFrame
+
+	key    string // pending member name
+	keyPos Pos
+}
+
+// lineTracker converts increasing byte offsets to positions in linear time.
+type lineTracker struct {
+	data      []byte
+	off       int
+	line, col int
+}
+
+func (t *lineTracker) pos(off int) Pos {
+	d := t.data
+	line, col := t.line, t.col
+	for i := t.off; i < off; i++ {
+		c := d[i]
+		if c == '\n' {
+			line++
+			col = 1
+		} else if c&0xC0 != 0x80 {
+			col++
+		}
+	}
+	t.off, t.line, t.col = off, line, col
+	return Pos{Line: line, Col: col}
+}
+
+func parseJSON(b *builder, data []byte) (*Node, *Error) {
+	p := &jsonParser{builder: b, data: data, lt: lineTracker{data: data, line: 1, col: 1}}
+	return p.run()
+}
+
+func (p *jsonParser) errAt(off int, format string, args ...any) *Error {
+	return p.errorf(posAt(p.data, off), format, args...)
+}
+
+// found describes the input at offset i for an error message.
+func (p *jsonParser) found(i int) string {
+	if i >= len(p.data) {
+		return "end of input"
+	}
+	r, _ := utf8.DecodeRune(p.data[i:])
+	if r < 0x20 || r == 0x7F {
+		return "control character " + strconv.QuoteRune(r)
+	}
+	return strconv.QuoteRune(r)
+}
+
+func (p *jsonParser) skipWS() {
+	d, i := p.data, p.i
+	for i < len(d) {
+		switch d[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+			continue
+		}
+		break
+	}
+	p.i = i
+}
+
+// notClosed explains an unexpected end of input inside a container.
+func (p *jsonParser) notClosed(f *jsonFrame) string {
+	if p.i < len(p.data) {
+		return ""
+	}
+	return " (the " + f.node.Kind.String() + " that starts at " + f.node.Pos.String() + " is not closed)"
+}
+
+// newValue creates the node for the value starting at p.i and attaches it to
+// the innermost open container.
+func (p *jsonParser) newValue(kind Kind) (*Node, *Error) {
+	pos := p.lt.pos(p.i)
+	n, err := p.newNode(kind, pos)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.stack) == 0 {
+		return n, nil
+	}
+	f := &p.stack[len(p.stack)-1]
+	n.Parent = f.node
+	if f.node.Kind == Array {
+		n.Index = len(p.kids) - f.base
+		p.kids = append(p.kids, n)
+		return n, nil
+	}
+	n.Key, n.KeyPos = p.key, p.keyPos
+	at, err := p.memberSlot(p.kids[f.base:], f.index, p.key, p.keyPos)
+	if err != nil {
+		return nil, err
+	}
+	if at >= 0 {
+		p.kids[f.base+at] = n
+	} else {
+		p.kids = append(p.kids, n)
+		f.index = noteMember(p.kids[f.base:], f.index)
+	}
+	return n, nil
+}
+
+// closeTop finishes the innermost container and pops it.
+func (p *jsonParser) closeTop() *Node {
+	f := p.stack[len(p.stack)-1]
+	kids := p.kids[f.base:]
+	if f.node.Kind == Array {
+		finishArray(f.node, kids)
+	} else {
+		finishObject(f.node, kids, f.index)
+	}
+	clear(kids)
+	p.kids = p.kids[:f.base]
+	p.stack = p.stack[:len(p.stack)-1]
+	return f.node
+}
+
+// readKey reads `"name" :` at p.i (after whitespace) into p.key.
+func (p *jsonParser) readKey(afterComma bool) *Error {
+	if p.i >= len(p.data) || p.data[p.i] != '"' {
+		f := &p.stack[len(p.stack)-1]
+		if afterComma && p.i < len(p.data) && p.data[p.i] == '}' {
+			return p.errAt(p.i, "trailing comma before '}' is not allowed in JSON")
+		}
+		if p.i < len(p.data) && p.data[p.i] == '\'' {
+			return p.errAt(p.i, "expected a string (object member name), found \"'\": JSON strings use double quotes")
+		}
+		return p.errAt(p.i, "expected a string (object member name), found %s%s", p.found(p.i), p.notClosed(f))
+	}
+	start := p.i
+	key, err := p.readString()
+	if err != nil {
+		return err
+	}
+	p.keyPos = p.lt.pos(start)
+	p.key = key
+	p.skipWS()
+	if p.i >= len(p.data) || p.data[p.i] != ':' {
+		return p.errAt(p.i, "expected ':' after object member name, found %s%s", p.found(p.i), p.notClosed(&p.stack[len(p.stack)-1]))
+	}
+	p.i++
+	p.skipWS()
+	return nil
+}
+
+func (p *jsonParser) run() (*Node, *Error) {
+	p.skipWS()
+	if p.i >= len(p.data) {
+		return nil, p.errAt(p.i, "expected a JSON value, found end of input (the input is empty)")
+	}
+	afterComma := false
+	for {
+		// A value starts at p.i.
+		var n *Node
+		if p.i >= len(p.data) {
+			msg := "expected a JSON value, found end of input"
+			if len(p.stack) > 0 {
+				msg += p.notClosed(&p.stack[len(p.stack)-1])
+			}
+			return nil, p.errAt(p.i, "%s", msg)
+		}
+		switch c := p.data[p.i]; c {
+		case '{', '[':
+			kind := Object
+			if c == '[' {
+				kind = Array
+			}
+			node, err := p.newValue(kind)
+			if err != nil {
+				return nil, err
+			}
+			if len(p.stack) >= p.opts.Limits.Depth {
+				return nil, p.depthError(node.Pos)
+			}
+			p.stack = append(p.stack, jsonFrame{node: node, base: len(p.kids)})
+			p.i++
+			p.skipWS()
+			closer := byte('}')
+			if kind == Array {
+				closer = ']'
+			}
+			if p.i < len(p.data) && p.data[p.i] == closer {
+				p.i++
+				n = p.closeTop()
+				break
+			}
+			if kind == Object {
+				if err := p.readKey(false); err != nil {
+					return nil, err
+				}
+			}
+			afterComma = false
+			continue
+		case '"':
+			node, err := p.newValue(String)
+			if err != nil {
+				return nil, err
+			}
+			s, err := p.readString()
+			if err != nil {
+				return nil, err
+			}
+			node.Value = s
+			n = node
+		case 't', 'f', 'n':
+			var kind Kind
+			var val any
+			var lit string
+			switch c {
+			case 't':
+				kind, val, lit = Bool, true, "true"
+			case 'f':
+				kind, val, lit = Bool, false, "false"
+			default:
+				kind, val, lit = Null, nil, "null"
+			}
+			if !bytes.HasPrefix(p.data[p.i:], []byte(lit)) || (p.i+len(lit) < len(p.data) && isIdentByte(p.data[p.i+len(lit)])) {
+				return nil, p.badLiteral()
+			}
+			node, err := p.newValue(kind)
+			if err != nil {
+				return nil, err
+			}
+			node.Value = val
+			p.i += len(lit)
+			n = node
+		default:
+			if c == '-' || (c >= '0' && c <= '9') {
+				node, err := p.newValue(Number)
+				if err != nil {
+					return nil, err
+				}
+				v, err := p.readNumber()
+				if err != nil {
+					return nil, err
+				}
+				node.Value = v
+				n = node
+				break
+			}
+			return nil, p.unexpectedValue(afterComma)
+		}
+
+		// n is complete: handle what follows it, closing containers.
+		for {
+			if len(p.stack) == 0 {
+				p.skipWS()
+				if p.i < len(p.data) {
+					return nil, p.errAt(p.i, "unexpected %s after the top-level value (a JSON text holds exactly one value)", p.found(p.i))
+				}
+				return n, nil
+			}
+			p.skipWS()
+			f := &p.stack[len(p.stack)-1]
+			closer, what := byte(']'), "']' after array element"
+			if f.node.Kind == Object {
+				closer, what = '}', "'}' after object member"
+			}
+			if p.i < len(p.data) && p.data[p.i] == ',' {
+				p.i++
+				p.skipWS()
+				if f.node.Kind == Object {
+					if err := p.readKey(true); err != nil {
+						return nil, err
+					}
+				}
+				afterComma = true
+				break
+			}
+			if p.i < len(p.data) && p.data[p.i] == closer {
+				p.i++
+				n = p.closeTop()
+				continue
+			}
+			return nil, p.errAt(p.i, "expected ',' or %s, found %s%s", what, p.found(p.i), p.notClosed(f))
+		}
+	}
+}
+
+func isIdentByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// identAt returns the identifier-like word at i, for messages.
+func (p *jsonParser) identAt(i int) string {
+	j := i
+	for j < len(p.data) && j-i < 20 && isIdentByte(p.data[j]) {
+		j++
+	}
+	return string(p.data[i:j])
+}
+
+func (p *jsonParser) badLiteral() *Error {
+	word := p.identAt(p.i)
+	return p.errAt(p.i, "invalid literal %q; expected true, false or null", word)
+}
+
+// unexpectedValue explains why no value starts at p.i.
+func (p *jsonParser) unexpectedValue(afterComma bool) *Error {
+	c := p.data[p.i]
+	switch {
+	case c == 'N' && p.identAt(p.i) == "NaN":
+		return p.errAt(p.i, "NaN is not valid JSON (JSON numbers must be finite)")
+	case c == 'I' && p.identAt(p.i) == "Infinity":
+		return p.errAt(p.i, "Infinity is not valid JSON (JSON numbers must be finite)")
+	case c == '+':
+		return p.errAt(p.i, "a JSON number cannot start with '+'")
+	case c == '.':
+		return p.errAt(p.i, "a JSON number needs a digit before the decimal point")
+	case c == '\'':
+		return p.errAt(p.i, "expected a JSON value, found \"'\": JSON strings use double quotes")
+	case c == '/':
+		return p.errAt(p.i, "comments are not allowed in JSON")
+	case afterComma && (c == ']' || c == '}'):
+		return p.errAt(p.i, "trailing comma before %q is not allowed in JSON", c)
+	}
+	msg := "expected a JSON value, found " + p.found(p.i)
+	if isIdentByte(c) {
+		msg = "expected a JSON value, found " + strconv.Quote(p.identAt(p.i)) + " (strings must be quoted)"
+	}
+	return p.errAt(p.i, "%s", msg)
+}
+
+// readString reads the string starting with the quote at p.i.
+func (p *jsonParser) readString() (string, *Error) {
+	d := p.data
+	start := p.i
+	i := start + 1
+	for i < len(d) {
+		c := d[i]
+		if c == '"' {
+			if i-start-1 > p.opts.Limits.ScalarBytes {
+				return "", p.scalarError(p.lt.pos(start), "the string", i-start-1)
+			}
+			p.i = i + 1
+			return string(d[start+1 : i]), nil
+		}
+		if c == '\\' {
+			return p.readEscapedString(start, i)
+		}
+		if c < 0x20 {
+			return "", p.controlChar(i)
+		}
+		i++
+	}
+	return "", p.errAt(start, "unterminated string (no closing '\"')")
+}
+
+func (p *jsonParser) controlChar(i int) *Error {
+	return p.errAt(i, "control character U+%04X must be escaped in a JSON string", p.data[i])
+}
+
+// readEscapedString continues readString from the first backslash at i.
+func (p *jsonParser) readEscapedString(start, i int) (string, *Error) {
+	d := p.data
+	buf := make([]byte, 0, i-start+16)
+	buf = append(buf, d[start+1:i]...)
+	for i < len(d) {
+		c := d[i]
+		switch {
+		case c == '"':
+			if len(buf) > p.opts.Limits.ScalarBytes {
+				return "", p.scalarError(p.lt.pos(start), "the string", len(buf))
+			}
+			p.i = i + 1
+			return string(buf), nil
+		case c < 0x20:
+			return "", p.controlChar(i)
+		case c != '\\':
+			buf = append(buf, c)
+			i++
+			continue
+		}
+		// An escape.
+		if i+1 >= len(d) {
+			break
+		}
+		e := d[i+1]
+		switch e {
+		case '"', '\\', '/':
+			buf = append(buf, e)
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'r':
+			buf = append(buf, '\r')
+		case 't':
+			buf = append(buf, '\t')
+		case 'u':
+			r, ok := hex4(d, i+2)
+			if !ok {
+				return "", p.errAt(i, "invalid \\u escape: expected four hexadecimal digits")
+			}
+			width := 6
+			if utf16.IsSurrogate(r) {
+				r2, ok2 := rune(0), false
+				if r < 0xDC00 && i+7 < len(d) && d[i+6] == '\\' && d[i+7] == 'u' {
+					r2, ok2 = hex4(d, i+8)
+				}
+				dec := utf16.DecodeRune(r, r2)
+				if !ok2 || dec == utf8.RuneError {
+					return "", p.errAt(i, "invalid \\u escape: lone UTF-16 surrogate %s is not allowed", string(d[i:i+6]))
+				}
+				r, width = dec, 12
+			}
+			buf = utf8.AppendRune(buf, r)
+			i += width
+			continue
+		default:
+			return "", p.errAt(i, "invalid escape sequence %s in a JSON string", strconv.Quote(string(d[i:i+2])))
+		}
+		i += 2
+	}
+	return "", p.errAt(start, "unterminated string (no closing '\"')")
+}
+
+func hex4(d []byte, i int) (rune, bool) {
+	if i+4 > len(d) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// readNumber reads the number at p.i: int64 when written without fraction
+// or exponent (an error if it does not fit), else float64 made int64 when
+// integral and exactly representable.
+func (p *jsonParser) readNumber() (any, *Error) {
+	d := p.data
+	start := p.i
+	i := start
+	if d[i] == '-' {
+		i++
+		if i < len(d) && d[i] == 'I' && p.identAt(i) == "Infinity" {
+			return nil, p.errAt(start, "-Infinity is not valid JSON (JSON numbers must be finite)")
+		}
+	}
+	switch {
+	case i >= len(d) || !isDigit(d[i]):
+		return nil, p.errAt(i, "expected a digit after '-', found %s", p.found(i))
+	case d[i] == '0':
+		i++
+		if i < len(d) && isDigit(d[i]) {
+			return nil, p.errAt(start, "leading zeros are not allowed in JSON numbers")
+		}
+	default:
+		for i < len(d) && isDigit(d[i]) {
+			i++
+		}
+	}
+	isInt := true
+	if i < len(d) && d[i] == '.' {
+		isInt = false
+		i++
+		if i >= len(d) || !isDigit(d[i]) {
+			return nil, p.errAt(i, "expected a digit after the decimal point, found %s", p.found(i))
+		}
+		for i < len(d) && isDigit(d[i]) {
+			i++
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		isInt = false
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if i >= len(d) || !isDigit(d[i]) {
+			return nil, p.errAt(i, "expected a digit in the exponent, found %s", p.found(i))
+		}
+		for i < len(d) && isDigit(d[i]) {
+			i++
+		}
+	}
+	lex := d[start:i]
+	if len(lex) > p.opts.Limits.ScalarBytes {
+		return nil, p.scalarError(p.lt.pos(start), "the number", len(lex))
+	}
+	p.i = i
+	if isInt {
+		digits := lex
+		if digits[0] == '-' {
+			digits = digits[1:]
+		}
+		if len(digits) <= 18 {
+			var v int64
+			for _, c := range digits {
+				v = v*10 + int64(c-'0')
+			}
+			if lex[0] == '-' {
+				v = -v
+			}
+			return v, nil
+		}
+		v, err := strconv.ParseInt(string(lex), 10, 64)
+		if err != nil {
+			return nil, p.errAt(start, "integer %s is outside the 64-bit range", shorten(string(lex)))
+		}
+		return v, nil
+	}
+	f, err := strconv.ParseFloat(string(lex), 64)
+	if err != nil && (!errors.Is(err, strconv.ErrRange) || math.IsInf(f, 0)) {
+		return nil, p.errAt(start, "number %s is outside the range of a 64-bit float", shorten(string(lex)))
+	}
+	return normFloat(f), nil
+}

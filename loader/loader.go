@@ -1,0 +1,300 @@
+// Package loader parses JSON and YAML documents into a located tree.
+//
+// Every node of the tree records where its value (and, for object members,
+// its key) starts in the source as a 1-based line and column, and can be
+// addressed by an RFC 6901 JSON Pointer. Besides the tree, a Document holds a
+// compact normalised JSON rendering of the data with the byte offset of every
+// node, so that results of byte-offset based JSON queries (gjson) can be mapped
+// back to nodes, pointers and source positions.
+//
+// Parsing enforces the serialization restrictions selected in Options (YAML
+// aliases, merge keys, custom tags, duplicate keys, non-string keys,
+// non-finite numbers, empty and multi-document streams) and size limits
+// (input bytes, nesting depth, number of values, scalar length). Every
+// failure is an *Error with the file name and, whenever it is known, the
+// line and column.
+//
+// The data model is JSON's: null, boolean, number (int64 when integral and
+// exactly representable, float64 otherwise), string, array and object.
+package loader
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Feature names a serialization construct that options can reject.
+type Feature uint32
+
+// The serialization constructs that Options.Reject can name.
+const (
+	// Aliases are YAML aliases (*a) of anchored nodes.
+	Aliases Feature = 1 << iota
+	// MergeKeys are YAML "<<" keys. When allowed they are ordinary string
+	// keys named "<<"; merge semantics are never applied.
+	MergeKeys
+	// CustomTags are explicit YAML tags other than the standard !!str, !!int,
+	// !!float, !!bool, !!null, !!map and !!seq. When allowed the tag is
+	// ignored.
+	CustomTags
+	// DuplicateKeys are repeated member names in one JSON object or YAML
+	// mapping (after scalar resolution).
+	DuplicateKeys
+	// NonStringKeys are YAML keys that resolve to anything but a string.
+	// When allowed, a scalar key becomes its source text; collection keys
+	// are always rejected.
+	NonStringKeys
+	// NonFiniteNumbers are YAML .inf, -.inf and .nan in their spellings.
+	// When allowed the value becomes its source text as a string.
+	NonFiniteNumbers
+	// EmptyStream is a YAML stream (or file) without any document. When
+	// allowed the document is a single null.
+	EmptyStream
+	// MultipleDocuments is a YAML stream with more than one document. When
+	// allowed the first document is loaded and the others are only checked
+	// for syntax errors.
+	MultipleDocuments
+)
+
+// AllFeatures is the set of every Feature.
+const AllFeatures Feature = Aliases | MergeKeys | CustomTags | DuplicateKeys |
+	NonStringKeys | NonFiniteNumbers | EmptyStream | MultipleDocuments
+
+var featureNames = []struct {
+	f    Feature
+	name string
+}{
+	{Aliases, "aliases"},
+	{MergeKeys, "mergeKeys"},
+	{CustomTags, "customTags"},
+	{DuplicateKeys, "duplicateKeys"},
+	{NonStringKeys, "nonStringKeys"},
+	{NonFiniteNumbers, "nonFiniteNumbers"},
+	{EmptyStream, "emptyStream"},
+	{MultipleDocuments, "multipleDocuments"},
+}
+
+// String returns the names of the features in f joined by "|", for example
+// "aliases|duplicateKeys"; "none" for the empty set.
+func (f Feature) String() string {
+	if f == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, fn := range featureNames {
+		if f&fn.f != 0 {
+			parts = append(parts, fn.name)
+			f &^= fn.f
+		}
+	}
+	if f != 0 {
+		parts = append(parts, "0x"+strconv.FormatUint(uint64(f), 16))
+	}
+	return strings.Join(parts, "|")
+}
+
+// ParseFeature returns the feature with the given name ("aliases",
+// "mergeKeys", "customTags", "duplicateKeys", "nonStringKeys",
+// "nonFiniteNumbers", "emptyStream", "multipleDocuments"). Several names
+// joined by "|" give their union, so ParseFeature(f.String()) == f.
+func ParseFeature(name string) (Feature, error) {
+	var f Feature
+	for _, part := range strings.Split(name, "|") {
+		part = strings.TrimSpace(part)
+		found := false
+		for _, fn := range featureNames {
+			if fn.name == part {
+				f |= fn.f
+				found = true
+				break
+			}
+		}
+		if !found {
+			names := make([]string, len(featureNames))
+			for i, fn := range featureNames {
+				names[i] = fn.name
+			}
+			return 0, fmt.Errorf("unknown loader feature %q (want one of %s)", part, strings.Join(names, ", "))
+		}
+	}
+	return f, nil
+}
+
+// Limits bounds the resources one document may use.
+type Limits struct {
+	Bytes       int64 // max input size in bytes
+	Depth       int   // max nesting depth (the root container is depth 1; scalars add none)
+	Values      int   // max number of values, counting alias expansions
+	ScalarBytes int   // max bytes of one scalar (string or number text, member names included)
+}
+
+// DefaultLimits returns the default limits: 64 MiB, depth 256, 2,000,000
+// values and 8 MiB per scalar.
+func DefaultLimits() Limits {
+	return Limits{Bytes: 64 << 20, Depth: 256, Values: 2_000_000, ScalarBytes: 8 << 20}
+}
+
+// withDefaults replaces zero (or negative) fields by their defaults.
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	if l.Bytes <= 0 {
+		l.Bytes = d.Bytes
+	}
+	if l.Depth <= 0 {
+		l.Depth = d.Depth
+	}
+	if l.Values <= 0 {
+		l.Values = d.Values
+	}
+	if l.ScalarBytes <= 0 {
+		l.ScalarBytes = d.ScalarBytes
+	}
+	return l
+}
+
+// Options controls parsing.
+type Options struct {
+	Reject Feature // constructs that are errors
+	Limits Limits  // zero fields mean the default for that field
+}
+
+// DefaultOptions rejects every Feature except MergeKeys (a "<<" key is then
+// an ordinary key) and uses DefaultLimits.
+func DefaultOptions() Options {
+	return Options{Reject: AllFeatures &^ MergeKeys, Limits: DefaultLimits()}
+}
+
+// Error is a located input error.
+type Error struct {
+	File  string // file name as given
+	Pos   Pos    // zero when unknown; Col is 0 when only the line is known
+	Msg   string
+	Limit string // "bytes", "depth", "values" or "scalarBytes" when a limit was hit, else ""
+}
+
+// Error formats the error as "file:line:col: msg", leaving out the parts of
+// the position that are unknown.
+func (e *Error) Error() string {
+	file := e.File
+	if file == "" {
+		file = "<input>"
+	}
+	switch {
+	case e.Pos.Line > 0 && e.Pos.Col > 0:
+		return file + ":" + e.Pos.String() + ": " + e.Msg
+	case e.Pos.Line > 0:
+		return file + ":" + strconv.Itoa(e.Pos.Line) + ": " + e.Msg
+	}
+	return file + ": " + e.Msg
+}
+
+var limitFlags = map[string]string{
+	"bytes":       "--max-bytes",
+	"depth":       "--max-depth",
+	"values":      "--max-values",
+	"scalarBytes": "--max-scalar-bytes",
+}
+
+func limitError(file string, pos Pos, limit, msg string) *Error {
+	return &Error{
+		File:  file,
+		Pos:   pos,
+		Limit: limit,
+		Msg:   msg + " (raise it with " + limitFlags[limit] + " or the ruleset's loader limits)",
+	}
+}
+
+func bytesLimitError(file string, size, limit int64) *Error {
+	return limitError(file, Pos{}, "bytes",
+		fmt.Sprintf("input is %d bytes, more than the limit of %d bytes", size, limit))
+}
+
+// Parse parses data as a JSON or YAML document. The format follows the
+// extension of name (.json; .yaml or .yml); for any other name it is JSON
+// when the first non-whitespace byte is '{' or '[', YAML otherwise. The
+// error, when not nil, is always an *Error.
+func Parse(name string, data []byte, opts Options) (*Document, error) {
+	doc, err := parse(name, data, opts)
+	if err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+func parse(name string, data []byte, opts Options) (*Document, *Error) {
+	opts.Limits = opts.Limits.withDefaults()
+	if int64(len(data)) > opts.Limits.Bytes {
+		return nil, bytesLimitError(name, int64(len(data)), opts.Limits.Bytes)
+	}
+	if err := checkEncoding(name, data); err != nil {
+		return nil, err
+	}
+	b := &builder{file: name, opts: opts}
+	var (
+		root   *Node
+		err    *Error
+		format string
+	)
+	if isJSON(name, data) {
+		format = "json"
+		root, err = parseJSON(b, data)
+	} else {
+		format = "yaml"
+		root, err = parseYAML(b, data)
+	}
+	if err != nil {
+		return nil, err
+	}
+	doc := &Document{Name: name, Format: format, Root: root}
+	doc.JSON, doc.nodes = render(root, len(data), b.values)
+	doc.Values = len(doc.nodes)
+	return doc, nil
+}
+
+// ParseFile reads and parses the file at path (see Parse). The size limit is
+// checked with Stat before the file is read.
+func ParseFile(path string, opts Options) (*Document, error) {
+	limit := opts.Limits.withDefaults().Bytes
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: "cannot read: " + unwrapPathError(err)}
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
+		return nil, bytesLimitError(path, st.Size(), limit)
+	}
+	// The file may grow or not be regular: never read more than limit+1.
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, &Error{File: path, Msg: "cannot read: " + unwrapPathError(err)}
+	}
+	if int64(len(data)) > limit {
+		return nil, limitError(path, Pos{}, "bytes",
+			fmt.Sprintf("input is more than the limit of %d bytes", limit))
+	}
+	return Parse(path, data, opts)
+}
+
+func unwrapPathError(err error) string {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// isJSON chooses the format from the extension, else by sniffing.
+func isJSON(name string, data []byte) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".json":
+		return true
+	case ".yaml", ".yml":
+		return false
+	}
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	return len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[')
+}

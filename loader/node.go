@@ -1,0 +1,260 @@
+package loader
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Kind is the JSON type of a node.
+type Kind uint8
+
+// The node kinds.
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+var kindNames = [...]string{"null", "boolean", "number", "string", "array", "object"}
+
+// String returns the JSON Schema name of the kind: "null", "boolean",
+// "number", "string", "array" or "object".
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Pos is a 1-based line and column; columns count Unicode code points.
+type Pos struct{ Line, Col int }
+
+// String returns "line:col".
+func (p Pos) String() string { return strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col) }
+
+// IsZero reports whether p is the zero (unknown) position.
+func (p Pos) IsZero() bool { return p.Line == 0 && p.Col == 0 }
+
+// Node is one value of a document.
+//
+// When duplicate keys are allowed, the last occurrence of a key wins, as in
+// encoding/json and JavaScript's JSON.parse: its node takes the place of the
+// first occurrence in Children (so member order is the order in which keys
+// first appear) and the earlier node is dropped from the tree.
+type Node struct {
+	Kind     Kind
+	Value    any     // JSON-compatible value of the whole subtree: nil, bool, int64, float64, string, []any, map[string]any; a parent's map/slice holds the children's Values
+	Pos      Pos     // where the value starts in the source
+	KeyPos   Pos     // where the member name starts, for object members; zero otherwise
+	Parent   *Node   // nil for the root
+	Key      string  // member name, when Parent is an object
+	Index    int     // element index when Parent is an array; -1 otherwise
+	Children []*Node // array elements, or object members in source order
+	Offset   int     // byte offset of the value's first byte in Document.JSON
+	End      int     // byte offset just past the value in Document.JSON
+
+	index map[string]int // member name → position in Children, for objects with more than smallObject members
+}
+
+// smallObject is the largest object whose members are found by linear scan.
+const smallObject = 8
+
+// Pointer returns the RFC 6901 JSON Pointer of n from the root ("" for the
+// root), with "~" and "/" in member names escaped as "~0" and "~1".
+func (n *Node) Pointer() string {
+	if n.Parent == nil {
+		return ""
+	}
+	var toks []string
+	for c := n; c.Parent != nil; c = c.Parent {
+		if c.Parent.Kind == Array {
+			toks = append(toks, strconv.Itoa(c.Index))
+		} else {
+			toks = append(toks, escapeToken(c.Key))
+		}
+	}
+	var sb strings.Builder
+	for i := len(toks) - 1; i >= 0; i-- {
+		sb.WriteByte('/')
+		sb.WriteString(toks[i])
+	}
+	return sb.String()
+}
+
+var tokenEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+func escapeToken(s string) string {
+	if strings.ContainsAny(s, "~/") {
+		return tokenEscaper.Replace(s)
+	}
+	return s
+}
+
+// Member returns the member named name, or nil when it is absent or n is not
+// an object.
+func (n *Node) Member(name string) *Node {
+	if n == nil || n.Kind != Object {
+		return nil
+	}
+	if n.index != nil {
+		if i, ok := n.index[name]; ok {
+			return n.Children[i]
+		}
+		return nil
+	}
+	for _, c := range n.Children {
+		if c.Key == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// Elem returns the i-th element, or nil when i is out of range or n is not
+// an array.
+func (n *Node) Elem(i int) *Node {
+	if n == nil || n.Kind != Array || i < 0 || i >= len(n.Children) {
+		return nil
+	}
+	return n.Children[i]
+}
+
+// Document is a parsed document.
+type Document struct {
+	Name   string // file name as given
+	Format string // "json" or "yaml"
+	Root   *Node
+	JSON   []byte // compact normalised JSON of Root, object keys in source order
+	Values int    // number of values (nodes) in the document
+
+	nodes []*Node // every node in JSON rendering order (increasing Offset)
+}
+
+// Lookup returns the node at the RFC 6901 pointer; false when the pointer is
+// malformed or names no node.
+func (d *Document) Lookup(pointer string) (*Node, bool) {
+	n, complete := d.walk(pointer)
+	if !complete {
+		return nil, false
+	}
+	return n, true
+}
+
+// Nearest returns the deepest existing node along the pointer: the node
+// itself when it exists, the root at worst.
+func (d *Document) Nearest(pointer string) *Node {
+	n, _ := d.walk(pointer)
+	return n
+}
+
+// walk follows pointer as far as it goes; complete reports whether it
+// reached the end.
+func (d *Document) walk(pointer string) (n *Node, complete bool) {
+	n = d.Root
+	if n == nil {
+		return nil, false
+	}
+	if pointer == "" {
+		return n, true
+	}
+	if pointer[0] != '/' {
+		return n, false
+	}
+	rest := pointer[1:]
+	for {
+		tok := rest
+		next := strings.IndexByte(rest, '/')
+		if next >= 0 {
+			tok = rest[:next]
+		}
+		tok, ok := unescapeToken(tok)
+		if !ok {
+			return n, false
+		}
+		var c *Node
+		switch n.Kind {
+		case Object:
+			c = n.Member(tok)
+		case Array:
+			if i, ok := arrayIndex(tok); ok {
+				c = n.Elem(i)
+			}
+		}
+		if c == nil {
+			return n, false
+		}
+		n = c
+		if next < 0 {
+			return n, true
+		}
+		rest = rest[next+1:]
+	}
+}
+
+func unescapeToken(tok string) (string, bool) {
+	if strings.IndexByte(tok, '~') < 0 {
+		return tok, true
+	}
+	var sb strings.Builder
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if c != '~' {
+			sb.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(tok) {
+			return "", false
+		}
+		i++
+		switch tok[i] {
+		case '0':
+			sb.WriteByte('~')
+		case '1':
+			sb.WriteByte('/')
+		default:
+			return "", false
+		}
+	}
+	return sb.String(), true
+}
+
+// arrayIndex parses an RFC 6901 array index: "0" or digits without a
+// leading zero.
+func arrayIndex(tok string) (int, bool) {
+	if tok == "" || len(tok) > 18 || (len(tok) > 1 && tok[0] == '0') {
+		return 0, false
+	}
+	i := 0
+	for _, c := range []byte(tok) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		i = i*10 + int(c-'0')
+	}
+	return i, true
+}
+
+// NodeAt returns the node whose value starts at byte offset in d.JSON, or
+// nil if none does. Every node starts at a distinct offset, so the answer is
+// unique; gjson's Result.Index is such an offset.
+func (d *Document) NodeAt(offset int) *Node {
+	i := sort.Search(len(d.nodes), func(i int) bool { return d.nodes[i].Offset >= offset })
+	if i < len(d.nodes) && d.nodes[i].Offset == offset {
+		return d.nodes[i]
+	}
+	return nil
+}
+
+// PosOf returns the position of the node at pointer, or of the nearest
+// existing node along it when there is none.
+func (d *Document) PosOf(pointer string) Pos {
+	n := d.Nearest(pointer)
+	if n == nil {
+		return Pos{}
+	}
+	return n.Pos
+}

@@ -1,0 +1,123 @@
+package loader
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// render writes the compact normalised JSON of root, setting every node's
+// Offset and End, and returns the nodes in rendering order (which is also
+// increasing Offset order). It is iterative and linear in the output size.
+func render(root *Node, sizeHint, values int) ([]byte, []*Node) {
+	buf := make([]byte, 0, sizeHint+64)
+	order := make([]*Node, 0, values)
+	type frame struct {
+		n *Node
+		i int
+	}
+	var stack []frame
+	visit := func(n *Node) {
+		n.Offset = len(buf)
+		order = append(order, n)
+		switch n.Kind {
+		case Object:
+			buf = append(buf, '{')
+			stack = append(stack, frame{n: n})
+			return
+		case Array:
+			buf = append(buf, '[')
+			stack = append(stack, frame{n: n})
+			return
+		case Null:
+			buf = append(buf, "null"...)
+		case Bool:
+			buf = strconv.AppendBool(buf, n.Value.(bool))
+		case Number:
+			switch v := n.Value.(type) {
+			case int64:
+				buf = strconv.AppendInt(buf, v, 10)
+			case float64:
+				buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
+			}
+		case String:
+			buf = appendJSONString(buf, n.Value.(string))
+		}
+		n.End = len(buf)
+	}
+	visit(root)
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		n := top.n
+		if top.i == len(n.Children) {
+			if n.Kind == Object {
+				buf = append(buf, '}')
+			} else {
+				buf = append(buf, ']')
+			}
+			n.End = len(buf)
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		c := n.Children[top.i]
+		if top.i > 0 {
+			buf = append(buf, ',')
+		}
+		top.i++
+		if n.Kind == Object {
+			buf = appendJSONString(buf, c.Key)
+			buf = append(buf, ':')
+		}
+		visit(c)
+	}
+	return buf, order
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s as a JSON string that encoding/json and gjson
+// read back as s. Only '"', '\\' and control characters are escaped; bytes
+// that are not UTF-8 (which the loader never produces) become \ufffd.
+func appendJSONString(buf []byte, s string) []byte {
+	buf = append(buf, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r != utf8.RuneError || size != 1 {
+				i += size
+				continue
+			}
+			buf = append(buf, s[start:i]...)
+			buf = append(buf, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		buf = append(buf, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			buf = append(buf, '\\', c)
+		case '\n':
+			buf = append(buf, '\\', 'n')
+		case '\r':
+			buf = append(buf, '\\', 'r')
+		case '\t':
+			buf = append(buf, '\\', 't')
+		case '\b':
+			buf = append(buf, '\\', 'b')
+		case '\f':
+			buf = append(buf, '\\', 'f')
+		default:
+			buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		}
+		i++
+		start = i
+	}
+	buf = append(buf, s[start:]...)
+	return append(buf, '"')
+}

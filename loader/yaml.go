@@ -1,0 +1,640 @@
+package loader
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The YAML front end decodes with gopkg.in/yaml.v3 into its Node tree (which
+// keeps aliases unexpanded and tags as written) and converts that tree.
+//
+// Scalar resolution follows the YAML 1.2 core schema, a superset of the JSON
+// schema: for plain (unquoted, untagged) scalars
+//
+//	"", ~, null, Null, NULL                      null
+//	true, True, TRUE, false, False, FALSE        boolean
+//	[-+]?[0-9]+, 0o[0-7]+, 0x[0-9a-fA-F]+        integer (int64; outside the range is an error)
+//	[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?   float (int64 when integral and |v| <= 2^53)
+//	[-+]?\.(inf|Inf|INF), \.(nan|NaN|NAN)       non-finite (see NonFiniteNumbers)
+//
+// and everything else is a string: in particular timestamps such as
+// 2026-08-25, and the yaml.v3 extensions 0b101, 1_000 and +0x1F (which
+// yaml.v3 alone would read as integers). Decimal integers with leading
+// zeros are decimal (017 is 17), as in YAML 1.2. Quoted and block scalars
+// are strings. An explicit standard tag (!!str 12, !!int "12") decides the
+// type; a value that does not fit its tag is an error. yaml.v3 does not
+// report the non-specific tag "!", so `! 12` resolves like `12`.
+
+type yamlConv struct {
+	*builder
+	data   []byte
+	active map[*yaml.Node]bool // anchored nodes being converted, to catch recursive aliases
+}
+
+// yamlMaxDepth is yaml.v3's own nesting limit (flow levels and indents).
+const yamlMaxDepth = 10000
+
+func parseYAML(b *builder, data []byte) (*Node, *Error) {
+	if err := checkYAMLChars(b.file, data); err != nil {
+		return nil, err
+	}
+	c := &yamlConv{builder: b, data: data, active: map[*yaml.Node]bool{}}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := decodeYAML(dec, &doc); err != nil {
+		if err == io.EOF {
+			if b.rejects(EmptyStream) {
+				return nil, b.errorf(Pos{1, 1}, "the YAML stream contains no document")
+			}
+			return b.newNode(Null, Pos{1, 1})
+		}
+		return nil, c.yamlError(err)
+	}
+	for {
+		var next yaml.Node
+		err := decodeYAML(dec, &next)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, c.yamlError(err)
+		}
+		if b.rejects(MultipleDocuments) {
+			return nil, b.errorf(Pos{next.Line, next.Column}, "a second YAML document starts here; only one document is allowed")
+		}
+	}
+	if len(doc.Content) == 0 {
+		return b.newNode(Null, Pos{doc.Line, doc.Column})
+	}
+	root := doc.Content[0]
+	if !b.rejects(Aliases) && bytes.IndexByte(data, '*') >= 0 {
+		if err := c.checkExpansion(root); err != nil {
+			return nil, err
+		}
+	}
+	return c.convert(root, 0)
+}
+
+// checkExpansion counts the values of the document with every alias
+// expanded, without expanding anything, so that an alias bomb is refused
+// before the tree is built. The error is placed at the outermost alias whose
+// expansion crosses the values limit.
+func (c *yamlConv) checkExpansion(root *yaml.Node) *Error {
+	limit := c.opts.Limits.Values
+	sizes := map[*yaml.Node]int{}
+	hasAlias, cyclic := false, false
+	var size func(y *yaml.Node) int
+	size = func(y *yaml.Node) int {
+		if n, ok := sizes[y]; ok {
+			if n < 0 {
+				cyclic = true
+				return 0
+			}
+			return n
+		}
+		n := 0
+		switch y.Kind {
+		case yaml.AliasNode:
+			hasAlias = true
+			if y.Alias != nil {
+				n = size(y.Alias)
+			}
+			return n
+		case yaml.MappingNode:
+			sizes[y] = -1
+			n = 1
+			for i := 1; i < len(y.Content); i += 2 {
+				n = min(n+size(y.Content[i]), limit+1)
+			}
+		case yaml.SequenceNode:
+			sizes[y] = -1
+			n = 1
+			for _, e := range y.Content {
+				n = min(n+size(e), limit+1)
+			}
+		default:
+			n = 1
+		}
+		sizes[y] = n
+		return n
+	}
+	total := size(root)
+	if !hasAlias || cyclic || total <= limit {
+		return nil // the conversion reports cycles and plain large documents
+	}
+	// Walk down to the value that crosses the limit, remembering the
+	// outermost alias on the way.
+	var at *yaml.Node
+	before := 0
+	y := root
+	for {
+		if y.Kind == yaml.AliasNode {
+			if at == nil {
+				at = y
+			}
+			y = y.Alias
+			continue
+		}
+		before++ // y itself
+		if before > limit {
+			break
+		}
+		var kids []*yaml.Node
+		switch y.Kind {
+		case yaml.MappingNode:
+			for i := 1; i < len(y.Content); i += 2 {
+				kids = append(kids, y.Content[i])
+			}
+		case yaml.SequenceNode:
+			kids = y.Content
+		}
+		var next *yaml.Node
+		for _, k := range kids {
+			t := k
+			if t.Kind == yaml.AliasNode {
+				t = t.Alias
+			}
+			if before+sizes[t] > limit {
+				next = k
+				break
+			}
+			before += sizes[t]
+		}
+		if next == nil {
+			break
+		}
+		y = next
+	}
+	if at == nil {
+		at = y
+	}
+	return limitError(c.file, ypos(at), "values",
+		fmt.Sprintf("the document has more than %d values once its aliases are expanded", limit))
+}
+
+// decodeYAML decodes one document, turning a panic inside yaml.v3 into an
+// error.
+func decodeYAML(dec *yaml.Decoder, n *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: the YAML parser failed: %v", r)
+		}
+	}()
+	return dec.Decode(n)
+}
+
+var yamlErrLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// yamlParserProblems are the messages of yaml.v3's parser (as opposed to its
+// scanner) errors. yaml.v3 reports their line 0-based and omits it when it
+// is 0; scanner errors have 1-based lines and omit line 1.
+var yamlParserProblems = map[string]bool{
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected <document start>": true,
+	"did not find expected <stream-start>":   true,
+	"did not find expected key":              true,
+	"did not find expected node content":     true,
+	"found duplicate %TAG directive":         true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
+}
+
+// yamlError converts a yaml.v3 error ("yaml: line 3: ...") into an *Error.
+// yaml.v3 knows no columns, so Pos.Col is 0.
+func (c *yamlConv) yamlError(err error) *Error {
+	msg := err.Error()
+	var pos Pos
+	if m := yamlErrLineRE.FindStringSubmatch(msg); m != nil {
+		pos.Line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	switch {
+	case yamlParserProblems[msg]:
+		pos.Line++
+	case strings.HasPrefix(msg, "unknown anchor '"):
+		name := strings.TrimSuffix(strings.TrimPrefix(msg, "unknown anchor '"), "' referenced")
+		if i := bytes.Index(c.data, []byte("*"+name)); i >= 0 {
+			pos = posAt(c.data, i)
+		}
+	case strings.HasPrefix(msg, "the YAML parser failed"):
+	case pos.Line == 0:
+		pos.Line = 1
+	}
+	if strings.HasPrefix(msg, "exceeded max depth of") {
+		if c.opts.Limits.Depth < yamlMaxDepth {
+			return c.depthError(pos)
+		}
+		return limitError(c.file, pos, "depth",
+			fmt.Sprintf("nesting depth exceeds %d, the most the YAML parser supports", yamlMaxDepth))
+	}
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg = strings.Join(te.Errors, "; ")
+	}
+	return &Error{File: c.file, Pos: pos, Msg: "invalid YAML: " + msg}
+}
+
+// checkYAMLChars finds the first character YAML does not allow in a stream
+// (yaml.v3 reports these without a position).
+func checkYAMLChars(file string, data []byte) *Error {
+	for i := 0; i < len(data); {
+		c := data[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7F {
+				return &Error{File: file, Pos: posAt(data, i), Msg: fmt.Sprintf("control character U+%04X is not allowed in YAML", c)}
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(data[i:])
+		if r >= 0x80 && r <= 0x9F && r != 0x85 || r == 0xFFFE || r == 0xFFFF {
+			return &Error{File: file, Pos: posAt(data, i), Msg: fmt.Sprintf("character U+%04X is not allowed in YAML", r)}
+		}
+		i += size
+	}
+	return nil
+}
+
+func ypos(y *yaml.Node) Pos { return Pos{Line: y.Line, Col: y.Column} }
+
+// convert converts y, whose parent container is at nesting depth depth.
+func (c *yamlConv) convert(y *yaml.Node, depth int) (*Node, *Error) {
+	switch y.Kind {
+	case yaml.AliasNode:
+		if err := c.checkAlias(y); err != nil {
+			return nil, err
+		}
+		return c.convert(y.Alias, depth)
+	case yaml.MappingNode:
+		return c.mapping(y, depth)
+	case yaml.SequenceNode:
+		return c.sequence(y, depth)
+	case yaml.ScalarNode:
+		kind, val, nonFinite, err := c.scalar(y)
+		if err != nil {
+			return nil, err
+		}
+		if nonFinite {
+			if c.rejects(NonFiniteNumbers) {
+				return nil, c.errorf(ypos(y), "non-finite number %s is not allowed (JSON numbers are finite); quote it for a string", y.Value)
+			}
+			kind, val = String, y.Value
+		}
+		n, err := c.newNode(kind, ypos(y))
+		if err != nil {
+			return nil, err
+		}
+		n.Value = val
+		return n, nil
+	case yaml.DocumentNode:
+		if len(y.Content) == 0 {
+			return c.newNode(Null, ypos(y))
+		}
+		return c.convert(y.Content[0], depth)
+	}
+	return nil, c.errorf(ypos(y), "unsupported YAML node")
+}
+
+func (c *yamlConv) checkAlias(y *yaml.Node) *Error {
+	if c.rejects(Aliases) {
+		return c.errorf(ypos(y), "alias *%s is not allowed; repeat the value instead of referring to an anchor", y.Value)
+	}
+	if y.Alias == nil {
+		return c.errorf(ypos(y), "unknown anchor %q", y.Value)
+	}
+	if c.active[y.Alias] {
+		return c.errorf(ypos(y), "alias *%s refers to a node that contains it; recursive structures are not allowed", y.Value)
+	}
+	return nil
+}
+
+// collection checks the tag of a mapping or sequence and creates its node.
+func (c *yamlConv) collection(y *yaml.Node, kind Kind, std string, depth int) (*Node, *Error) {
+	tag, err := c.explicitTag(y)
+	if err != nil {
+		return nil, err
+	}
+	if tag != "" && tag != std {
+		return nil, c.errorf(ypos(y), "tag %s cannot be applied to a %s", tag, map[Kind]string{Object: "mapping", Array: "sequence"}[kind])
+	}
+	n, err := c.newNode(kind, ypos(y))
+	if err != nil {
+		return nil, err
+	}
+	if depth+1 > c.opts.Limits.Depth {
+		return nil, c.depthError(n.Pos)
+	}
+	if y.Anchor != "" {
+		c.active[y] = true
+	}
+	return n, nil
+}
+
+func (c *yamlConv) mapping(y *yaml.Node, depth int) (*Node, *Error) {
+	n, err := c.collection(y, Object, "!!map", depth)
+	if err != nil {
+		return nil, err
+	}
+	defer delete(c.active, y)
+	kids := make([]*Node, 0, len(y.Content)/2)
+	var index map[string]int
+	for i := 0; i+1 < len(y.Content); i += 2 {
+		key, keyPos, err := c.key(y.Content[i])
+		if err != nil {
+			return nil, err
+		}
+		at, err := c.memberSlot(kids, index, key, keyPos)
+		if err != nil {
+			return nil, err
+		}
+		child, err := c.convert(y.Content[i+1], depth+1)
+		if err != nil {
+			return nil, err
+		}
+		child.Parent, child.Key, child.KeyPos = n, key, keyPos
+		if at >= 0 {
+			kids[at] = child
+		} else {
+			kids = append(kids, child)
+			index = noteMember(kids, index)
+		}
+	}
+	finishObject(n, kids, index)
+	return n, nil
+}
+
+func (c *yamlConv) sequence(y *yaml.Node, depth int) (*Node, *Error) {
+	n, err := c.collection(y, Array, "!!seq", depth)
+	if err != nil {
+		return nil, err
+	}
+	defer delete(c.active, y)
+	kids := make([]*Node, 0, len(y.Content))
+	for i, e := range y.Content {
+		child, err := c.convert(e, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		child.Parent, child.Index = n, i
+		kids = append(kids, child)
+	}
+	finishArray(n, kids)
+	return n, nil
+}
+
+// key resolves a mapping key to its member name.
+func (c *yamlConv) key(k *yaml.Node) (string, Pos, *Error) {
+	pos := ypos(k)
+	if k.Kind == yaml.AliasNode {
+		if err := c.checkAlias(k); err != nil {
+			return "", pos, err
+		}
+		k = k.Alias
+	}
+	if k.Kind != yaml.ScalarNode {
+		return "", pos, c.errorf(pos, "a %s cannot be a mapping key; keys must be strings", map[yaml.Kind]string{yaml.MappingNode: "mapping", yaml.SequenceNode: "sequence"}[k.Kind])
+	}
+	if k.Tag == "!!merge" && k.Style&yaml.TaggedStyle == 0 {
+		if c.rejects(MergeKeys) {
+			return "", pos, c.errorf(pos, "merge key << is not allowed (merge semantics are never applied; quote it for an ordinary \"<<\" key)")
+		}
+		return "<<", pos, nil
+	}
+	kind, val, nonFinite, err := c.scalar(k)
+	if err != nil {
+		return "", pos, err
+	}
+	if kind == String && !nonFinite {
+		return val.(string), pos, nil
+	}
+	if c.rejects(NonStringKeys) {
+		what := "a " + kind.String()
+		if kind == Null {
+			what = "null"
+		}
+		return "", pos, c.errorf(pos, "mapping key %s resolves to %s, not a string; quote it", quoteShort(k.Value), what)
+	}
+	return k.Value, pos, nil
+}
+
+// explicitTag returns the standard tag written on y, "" when there is none
+// or it is a custom tag that is allowed (and so ignored).
+func (c *yamlConv) explicitTag(y *yaml.Node) (string, *Error) {
+	if y.Style&yaml.TaggedStyle == 0 {
+		return "", nil
+	}
+	switch y.Tag {
+	case "!!str", "!!int", "!!float", "!!bool", "!!null", "!!map", "!!seq":
+		return y.Tag, nil
+	}
+	if c.rejects(CustomTags) {
+		return "", c.errorf(ypos(y), "tag %s is not allowed; only the standard tags !!str, !!int, !!float, !!bool, !!null, !!map and !!seq are", y.Tag)
+	}
+	return "", nil
+}
+
+// scalar resolves a scalar node. nonFinite reports an infinity or NaN (then
+// kind is Number and val is nil).
+func (c *yamlConv) scalar(y *yaml.Node) (kind Kind, val any, nonFinite bool, err *Error) {
+	s := y.Value
+	if len(s) > c.opts.Limits.ScalarBytes {
+		return 0, nil, false, c.scalarError(ypos(y), "the scalar", len(s))
+	}
+	tag, err := c.explicitTag(y)
+	if err != nil {
+		return 0, nil, false, err
+	}
+	quoted := y.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0
+	if tag == "" {
+		if quoted {
+			return String, s, false, nil
+		}
+		return c.resolvePlain(y)
+	}
+	bad := func() (Kind, any, bool, *Error) {
+		return 0, nil, false, c.errorf(ypos(y), "%s cannot be read as %s", quoteShort(s), tag)
+	}
+	switch tag {
+	case "!!str":
+		return String, s, false, nil
+	case "!!null":
+		if isCoreNull(s) {
+			return Null, nil, false, nil
+		}
+		return bad()
+	case "!!bool":
+		if b, ok := coreBool(s); ok {
+			return Bool, b, false, nil
+		}
+		return bad()
+	case "!!int":
+		if isCoreInt(s) {
+			return c.resolvePlain(y)
+		}
+		return bad()
+	case "!!float":
+		if isNonFinite(s) {
+			return Number, nil, true, nil
+		}
+		if isCoreInt(s) {
+			k, v, nf, err := c.resolvePlain(y)
+			if err == nil {
+				if i, ok := v.(int64); ok {
+					v = normFloat(float64(i))
+				}
+			}
+			return k, v, nf, err
+		}
+		if isCoreFloat(s) {
+			return c.resolvePlain(y)
+		}
+		return bad()
+	}
+	return 0, nil, false, c.errorf(ypos(y), "tag %s cannot be applied to a scalar", tag)
+}
+
+// resolvePlain resolves a plain scalar by the core schema.
+func (c *yamlConv) resolvePlain(y *yaml.Node) (Kind, any, bool, *Error) {
+	s := y.Value
+	if isCoreNull(s) {
+		return Null, nil, false, nil
+	}
+	if b, ok := coreBool(s); ok {
+		return Bool, b, false, nil
+	}
+	if isNonFinite(s) {
+		return Number, nil, true, nil
+	}
+	if isCoreInt(s) {
+		var v int64
+		var err error
+		switch {
+		case strings.HasPrefix(s, "0x"):
+			v, err = strconv.ParseInt(s[2:], 16, 64)
+		case strings.HasPrefix(s, "0o"):
+			v, err = strconv.ParseInt(s[2:], 8, 64)
+		default:
+			v, err = strconv.ParseInt(s, 10, 64)
+		}
+		if err != nil {
+			return 0, nil, false, c.errorf(ypos(y), "integer %s is outside the 64-bit range", shorten(s))
+		}
+		return Number, v, false, nil
+	}
+	if isCoreFloat(s) {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil && (!errors.Is(err, strconv.ErrRange) || math.IsInf(f, 0)) {
+			return 0, nil, false, c.errorf(ypos(y), "number %s is outside the range of a 64-bit float", shorten(s))
+		}
+		return Number, normFloat(f), false, nil
+	}
+	return String, s, false, nil
+}
+
+func isCoreNull(s string) bool {
+	switch s {
+	case "", "~", "null", "Null", "NULL":
+		return true
+	}
+	return false
+}
+
+func coreBool(s string) (bool, bool) {
+	switch s {
+	case "true", "True", "TRUE":
+		return true, true
+	case "false", "False", "FALSE":
+		return false, true
+	}
+	return false, false
+}
+
+func isNonFinite(s string) bool {
+	switch s {
+	case ".nan", ".NaN", ".NAN",
+		".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF":
+		return true
+	}
+	return false
+}
+
+// isCoreInt matches [-+]?[0-9]+ | 0o[0-7]+ | 0x[0-9a-fA-F]+.
+func isCoreInt(s string) bool {
+	if len(s) > 2 && s[0] == '0' && (s[1] == 'o' || s[1] == 'x') {
+		for _, c := range []byte(s[2:]) {
+			ok := c >= '0' && c <= '7'
+			if s[1] == 'x' {
+				ok = isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+			}
+			if !ok {
+				return false
+			}
+		}
+		return true
+	}
+	if len(s) > 0 && (s[0] == '-' || s[0] == '+') {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !isDigit(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// isCoreFloat matches [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?.
+func isCoreFloat(s string) bool {
+	i := 0
+	digits := func() int {
+		j := i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		return i - j
+	}
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	} else {
+		if digits() == 0 {
+			return false
+		}
+		if i < len(s) && s[i] == '.' {
+			i++
+			digits()
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
