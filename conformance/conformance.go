@@ -167,7 +167,9 @@ var errAbsent = errors.New("fixture absent")
 
 type absentError struct{ name, dir string }
 
-func (e *absentError) Error() string { return fmt.Sprintf("fixture %s is absent from %s", e.name, e.dir) }
+func (e *absentError) Error() string {
+	return fmt.Sprintf("fixture %s is absent from %s", e.name, e.dir)
+}
 func (e *absentError) Is(t error) bool { return t == errAbsent }
 
 func loadExample(rs *engine.Ruleset, r *engine.Rule, ex loader.ExampleSpec, opts Options) (*loader.Document, string, error) {

@@ -14,9 +14,13 @@ import (
 // fakeTB records what the harness reports.
 type fakeTB struct{ errors, logs []string }
 
-func (f *fakeTB) Helper()                           {}
-func (f *fakeTB) Errorf(format string, args ...any) { f.errors = append(f.errors, fmt.Sprintf(format, args...)) }
-func (f *fakeTB) Logf(format string, args ...any)   { f.logs = append(f.logs, fmt.Sprintf(format, args...)) }
+func (f *fakeTB) Helper() {}
+func (f *fakeTB) Errorf(format string, args ...any) {
+	f.errors = append(f.errors, fmt.Sprintf(format, args...))
+}
+func (f *fakeTB) Logf(format string, args ...any) {
+	f.logs = append(f.logs, fmt.Sprintf(format, args...))
+}
 
 // TestBrokenExamplesFail proves that conformance fails on examples that do
 // not behave as declared, in both directions.

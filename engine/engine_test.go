@@ -153,7 +153,7 @@ func TestEvaluation(t *testing.T) {
       - assert: "false"
         messageExpression: "'scope ' + scope.join(',')"
 `,
-			doc: "versions: [a, b]\nitems:\n  - {name: x}\n  - {name: y, versions: [a]}\n  - {name: z, versions: [b]}\n",
+			doc:  "versions: [a, b]\nitems:\n  - {name: x}\n  - {name: y, versions: [a]}\n  - {name: z, versions: [b]}\n",
 			want: []string{"3:5 warning /items/0 scope a,b", "5:5 warning /items/2 scope b"},
 		},
 		{

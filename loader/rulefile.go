@@ -74,31 +74,31 @@ type ReferenceSpec struct {
 
 // RuleSpec is one rule as written, with the source position of every expression.
 type RuleSpec struct {
-	ID               Scalar         `yaml:"id"`
-	Title            string         `yaml:"title"`
-	Description      string         `yaml:"description"`
-	Requirement      string         `yaml:"requirement"`
-	Owner            string         `yaml:"owner"`
-	Surface          string         `yaml:"surface"`
-	Path             string         `yaml:"path"`
-	Kind             string         `yaml:"kind"`
-	Level            Scalar         `yaml:"level"`
-	ProtocolVersions Versions       `yaml:"protocolVersions"`
-	SchemaLocations  []string       `yaml:"schemaLocations"`
-	Status           string         `yaml:"status"`
-	Enforcement      string         `yaml:"enforcement"`
-	RequiredBy       []RequiredBy   `yaml:"requiredBy"`
-	BasedOn          []BasedOn      `yaml:"basedOn"`
-	Given            Scalars        `yaml:"given"`
-	When             *Expr          `yaml:"when"`
-	Resolve          bool           `yaml:"resolve"`
-	DocVariables     Vars           `yaml:"documentVariables"`
-	Variables        Vars           `yaml:"variables"`
-	Schema           *Raw           `yaml:"schema"`
-	Checks           []CheckSpec    `yaml:"checks"`
-	Examples         ExamplesSpec   `yaml:"examples"`
-	Pos              Pos            `yaml:"-"`
-	File             string         `yaml:"-"`
+	ID               Scalar       `yaml:"id"`
+	Title            string       `yaml:"title"`
+	Description      string       `yaml:"description"`
+	Requirement      string       `yaml:"requirement"`
+	Owner            string       `yaml:"owner"`
+	Surface          string       `yaml:"surface"`
+	Path             string       `yaml:"path"`
+	Kind             string       `yaml:"kind"`
+	Level            Scalar       `yaml:"level"`
+	ProtocolVersions Versions     `yaml:"protocolVersions"`
+	SchemaLocations  []string     `yaml:"schemaLocations"`
+	Status           string       `yaml:"status"`
+	Enforcement      string       `yaml:"enforcement"`
+	RequiredBy       []RequiredBy `yaml:"requiredBy"`
+	BasedOn          []BasedOn    `yaml:"basedOn"`
+	Given            Scalars      `yaml:"given"`
+	When             *Expr        `yaml:"when"`
+	Resolve          bool         `yaml:"resolve"`
+	DocVariables     Vars         `yaml:"documentVariables"`
+	Variables        Vars         `yaml:"variables"`
+	Schema           *Raw         `yaml:"schema"`
+	Checks           []CheckSpec  `yaml:"checks"`
+	Examples         ExamplesSpec `yaml:"examples"`
+	Pos              Pos          `yaml:"-"`
+	File             string       `yaml:"-"`
 }
 
 // RequiredBy names the normative text that requires a rule.

@@ -1,0 +1,120 @@
+// Package cel holds celint's CEL environment and the domain-free function
+// library that rule expressions may call.
+//
+// # Environment
+//
+// NewEnv builds an environment in which every rule expression is compiled.
+// It declares these variables:
+//
+//	self  dyn     the selected node
+//	root  dyn     the whole document
+//	path  string  the JSON Pointer of self within root ("" for the root)
+//
+// plus the Config.Variables and, through Env.Extend, rule-level variables
+// and loop variables. Documents are JSON-compatible Go values (nil, bool,
+// int64, float64, string, []any, map[string]any); in CEL they are null,
+// bool, int, double, string, list and map values.
+//
+// Besides the CEL standard library, expressions may use these cel-go
+// extension libraries (see https://pkg.go.dev/github.com/google/cel-go/ext):
+//
+//   - strings: charAt, indexOf, lastIndexOf, lowerAscii, upperAscii,
+//     replace, split, substring, trim, join, strings.quote, reverse, format
+//   - lists: lists.range, slice, flatten, distinct, reverse, sort, sortBy
+//   - sets: sets.contains, sets.equivalent, sets.intersects
+//   - math: math.greatest, math.least, math.abs, math.ceil, math.floor,
+//     math.round, math.isNaN, math.isInf, math.sqrt, bit operations, ...
+//   - bindings: cel.bind(name, value, expr)
+//   - encoders: base64.encode, base64.decode
+//   - two-variable comprehensions: all(k, v, ...), exists(k, v, ...),
+//     existsOne(k, v, ...), transformList, transformMap, transformMapEntry
+//   - regex: regex.replace, regex.extract, regex.extractAll
+//   - optional types: optional.of, optional.none, x.?field, m[?key],
+//     orValue, hasValue, value
+//
+// Numbers of different types compare with each other (1 < 2.5, 1 == 1.0).
+// Regular expressions (matches, regex.*) are RE2: matching takes time
+// linear in the input, whatever the pattern.
+//
+// # Evaluation
+//
+// Env.Compile type-checks an expression and maps error positions through an
+// Origin into the YAML file holding it; compiled programs are cached. Each
+// Program.Eval has a cost limit (Config.CostLimit, default
+// DefaultCostLimit = 1,000,000 units, roughly one per operation, one per
+// node for the library functions that walk values): exceeding it is an
+// error wrapping ErrCostLimit. A panic during evaluation becomes an error
+// wrapping ErrPanic, and a cancelled context stops comprehensions within
+// 100 iterations. Values may be bound lazily in the activation map as
+// func() any or func() ref.Val; see Program.Eval.
+//
+// # Library
+//
+// The celint library (Library) adds these global functions; the doc
+// comment of Library gives each one's full description and examples.
+//
+//	isURI(string) -> bool
+//	    the string is an absolute URI by the RFC 3986 grammar
+//	    isURI('https://auth.example.com/authorize') == true
+//	    isURI('not a valid URI') == false
+//
+//	isURIReference(string) -> bool
+//	    the string is a URI or a relative reference (RFC 3986)
+//	    isURIReference('../a#b') == true
+//
+//	jsonPointer(dyn, string) -> optional(dyn)
+//	    RFC 6901 lookup; also "#/a%20b" fragments; none when absent,
+//	    error when the pointer is malformed
+//	    jsonPointer({'a': [1, 2]}, '/a/1') == optional.of(2)
+//
+//	jsonPointerTokens(string) -> list(string)
+//	    the unescaped tokens of a pointer
+//	    jsonPointerTokens('/paths/~1pets') == ['paths', '/pets']
+//
+//	jsonPointerEscape(string) -> string
+//	    escape one token ("~" -> "~0", "/" -> "~1")
+//	    jsonPointerEscape('/pets') == '~1pets'
+//
+//	isReference(dyn) -> bool
+//	    the value is a map whose Config.ReferenceKey member is a string
+//	    isReference({'$ref': '#/a'}) == true   (with key "$ref")
+//
+//	resolve(dyn root, dyn value) -> dyn
+//	    follow a reference (and chains of them) to its local target;
+//	    errors for missing targets, cycles, non-local references (never
+//	    fetched) and chains longer than 64
+//	    resolve(root, {'$ref': '#/components/schemas/Pet'})
+//
+//	resolveAll(dyn root, dyn value) -> dyn
+//	    the value with every reference inside it replaced by its
+//	    (recursively resolved) target; cycles are errors; at most
+//	    1,000,000 nodes
+//
+//	matchesSchema(dyn value, dyn schema) -> bool
+//	    JSON Schema validation (draft 2020-12 by default); $ref only
+//	    within the schema value, nothing is ever fetched or read
+//	    matchesSchema(3, {'type': 'integer'}) == true
+//
+//	schemaErrors(dyn value, dyn schema) -> list(map(string, dyn))
+//	    the most specific validation failures as
+//	    {'pointer': ..., 'message': ..., 'keyword': ...}
+//	    schemaErrors({'a': 'x'}, {'properties': {'a': {'type': 'integer'}}})
+//	        == [{'pointer': '/a', 'keyword': '/properties/a/type',
+//	             'message': 'got string, want integer'}]
+//
+//	duplicates(list(T)) -> list(T)
+//	    values occurring more than once (CEL equality: 1 == 1.0)
+//	    duplicates([1, 2, 1, 3, 2]) == [1, 2]
+//
+//	duplicateIndexes(list(T)) -> list(int)
+//	    indexes of every repeat occurrence
+//	    duplicateIndexes([1, 2, 1, 3, 2]) == [2, 4]
+//
+//	jsonType(dyn) -> string
+//	    "null", "boolean", "number", "string", "array" or "object"
+//	    jsonType(1.5) == 'number'
+//
+//	isInteger(dyn) -> bool
+//	    an int, a uint or an integral finite double
+//	    isInteger(2.0) == true
+package cel

@@ -1,0 +1,279 @@
+package cel
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	gocel "github.com/google/cel-go/cel"
+	"github.com/google/cel-go/ext"
+)
+
+// DefaultCostLimit is the per-evaluation CEL cost limit used when
+// Config.CostLimit is zero.
+const DefaultCostLimit = 1_000_000
+
+// interruptCheckFrequency is how many comprehension iterations run between
+// checks of the evaluation context for cancellation.
+const interruptCheckFrequency = 100
+
+// Config configures an environment.
+type Config struct {
+	// ReferenceKey is the member name that marks a reference object, e.g.
+	// {"<key>": "#/a/b"}. When it is empty no value is a reference: resolve()
+	// and resolveAll() return their argument unchanged and isReference() is
+	// always false.
+	ReferenceKey string
+	// Variables are extra top-level variables (besides self, root and path).
+	Variables []Var
+	// CostLimit is the per-evaluation CEL cost limit; 0 means
+	// DefaultCostLimit.
+	CostLimit uint64
+}
+
+// Var declares a variable of an environment.
+type Var struct {
+	Name string
+	Type *gocel.Type
+}
+
+// Env is a CEL environment with the celint library. It is safe for
+// concurrent use.
+type Env struct {
+	env   *gocel.Env
+	lib   *library
+	limit uint64
+	vars  []Var // every declared variable, base ones included
+	cache *programCache
+}
+
+// programCache holds the compiled programs of a family of environments
+// (an Env and everything Extend'ed from it), keyed by the declared
+// variables and the expression text.
+type programCache struct {
+	mu       sync.Mutex
+	programs map[string]*Program
+}
+
+func newProgramCache() *programCache {
+	return &programCache{programs: map[string]*Program{}}
+}
+
+// NewEnv returns an environment declaring the variables `self` (dyn: the
+// selected node), `root` (dyn: the whole document) and `path` (string: the
+// JSON Pointer of self), plus cfg.Variables; the cel-go extension libraries
+// strings, lists, sets, math, bindings (cel.bind), encoders (base64),
+// two-variable comprehensions, regex and optional types; cross-type numeric
+// comparisons (1 < 2.5); and Library(cfg).
+func NewEnv(cfg Config) (*Env, error) {
+	lib := newLibrary(cfg)
+	base := []Var{
+		{Name: "self", Type: gocel.DynType},
+		{Name: "root", Type: gocel.DynType},
+		{Name: "path", Type: gocel.StringType},
+	}
+	vars := append(base, cfg.Variables...)
+	opts := []gocel.EnvOption{
+		ext.Strings(),
+		ext.Lists(),
+		ext.Sets(),
+		ext.Math(),
+		ext.Bindings(),
+		ext.Encoders(),
+		gocel.OptionalTypes(), // before ext.Regex, which requires it
+		ext.TwoVarComprehensions(),
+		ext.Regex(),
+		gocel.CrossTypeNumericComparisons(true),
+		gocel.Lib(lib),
+	}
+	for _, v := range vars {
+		if err := checkVar(v); err != nil {
+			return nil, err
+		}
+		opts = append(opts, gocel.Variable(v.Name, v.Type))
+	}
+	env, err := gocel.NewEnv(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("celint: building the CEL environment: %w", err)
+	}
+	limit := cfg.CostLimit
+	if limit == 0 {
+		limit = DefaultCostLimit
+	}
+	return &Env{env: env, lib: lib, limit: limit, vars: vars, cache: newProgramCache()}, nil
+}
+
+func checkVar(v Var) error {
+	if v.Name == "" {
+		return fmt.Errorf("celint: a variable has no name")
+	}
+	if v.Type == nil {
+		return fmt.Errorf("celint: variable %q has no type", v.Name)
+	}
+	return nil
+}
+
+// CEL returns the underlying cel-go environment.
+func (e *Env) CEL() *gocel.Env { return e.env }
+
+// CostLimit returns the per-evaluation cost limit of programs compiled in e.
+func (e *Env) CostLimit() uint64 { return e.limit }
+
+// Extend returns an environment with the same library instance (and so the
+// same schema cache and program cache) that also declares vars. Use it for
+// rule-level variables and loop variables (item, key, index).
+func (e *Env) Extend(vars ...Var) (*Env, error) {
+	opts := make([]gocel.EnvOption, 0, len(vars))
+	for _, v := range vars {
+		if err := checkVar(v); err != nil {
+			return nil, err
+		}
+		opts = append(opts, gocel.Variable(v.Name, v.Type))
+	}
+	env, err := e.env.Extend(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("celint: extending the CEL environment: %w", err)
+	}
+	all := append(append([]Var(nil), e.vars...), vars...)
+	return &Env{env: env, lib: e.lib, limit: e.limit, vars: all, cache: e.cache}, nil
+}
+
+// extendWith extends e with arbitrary cel-go options (for example extra
+// functions). The result gets its own program cache, since the same
+// expression text may mean something else there.
+func (e *Env) extendWith(opts ...gocel.EnvOption) (*Env, error) {
+	env, err := e.env.Extend(opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &Env{env: env, lib: e.lib, limit: e.limit, vars: e.vars, cache: newProgramCache()}, nil
+}
+
+// varsKey is the cache-key prefix describing the declared variables.
+func (e *Env) varsKey() string {
+	parts := make([]string, len(e.vars))
+	for i, v := range e.vars {
+		parts[i] = v.Name + ":" + v.Type.String()
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+// Origin says where an expression's text sits in a source file, so that
+// compile errors point into the YAML file holding it.
+type Origin struct {
+	File string
+	// Line and Col are the 1-based position of the expression's first
+	// character.
+	Line, Col int
+	// Block is true when the text came from a YAML block scalar (| or >):
+	// its line k (0-based) sits on source line Line+k, and column c
+	// (1-based) of that line sits at source column Indent+c.
+	Block  bool
+	Indent int
+}
+
+// position maps a 1-based line and column within the expression text to a
+// position in the source file.
+func (o Origin) position(line, col int) (int, int) {
+	if line < 1 {
+		line, col = 1, 1
+	}
+	if col < 1 {
+		col = 1
+	}
+	if o.Line < 1 {
+		// No known origin: positions within the expression itself.
+		return line, col
+	}
+	if o.Block {
+		return o.Line + line - 1, o.Indent + col
+	}
+	if line == 1 {
+		c := o.Col
+		if c < 1 {
+			c = 1
+		}
+		return o.Line, c + col - 1
+	}
+	// Later lines of a multi-line quoted or plain scalar: YAML folds and
+	// re-indents them, so only the line is a good guess.
+	return o.Line + line - 1, col
+}
+
+// Issue is one compile problem at a source position.
+type Issue struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (i Issue) String() string {
+	file := i.File
+	if file == "" {
+		file = "<expression>"
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", file, i.Line, i.Col, i.Msg)
+}
+
+// CompileError lists every problem found while compiling an expression.
+type CompileError struct {
+	Issues []Issue
+}
+
+// Error joins the issues, one "file:line:col: message" per line.
+func (e *CompileError) Error() string {
+	parts := make([]string, len(e.Issues))
+	for i, is := range e.Issues {
+		parts[i] = is.String()
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Compile parses and type-checks expr. On failure the error is a
+// *CompileError whose issues are positioned through o. Successful
+// compilations are cached by expression text and declared variables, so
+// compiling the same text twice in an environment (or one Extend'ed with
+// the same variables) returns the same *Program. The cache is not bounded:
+// it holds one entry per distinct expression of the loaded rules.
+func (e *Env) Compile(expr string, o Origin) (*Program, error) {
+	key := e.varsKey() + "\x00" + expr
+	e.cache.mu.Lock()
+	p, ok := e.cache.programs[key]
+	e.cache.mu.Unlock()
+	if ok {
+		return p, nil
+	}
+	ast, iss := e.env.Compile(expr)
+	if iss != nil && iss.Err() != nil {
+		ce := &CompileError{}
+		for _, err := range iss.Errors() {
+			line, col := err.Location.Line(), err.Location.Column()+1
+			l, c := o.position(line, col)
+			ce.Issues = append(ce.Issues, Issue{File: o.File, Line: l, Col: c, Msg: err.Message})
+		}
+		if len(ce.Issues) == 0 {
+			l, c := o.position(1, 1)
+			ce.Issues = append(ce.Issues, Issue{File: o.File, Line: l, Col: c, Msg: iss.Err().Error()})
+		}
+		return nil, ce
+	}
+	prg, err := e.env.Program(ast,
+		gocel.CostLimit(e.limit),
+		gocel.EvalOptions(gocel.OptTrackCost),
+		gocel.InterruptCheckFrequency(interruptCheckFrequency),
+	)
+	if err != nil {
+		l, c := o.position(1, 1)
+		return nil, &CompileError{Issues: []Issue{{File: o.File, Line: l, Col: c, Msg: err.Error()}}}
+	}
+	p = &Program{prg: prg, out: ast.OutputType(), limit: e.limit, expr: expr}
+	e.cache.mu.Lock()
+	defer e.cache.mu.Unlock()
+	if prev, ok := e.cache.programs[key]; ok {
+		return prev, nil
+	}
+	e.cache.programs[key] = p
+	return p, nil
+}

@@ -1,0 +1,127 @@
+package cel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	gocel "github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/interpreter"
+)
+
+var (
+	// ErrCostLimit is wrapped by the error Eval returns when an evaluation
+	// exceeds its cost limit.
+	ErrCostLimit = errors.New("CEL cost limit exceeded")
+	// ErrPanic is wrapped by the error Eval returns when something panicked
+	// during an evaluation (for example a Go function bound into the
+	// environment). The process keeps running.
+	ErrPanic = errors.New("panic during CEL evaluation")
+)
+
+// costLimitError reports the limit that was exceeded and matches
+// ErrCostLimit under errors.Is.
+type costLimitError struct{ limit uint64 }
+
+func (e *costLimitError) Error() string {
+	return fmt.Sprintf("CEL cost limit of %d exceeded", e.limit)
+}
+
+func (e *costLimitError) Is(target error) bool { return target == ErrCostLimit }
+
+// Program is a compiled, type-checked expression. It is safe for concurrent
+// use.
+type Program struct {
+	prg   gocel.Program
+	out   *gocel.Type
+	limit uint64
+	expr  string
+}
+
+// OutputType is the type the checker inferred for the expression (dyn when
+// it depends on document values).
+func (p *Program) OutputType() *gocel.Type { return p.out }
+
+// Expr returns the expression text the program was compiled from.
+func (p *Program) Expr() string { return p.expr }
+
+// Eval evaluates the program. activation is either a map[string]any from
+// variable names to values, or a cel-go interpreter.Activation (alias
+// gocel.Activation); nil means no variables.
+//
+// Values are JSON-compatible Go values (nil, bool, int64, float64, string,
+// []any, map[string]any), any value cel-go's default adapter accepts, or
+// ref.Val. In a map[string]any a value can be supplied lazily as a
+// `func() any` or a `func() ref.Val` (exactly those types: a func returning
+// anything else, such as func() map[string]any, is not recognised): it is
+// called the first time the expression reads the variable, at most once per
+// evaluation, and its result is remembered in a per-evaluation table, so the
+// caller's map is never modified and may be shared between goroutines.
+//
+// Eval returns the result, the actual cost of the evaluation (at least the
+// limit when the limit was exceeded) and an error:
+// an error wrapping ErrCostLimit when the cost limit was exceeded, one
+// wrapping ErrPanic when something panicked during evaluation, one wrapping
+// the context's error when ctx was cancelled (checked before evaluation and
+// every 100 iterations of a comprehension), and otherwise the CEL runtime
+// error (for example "no such key").
+func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost uint64, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("%w: %v", ErrPanic, r)
+		}
+	}()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, 0, fmt.Errorf("CEL evaluation not started: %w", context.Cause(ctx))
+	}
+	if activation == nil {
+		activation = interpreter.EmptyActivation()
+	}
+	val, det, evalErr := p.prg.ContextEval(ctx, activation)
+	if det != nil {
+		if c := det.ActualCost(); c != nil {
+			cost = *c
+		}
+	}
+	if evalErr == nil {
+		return val, cost, nil
+	}
+	err = p.classify(ctx, evalErr)
+	if errors.Is(err, ErrCostLimit) && cost < p.limit {
+		// In case cel-go did not report the cost of the aborted evaluation.
+		cost = p.limit
+	}
+	return nil, cost, err
+}
+
+// classify turns cel-go's evaluation errors into celint's.
+func (p *Program) classify(ctx context.Context, err error) error {
+	var cancelled interpreter.EvalCancelledError
+	if errors.As(err, &cancelled) {
+		if cancelled.Cause == interpreter.CostLimitExceeded {
+			return &costLimitError{limit: p.limit}
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("CEL evaluation interrupted: %w", context.Cause(ctx))
+		}
+		return err
+	}
+	if ctx.Err() != nil && errors.Is(err, interpreter.InterruptError{}) {
+		return fmt.Errorf("CEL evaluation interrupted: %w", context.Cause(ctx))
+	}
+	var celErr *types.Err
+	if !errors.As(err, &celErr) {
+		// cel-go recovers panics raised during evaluation and reports them
+		// as fmt.Errorf("internal error: %v", r).
+		if msg, ok := strings.CutPrefix(err.Error(), "internal error: "); ok {
+			return fmt.Errorf("%w: %s", ErrPanic, msg)
+		}
+	}
+	return err
+}
