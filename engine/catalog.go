@@ -110,19 +110,20 @@ func (c *Catalog) LoadFile(path string, pinned *Ruleset) (*loader.Document, *Rul
 		}
 	}
 	msg := "no pinned ruleset accepts this document"
+	pos := first.Root.Pos
 	for _, rs := range c.rulesets {
 		if rs.Accepts == nil {
 			continue
 		}
-		v, ok := rs.Accepts.Version(first)
-		if !ok {
+		if n := rs.Accepts.versionNode(first); n == nil {
 			msg = fmt.Sprintf("the document declares no version (%s): expected a string member", rs.Accepts.Path)
 		} else {
-			msg = fmt.Sprintf("version %q is not accepted by any pinned ruleset", v)
+			msg = fmt.Sprintf("version %q is not accepted by any pinned ruleset", n.Value)
+			pos = n.Pos
 		}
 		break
 	}
-	return nil, nil, &loader.Error{File: path, Pos: first.Root.Pos, Msg: fmt.Sprintf("%s (%s); choose one with --spec", msg, strings.Join(declared, "; "))}
+	return nil, nil, &loader.Error{File: path, Pos: pos, Msg: fmt.Sprintf("%s (%s); choose one with --spec", msg, strings.Join(declared, "; "))}
 }
 
 // CompareTags orders spec tags like semantic versions: v1.2.3 > v1.2.3-rc.2

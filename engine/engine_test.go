@@ -317,6 +317,7 @@ func TestBadRuleFiles(t *testing.T) {
 		{"duplicate id", base + strings.TrimPrefix(base, "rules:\n"), "duplicate rule id \"t.x\""},
 		{"not yaml", "rules: [\n", "rs/rules.yaml:"},
 		{"bad template", strings.Replace(base, `assert: "true"`, "assert: \"true\"\n        message: \"oops {self.\"", 1), "rs/rules.yaml:7:"},
+		{"resolve without references", base + "    resolve: true\n", "rs/rules.yaml:2:5: resolve: true needs the ruleset to declare context.references"},
 		{"assert and forbid", strings.Replace(base, `assert: "true"`, "assert: \"true\"\n        forbid: \"true\"", 1), "exactly one of 'assert' or 'forbid'"},
 	}
 	for _, tt := range tests {

@@ -45,7 +45,7 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 	}
 	l := &linter{ctx: ctx, rs: rs, doc: doc, opts: opts}
 	l.docFrame = &frame{names: []string{"root"}, vals: []any{doc.Root.Value}}
-	l.docFrame.addLazy(rs.docVars, &l.shared)
+	l.docFrame.addLazy(ctx, rs.docVars, &l.shared)
 	for _, r := range rs.Rules {
 		if opts.Filter != nil && !opts.Filter(r) {
 			continue
@@ -89,7 +89,7 @@ func (l *linter) lintRule(r *Rule) {
 		}
 	}()
 	ruleFrame := &frame{parent: l.docFrame}
-	ruleFrame.addLazy(r.docVars, &rr.spend)
+	ruleFrame.addLazy(l.ctx, r.docVars, &rr.spend)
 	var nodes []*loader.Node
 	seen := map[*loader.Node]bool{}
 	for _, sel := range r.given {
@@ -150,7 +150,7 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 		}
 		fr.vals[0] = self
 	}
-	fr.addLazy(r.vars, &rr.spend)
+	fr.addLazy(rr.ctx, r.vars, &rr.spend)
 	if r.when != nil {
 		ok, err := rr.evalBool(r.when, fr)
 		if err != nil || !ok {
@@ -459,6 +459,7 @@ type frame struct {
 }
 
 type lazyVar struct {
+	ctx   context.Context
 	v     *variable
 	fr    *frame
 	spend *spend
@@ -466,9 +467,9 @@ type lazyVar struct {
 	val   ref.Val
 }
 
-func (f *frame) addLazy(vars []*variable, s *spend) {
+func (f *frame) addLazy(ctx context.Context, vars []*variable, s *spend) {
 	for _, v := range vars {
-		f.lazy = append(f.lazy, &lazyVar{v: v, fr: f, spend: s})
+		f.lazy = append(f.lazy, &lazyVar{ctx: ctx, v: v, fr: f, spend: s})
 	}
 }
 
@@ -495,7 +496,7 @@ func (f *frame) Parent() interpreter.Activation { return nil }
 func (l *lazyVar) get() ref.Val {
 	if !l.done {
 		l.done = true
-		v, err := l.spend.eval(context.Background(), l.v.prg, l.fr)
+		v, err := l.spend.eval(l.ctx, l.v.prg, l.fr)
 		if err != nil {
 			l.val = types.NewErr("variable %s: %v", l.v.name, err)
 		} else {

@@ -61,17 +61,25 @@ type Accepts struct {
 
 // Version returns the version doc declares, and whether it declares one.
 func (a *Accepts) Version(doc *loader.Document) (string, bool) {
-	var v string
-	var found bool
-	_ = a.sel.match(doc, func(n *loader.Node) {
-		if s, ok := n.Value.(string); ok && !found {
-			v, found = s, true
-		}
-	})
-	return v, found
+	n := a.versionNode(doc)
+	if n == nil {
+		return "", false
+	}
+	return n.Value.(string), true
 }
 
-// Accepts reports whether the ruleset is for doc.
+// versionNode returns the first string node the accepts path selects.
+func (a *Accepts) versionNode(doc *loader.Document) *loader.Node {
+	var found *loader.Node
+	_ = a.sel.match(doc, func(n *loader.Node) {
+		if _, ok := n.Value.(string); ok && found == nil {
+			found = n
+		}
+	})
+	return found
+}
+
+// AcceptsDocument reports whether the ruleset is for doc.
 func (rs *Ruleset) AcceptsDocument(doc *loader.Document) bool {
 	if rs.Accepts == nil {
 		return true
@@ -377,6 +385,9 @@ func (rs *Ruleset) compileRule(spec loader.RuleSpec, fileName string) (*Rule, er
 			continue
 		}
 		r.given = append(r.given, sel)
+	}
+	if spec.Resolve && rs.resolver == nil {
+		errs = append(errs, &loader.Error{File: file, Pos: spec.Pos, Msg: "resolve: true needs the ruleset to declare context.references"})
 	}
 	if !spec.ProtocolVersions.Independent && len(spec.ProtocolVersions.List) > 0 {
 		if rs.scopeMember == "" {
