@@ -39,8 +39,6 @@ type schemaViolation struct {
 	message string
 }
 
-var englishPrinter = message.NewPrinter(language.English)
-
 // validateSchema validates v and returns the most specific errors.
 func validateSchema(s *jsonschema.Schema, v any) ([]schemaViolation, error) {
 	err := s.Validate(v)
@@ -51,11 +49,12 @@ func validateSchema(s *jsonschema.Schema, v any) ([]schemaViolation, error) {
 	if !errors.As(err, &ve) {
 		return nil, err
 	}
+	printer := message.NewPrinter(language.English)
 	var out []schemaViolation
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
-			out = append(out, schemaViolation{pointer: pointerOf(e.InstanceLocation), message: e.ErrorKind.LocalizedString(englishPrinter)})
+			out = append(out, schemaViolation{pointer: pointerOf(e.InstanceLocation), message: e.ErrorKind.LocalizedString(printer)})
 			return
 		}
 		for _, c := range e.Causes {

@@ -465,7 +465,18 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 	return rs, nil
 }
 
+// yamlRoot reads a rule or ruleset file's top-level mapping. The file is
+// first read as a document with the default options, so that syntax errors,
+// duplicate keys, aliases, custom tags and the size and depth limits are
+// reported with their positions just as for documents.
 func yamlRoot(name string, data []byte) (*yaml.Node, error) {
+	if _, err := Parse(name+"#.yaml", data, DefaultOptions()); err != nil {
+		var le *Error
+		if errors.As(err, &le) {
+			le.File = name
+		}
+		return nil, err
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
