@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// hostileCase is a document built to hurt: each must end in a located input
+// error (exit code 2) without stopping the other files of the same run.
+type hostileCase struct {
+	name string
+	file string
+	data func(t *testing.T, path string) // writes the file
+	want []string                        // substrings of the message
+	line int                             // expected line (0: any)
+}
+
+func bytesOf(b []byte) func(*testing.T, string) {
+	return func(t *testing.T, p string) {
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func hostileCases() []hostileCase {
+	bomb := "mcpdesc: \"0.9.0\"\na: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n"
+	for i, prev := 0, "a"; i < 8; i++ {
+		name := string(rune('b' + i))
+		bomb += name + ": &" + name + " [" + strings.Repeat("*"+prev+",", 8) + "*" + prev + "]\n"
+		prev = name
+	}
+	deepJSON := `{"mcpdesc": "0.9.0", "x": ` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "}"
+	deepYAML := "mcpdesc: \"0.9.0\"\nx: " + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "\n"
+	return []hostileCase{
+		{name: "alias bomb", file: "bomb.yaml", data: bytesOf([]byte(bomb)), want: []string{"alias"}, line: 3},
+		{name: "deep JSON", file: "deep.json", data: bytesOf([]byte(deepJSON)), want: []string{"depth", "--max-depth"}, line: 1},
+		{name: "deep YAML", file: "deep.yaml", data: bytesOf([]byte(deepYAML)), want: []string{"depth", "--max-depth"}, line: 2},
+		{name: "200 MB file", file: "huge.json", data: func(t *testing.T, p string) {
+			f, err := os.Create(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if err := f.Truncate(200 << 20); err != nil { // sparse: costs no disk
+				t.Fatal(err)
+			}
+		}, want: []string{"limit of 16777216 bytes", "--max-bytes"}},
+		{name: "invalid UTF-8", file: "badutf8.json", data: bytesOf([]byte("{\"mcpdesc\": \"0.9.0\",\n \"x\": \"\xff\xfe\"}")), want: []string{"UTF-8"}, line: 2},
+		{name: "UTF-8 BOM", file: "bom.json", data: bytesOf(append([]byte{0xEF, 0xBB, 0xBF}, `{"mcpdesc": "0.9.0"}`...)), want: []string{"byte order mark"}, line: 1},
+		{name: "UTF-16", file: "utf16.json", data: bytesOf([]byte{0xFF, 0xFE, '{', 0, '}', 0}), want: []string{"UTF-16"}, line: 1},
+		{name: "duplicate JSON keys", file: "dup.json", data: bytesOf([]byte("{\"mcpdesc\": \"0.9.0\",\n \"info\": {}, \"info\": {}}")), want: []string{"duplicate", "info"}, line: 2},
+		{name: "NaN literal", file: "nan.json", data: bytesOf([]byte(`{"mcpdesc": "0.9.0", "x": NaN}`)), want: []string{"NaN"}, line: 1},
+		{name: "Infinity literal", file: "inf.json", data: bytesOf([]byte(`{"mcpdesc": "0.9.0", "x": -Infinity}`)), want: []string{"Infinity"}, line: 1},
+		{name: "beyond float64", file: "big.json", data: bytesOf([]byte(`{"mcpdesc": "0.9.0", "x": 1e400}`)), want: []string{"1e400"}, line: 1},
+		{name: "beyond int64", file: "bigint.json", data: bytesOf([]byte(`{"mcpdesc": "0.9.0", "x": 123456789012345678901234567890}`)), want: []string{"64-bit"}, line: 1},
+		{name: "YAML infinity", file: "inf.yaml", data: bytesOf([]byte("mcpdesc: \"0.9.0\"\nx: -.inf\n")), want: []string{"non-finite"}, line: 2},
+		{name: "empty file", file: "empty.json", data: bytesOf(nil), want: []string{"empty"}, line: 1},
+		{name: "empty YAML stream", file: "empty.yaml", data: bytesOf([]byte("# nothing\n")), want: []string{"no document"}, line: 1},
+		{name: "only a scalar", file: "scalar.json", data: bytesOf([]byte(`"hello"`)), want: []string{"declares no version"}, line: 1},
+		{name: "top-level array", file: "array.json", data: bytesOf([]byte(`[{"mcpdesc": "0.9.0"}]`)), want: []string{"declares no version"}, line: 1},
+	}
+}
+
+// TestHostileDocuments runs every hostile document and one ordinary file in
+// a single check: each hostile file gets one located input error, the
+// ordinary file is still linted, and the run exits with code 2.
+func TestHostileDocuments(t *testing.T) {
+	dir := t.TempDir()
+	cases := hostileCases()
+	args := []string{"check", "--format", "json"}
+	for _, c := range cases {
+		p := filepath.Join(dir, c.file)
+		c.data(t, p)
+		args = append(args, p)
+	}
+	args = append(args, example)
+	start := time.Now()
+	code, out, errOut := runCLI(t, args...)
+	t.Logf("%d hostile files and one ordinary file in %v", len(cases), time.Since(start))
+	if code != 2 {
+		t.Errorf("exit %d, want 2; stderr: %s", code, errOut)
+	}
+	var v struct {
+		Diagnostics []struct {
+			File, RuleID, Message string
+			Line, Column          int
+			InputError            bool
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	byFile := map[string][]string{}
+	for _, d := range v.Diagnostics {
+		byFile[filepath.Base(d.File)] = append(byFile[filepath.Base(d.File)], d.Message)
+		if d.InputError && (d.Line < 1 || d.Column < 1) {
+			t.Errorf("%s: input error without a position: %+v", d.File, d)
+		}
+	}
+	for _, c := range cases {
+		msgs := byFile[c.file]
+		if len(msgs) != 1 {
+			t.Errorf("%s: got %d diagnostics %q, want one input error", c.name, len(msgs), msgs)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(msgs[0], w) {
+				t.Errorf("%s: message %q lacks %q", c.name, msgs[0], w)
+			}
+		}
+		if c.line > 0 {
+			for _, d := range v.Diagnostics {
+				if filepath.Base(d.File) == c.file && d.Line != c.line {
+					t.Errorf("%s: reported at line %d, want %d", c.name, d.Line, c.line)
+				}
+			}
+		}
+	}
+	if got := byFile[filepath.Base(example)]; len(got) != 1 || !strings.Contains(got[0], "confirmed") {
+		t.Errorf("the ordinary file was not linted alongside: %q", got)
+	}
+}
+
+// TestTenMillionValues is refused by the value limit, which the message
+// names with its flag; raising the size limit lets it reach that limit.
+func TestTenMillionValues(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 20 MB file")
+	}
+	p := filepath.Join(t.TempDir(), "values.json")
+	var b bytes.Buffer
+	b.Grow(20 << 20)
+	b.WriteString(`{"mcpdesc": "0.9.0", "x": [0`)
+	for i := 1; i < 10_000_000; i++ {
+		b.WriteString(",0")
+	}
+	b.WriteString("]}")
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCLI(t, "check", p)
+	if code != 2 || !strings.Contains(out, "--max-bytes") {
+		t.Errorf("default limits: exit %d\n%s", code, out)
+	}
+	start := time.Now()
+	code, out, _ = runCLI(t, "check", "--max-bytes", "67108864", p)
+	t.Logf("refused in %v", time.Since(start))
+	if code != 2 || !strings.Contains(out, "--max-values") {
+		t.Errorf("raised size limit: exit %d\n%s", code, out)
+	}
+}
