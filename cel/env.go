@@ -30,6 +30,10 @@ type Config struct {
 	// CostLimit is the per-evaluation CEL cost limit; 0 means
 	// DefaultCostLimit.
 	CostLimit uint64
+	// Extra are further cel-go options, applied last: for example the
+	// functions of a program that embeds celint. A panic inside such a
+	// function is recovered and returned as an error wrapping ErrPanic.
+	Extra []gocel.EnvOption
 }
 
 // Var declares a variable of an environment.
@@ -93,6 +97,7 @@ func NewEnv(cfg Config) (*Env, error) {
 		}
 		opts = append(opts, gocel.Variable(v.Name, v.Type))
 	}
+	opts = append(opts, cfg.Extra...)
 	env, err := gocel.NewEnv(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("celint: building the CEL environment: %w", err)

@@ -12,14 +12,15 @@ import (
 
 // check is one compiled check of a rule.
 type check struct {
-	each    *cel.Program
-	when    *cel.Program
-	test    *cel.Program
+	each    *program
+	when    *program
+	test    *program
 	forbid  bool // test reports when true
 	at      template
 	message template
-	msgExpr *cel.Program
+	msgExpr *program
 	pos     loader.Pos
+	where   string // file:line:col of the check, for rule errors
 }
 
 // template is a text with {expr} placeholders, each a CEL expression; "{{"
@@ -28,16 +29,16 @@ type template []templatePart
 
 type templatePart struct {
 	text string
-	expr *cel.Program
+	expr *program
 }
 
 // compileCheck compiles a check in env, which declares the rule's variables.
 // Checks with 'each' also see item, index and key.
 func compileCheck(env *cel.Env, file string, spec *loader.CheckSpec) (*check, error) {
-	c := &check{pos: spec.Pos, forbid: spec.Forbid != nil}
+	c := &check{pos: spec.Pos, forbid: spec.Forbid != nil, where: fmt.Sprintf("%s:%s", file, spec.Pos)}
 	var err error
 	if spec.Each != nil {
-		if c.each, err = env.Compile(spec.Each.Text, origin(file, *spec.Each)); err != nil {
+		if c.each, err = compileExpr(env, file, *spec.Each); err != nil {
 			return nil, err
 		}
 	}
@@ -50,7 +51,7 @@ func compileCheck(env *cel.Env, file string, spec *loader.CheckSpec) (*check, er
 		return nil, &loader.Error{File: file, Pos: spec.Pos, Msg: err.Error()}
 	}
 	if spec.When != nil {
-		if c.when, err = env.Compile(spec.When.Text, origin(file, *spec.When)); err != nil {
+		if c.when, err = compileExpr(env, file, *spec.When); err != nil {
 			return nil, err
 		}
 	}
@@ -58,7 +59,7 @@ func compileCheck(env *cel.Env, file string, spec *loader.CheckSpec) (*check, er
 	if c.forbid {
 		test = spec.Forbid
 	}
-	if c.test, err = env.Compile(test.Text, origin(file, *test)); err != nil {
+	if c.test, err = compileExpr(env, file, *test); err != nil {
 		return nil, err
 	}
 	if spec.At.Value != "" {
@@ -67,7 +68,7 @@ func compileCheck(env *cel.Env, file string, spec *loader.CheckSpec) (*check, er
 		}
 	}
 	if spec.MessageExpression != nil {
-		if c.msgExpr, err = env.Compile(spec.MessageExpression.Text, origin(file, *spec.MessageExpression)); err != nil {
+		if c.msgExpr, err = compileExpr(env, file, *spec.MessageExpression); err != nil {
 			return nil, err
 		}
 	} else if spec.Message.Value != "" {
@@ -97,7 +98,7 @@ func compileTemplate(env *cel.Env, file string, s loader.Scalar) (template, erro
 				return nil, &loader.Error{File: file, Pos: loader.Pos{Line: s.Pos.Line, Col: s.Pos.Col + i}, Msg: "unclosed '{' in template; write '{{' for a literal brace"}
 			}
 			expr := text[i+1 : i+end]
-			prg, err := env.Compile(expr, cel.Origin{File: file, Line: s.Pos.Line, Col: s.Pos.Col + i + 1})
+			prg, err := compileAt(env, expr, cel.Origin{File: file, Line: s.Pos.Line, Col: s.Pos.Col + i + 1})
 			if err != nil {
 				return nil, err
 			}
@@ -119,4 +120,4 @@ func compileTemplate(env *cel.Env, file string, s loader.Scalar) (template, erro
 	return t, nil
 }
 
-func (c *check) String() string { return fmt.Sprintf("check at %s", c.pos) }
+func (c *check) String() string { return "check at " + c.where }

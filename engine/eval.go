@@ -235,7 +235,7 @@ func (rr *ruleRun) runCheck(c *check, n *loader.Node, parent *frame) error {
 		}
 	default:
 		if coll == nil || types.IsUnknownOrError(coll) || coll.Type() != types.NullType {
-			return fmt.Errorf("%s: 'each' must yield a list or a map, got %s", c.pos, typeName(coll))
+			return fmt.Errorf("%s: 'each' must yield a list or a map, got %s", c.where, typeName(coll))
 		}
 	}
 	return nil
@@ -263,7 +263,7 @@ func (rr *ruleRun) runOne(c *check, n *loader.Node, fr *frame) error {
 		for i := 0; i < size; i++ {
 			at, msg, err := violationOf(t.Get(types.Int(i)))
 			if err != nil {
-				return fmt.Errorf("%s: %w", c.pos, err)
+				return fmt.Errorf("%s: %w", c.where, err)
 			}
 			if err := rr.violation(c, n, fr, at, msg); err != nil {
 				return err
@@ -271,7 +271,7 @@ func (rr *ruleRun) runOne(c *check, n *loader.Node, fr *frame) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("%s: a check must yield a bool or a list of violations, got %s", c.pos, typeName(v))
+	return fmt.Errorf("%s: a check must yield a bool or a list of violations, got %s", c.where, typeName(v))
 }
 
 // violationOf reads one entry of a list of violations: a relative pointer
@@ -317,7 +317,7 @@ func (rr *ruleRun) violation(c *check, n *loader.Node, fr *frame, at, msg string
 			}
 			s, ok := v.(types.String)
 			if !ok {
-				return fmt.Errorf("%s: messageExpression must yield a string, got %s", c.pos, typeName(v))
+				return fmt.Errorf("%s: messageExpression must yield a string, got %s", c.where, typeName(v))
 			}
 			msg = string(s)
 		case c.message != nil:
@@ -411,26 +411,40 @@ func (rr *ruleRun) ruleError(n *loader.Node, err error) {
 	rr.out = append(rr.out, d)
 }
 
-func (rr *ruleRun) eval(p *cel.Program, fr *frame) (ref.Val, error) {
+func (rr *ruleRun) eval(p *program, fr *frame) (ref.Val, error) {
 	return rr.spend.eval(rr.ctx, p, fr)
 }
 
-func (s *spend) eval(ctx context.Context, p *cel.Program, act interpreter.Activation) (ref.Val, error) {
+func (s *spend) eval(ctx context.Context, p *program, act interpreter.Activation) (ref.Val, error) {
 	v, cost, err := p.Eval(ctx, act)
 	s.cost += cost
 	if s.budget > 0 && s.cost > s.budget {
 		return nil, errBudget
 	}
-	if err != nil {
-		return nil, err
+	if err == nil && types.IsError(v) {
+		err = fmt.Errorf("%v", v)
 	}
-	if types.IsError(v) {
-		return nil, fmt.Errorf("%v", v)
+	if err != nil {
+		var located *locatedError
+		if errors.As(err, &located) {
+			return nil, err
+		}
+		return nil, &locatedError{at: p.at, err: err}
 	}
 	return v, nil
 }
 
-func (rr *ruleRun) evalBool(p *cel.Program, fr *frame) (bool, error) {
+// locatedError is an evaluation error with the file:line:col of the
+// expression that failed.
+type locatedError struct {
+	at  string
+	err error
+}
+
+func (e *locatedError) Error() string { return e.at + ": " + e.err.Error() }
+func (e *locatedError) Unwrap() error { return e.err }
+
+func (rr *ruleRun) evalBool(p *program, fr *frame) (bool, error) {
 	v, err := rr.eval(p, fr)
 	if err != nil {
 		return false, err

@@ -47,7 +47,7 @@ type Ruleset struct {
 	env         *cel.Env
 	docVars     []*variable
 	scopeMember string
-	resolver    *cel.Program // resolveAll(root, self), when references are configured
+	resolver    *program // resolveAll(root, self), when references are configured
 	costLimit   uint64
 }
 
@@ -112,7 +112,7 @@ type Rule struct {
 	SourceURL string
 
 	given    []*selector
-	when     *cel.Program
+	when     *program
 	docVars  []*variable
 	vars     []*variable
 	schema   *jsonschema.Schema
@@ -122,13 +122,35 @@ type Rule struct {
 
 type variable struct {
 	name string
-	prg  *cel.Program
+	prg  *program
+}
+
+// program is a compiled expression and where it is written, so that a rule
+// error names the rule file, line and column of the expression that failed.
+type program struct {
+	*cel.Program
+	at string
+}
+
+func compileExpr(env *cel.Env, file string, e loader.Expr) (*program, error) {
+	return compileAt(env, e.Text, origin(file, e))
+}
+
+func compileAt(env *cel.Env, text string, o cel.Origin) (*program, error) {
+	p, err := env.Compile(text, o)
+	if err != nil {
+		return nil, err
+	}
+	return &program{Program: p, at: fmt.Sprintf("%s:%d:%d", o.File, o.Line, o.Col)}, nil
 }
 
 // Options tune loading.
 type Options struct {
 	// CostLimit bounds one CEL evaluation; 0 means cel.DefaultCostLimit.
 	CostLimit uint64
+	// Functions are extra cel-go options for every rule's environment, such
+	// as custom functions of a program that embeds the engine.
+	Functions []gocel.EnvOption
 }
 
 // LoadRuleset reads and compiles the ruleset in folder dir of fsys: its
@@ -232,7 +254,7 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 	if spec.Fixtures != "" {
 		rs.Fixtures = path.Join(dir, spec.Fixtures)
 	}
-	cfg := cel.Config{CostLimit: opts.CostLimit}
+	cfg := cel.Config{CostLimit: opts.CostLimit, Extra: opts.Functions}
 	if spec.Context.Scope != nil {
 		if spec.Context.Scope.Member == "" {
 			fail(spec.Pos, "context.scope needs a 'member'")
@@ -256,7 +278,7 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 	}
 	rs.env = env
 	if cfg.ReferenceKey != "" {
-		rs.resolver, err = env.Compile("resolveAll(root, self)", cel.Origin{File: "<celint>", Line: 1, Col: 1})
+		rs.resolver, err = compileAt(env, "resolveAll(root, self)", cel.Origin{File: spec.File, Line: spec.Pos.Line, Col: spec.Pos.Col})
 		if err != nil {
 			return nil, fmt.Errorf("internal error: %w", err)
 		}
@@ -267,7 +289,7 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 func compileVars(env *cel.Env, file string, vars loader.Vars) (*cel.Env, []*variable, error) {
 	var out []*variable
 	for _, v := range vars {
-		prg, err := env.Compile(v.Expr.Text, origin(file, v.Expr))
+		prg, err := compileExpr(env, file, v.Expr)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -408,7 +430,7 @@ func (rs *Ruleset) compileRule(spec loader.RuleSpec, fileName string) (*Rule, er
 	}
 	r.docVars = docVars
 	if spec.When != nil {
-		if r.when, err = env.Compile(spec.When.Text, origin(file, *spec.When)); err != nil {
+		if r.when, err = compileExpr(env, file, *spec.When); err != nil {
 			errs = append(errs, err)
 		}
 	}
