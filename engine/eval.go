@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -21,6 +22,12 @@ import (
 // DefaultBudget bounds the total CEL cost one rule may spend on one document.
 const DefaultBudget = 50_000_000
 
+// DefaultRuleTimeout bounds the time one rule may spend on one document. It
+// is a safety net behind the cost limits: cel-go's cost tracking can make a
+// comprehension that runs up to its cost limit take time that grows faster
+// than its cost.
+const DefaultRuleTimeout = 10 * time.Second
+
 // maxRuleErrors is how many rule errors one rule reports on one document
 // before it gives up on that document.
 const maxRuleErrors = 10
@@ -32,9 +39,23 @@ type LintOptions struct {
 	// Budget bounds the CEL cost one rule may spend on one document; 0 means
 	// DefaultBudget.
 	Budget uint64
+	// RuleTimeout bounds the time one rule may spend on one document; 0
+	// means DefaultRuleTimeout.
+	RuleTimeout time.Duration
 }
 
-var errBudget = errors.New("budget exhausted")
+var (
+	errBudget      = errors.New("budget exhausted")
+	errRuleTimeout = errors.New("rule time limit reached")
+)
+
+// stopped explains why the rule's context ended.
+func (rr *ruleRun) stopped() error {
+	if errors.Is(context.Cause(rr.ctx), errRuleTimeout) {
+		return fmt.Errorf("rule %s ran longer than %v on this document; it was stopped", rr.rule.ID, rr.opts.RuleTimeout)
+	}
+	return fmt.Errorf("stopped: %w", context.Cause(rr.ctx))
+}
 
 // Lint evaluates the ruleset's rules on doc and returns the diagnostics,
 // sorted. A failing rule yields a diagnostic marked RuleError and does not
@@ -42,6 +63,9 @@ var errBudget = errors.New("budget exhausted")
 func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOptions) []Diagnostic {
 	if opts.Budget == 0 {
 		opts.Budget = DefaultBudget
+	}
+	if opts.RuleTimeout == 0 {
+		opts.RuleTimeout = DefaultRuleTimeout
 	}
 	l := &linter{ctx: ctx, rs: rs, doc: doc, opts: opts}
 	l.docFrame = &frame{names: []string{"root"}, vals: []any{doc.Root.Value}}
@@ -75,13 +99,16 @@ type spend struct {
 // ruleRun is the evaluation of one rule on one document.
 type ruleRun struct {
 	*linter
+	ctx    context.Context // the document's context, with the rule's time limit
 	rule   *Rule
 	spend  spend
 	errors int
 }
 
 func (l *linter) lintRule(r *Rule) {
-	rr := &ruleRun{linter: l, rule: r, spend: spend{budget: l.opts.Budget}}
+	ctx, cancel := context.WithTimeoutCause(l.ctx, l.opts.RuleTimeout, errRuleTimeout)
+	defer cancel()
+	rr := &ruleRun{linter: l, ctx: ctx, rule: r, spend: spend{budget: l.opts.Budget}}
 	l.shared.budget = l.opts.Budget
 	defer func() {
 		if p := recover(); p != nil {
@@ -89,7 +116,7 @@ func (l *linter) lintRule(r *Rule) {
 		}
 	}()
 	ruleFrame := &frame{parent: l.docFrame}
-	ruleFrame.addLazy(l.ctx, r.docVars, &rr.spend)
+	ruleFrame.addLazy(ctx, r.docVars, &rr.spend)
 	var nodes []*loader.Node
 	seen := map[*loader.Node]bool{}
 	for _, sel := range r.given {
@@ -105,13 +132,17 @@ func (l *linter) lintRule(r *Rule) {
 		}
 	}
 	for _, n := range nodes {
-		if err := l.ctx.Err(); err != nil {
-			rr.ruleError(n, err)
+		if ctx.Err() != nil {
+			rr.ruleError(n, rr.stopped())
 			return
 		}
 		err := rr.lintNode(ruleFrame, n)
 		if err == nil {
 			continue
+		}
+		if ctx.Err() != nil {
+			rr.ruleError(n, rr.stopped())
+			return
 		}
 		if errors.Is(err, errBudget) {
 			rr.ruleError(n, fmt.Errorf("rule %s exceeded its CEL budget of %d on this document; it was stopped", r.ID, rr.spend.budget))

@@ -251,3 +251,31 @@ func TestNoIncludesOutsideFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleTimeout stops a slow rule at its time limit with a rule error; the
+// other rules still run.
+func TestRuleTimeout(t *testing.T) {
+	rules := `rules:
+  - id: t.hostile
+    level: must
+    given: items
+    checks:
+      - assert: self.all(a, self.all(b, a == b))
+` + fineRule
+	rs, err := engine.LoadRuleset(rulesetFS("", rules), "rs", engine.Options{CostLimit: 1 << 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := loader.Parse("doc.yaml", []byte("items: ["+strings.TrimSuffix(strings.Repeat("1, ", 3000), ", ")+"]\n"), rs.LoadOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := rs.Lint(context.Background(), d, engine.LintOptions{RuleTimeout: 50 * time.Millisecond, Budget: 1 << 40})
+	hostile := ruleOnly(ds, "t.hostile")
+	if len(hostile) != 1 || !hostile[0].RuleError || !strings.Contains(hostile[0].Message, "ran longer than 50ms") {
+		t.Errorf("got %v", hostile)
+	}
+	if fine := ruleOnly(ds, "t.fine"); len(fine) != 1 {
+		t.Errorf("the other rule did not run: %v", fine)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/celint/celint/engine"
 	"github.com/celint/celint/internal/report"
@@ -24,16 +25,17 @@ const inputRuleID = "celint.input"
 
 type checkFlags struct {
 	ruleFlags
-	format    string
-	failOn    string
-	only      string
-	jobs      int
-	color     string
-	maxBytes  int64
-	maxDepth  int
-	maxValues int
-	maxScalar int
-	budget    uint64
+	format      string
+	failOn      string
+	only        string
+	jobs        int
+	color       string
+	maxBytes    int64
+	maxDepth    int
+	maxValues   int
+	maxScalar   int
+	budget      uint64
+	ruleTimeout time.Duration
 }
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
@@ -50,6 +52,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 	fset.IntVar(&f.maxValues, "max-values", 0, "refuse documents with more values than this (default: the ruleset's limit)")
 	fset.IntVar(&f.maxScalar, "max-scalar-bytes", 0, "refuse strings longer than this many bytes (default: the ruleset's limit)")
 	fset.Uint64Var(&f.budget, "budget", 0, fmt.Sprintf("CEL cost budget of one rule on one document (default %d)", engine.DefaultBudget))
+	fset.DurationVar(&f.ruleTimeout, "rule-timeout", engine.DefaultRuleTimeout, "stop a rule that runs longer than this on one document")
 	paths, err := parseFlags(fset, args)
 	if err != nil {
 		return exitError, err
@@ -99,7 +102,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 			return false
 		}
 	}
-	results := lintFiles(ctx, cat, pinned, files, engine.LintOptions{Filter: filter, Budget: f.budget}, f.jobs, stderr)
+	results := lintFiles(ctx, cat, pinned, files, engine.LintOptions{Filter: filter, Budget: f.budget, RuleTimeout: f.ruleTimeout}, f.jobs, stderr)
 	var diags []engine.Diagnostic
 	diags = append(diags, inputDiags...)
 	sources := map[string][]byte{}
