@@ -52,7 +52,7 @@ var (
 // stopped explains why the rule's context ended.
 func (rr *ruleRun) stopped() error {
 	if errors.Is(context.Cause(rr.ctx), errRuleTimeout) {
-		return fmt.Errorf("rule %s ran longer than %v on this document; it was stopped", rr.rule.ID, rr.opts.RuleTimeout)
+		return fmt.Errorf("%s:%s: rule %s ran longer than %v on this document; it was stopped", rr.rule.File, rr.rule.Pos, rr.rule.ID, rr.opts.RuleTimeout)
 	}
 	return fmt.Errorf("stopped: %w", context.Cause(rr.ctx))
 }

@@ -146,6 +146,11 @@ func TestHostileRules(t *testing.T) {
 					t.Fatalf("got %v, want one rule error", hostile)
 				}
 				for _, w := range tt.want {
+					// Under the race detector a cost-limited rule may reach
+					// its time limit first: that too must name the rule file.
+					if strings.Contains(hostile[0].Message, "ran longer than") && strings.Contains(hostile[0].Message, "rs/rules.yaml:2:5") {
+						break
+					}
 					if !strings.Contains(hostile[0].Message, w) {
 						t.Errorf("message %q lacks %q", hostile[0].Message, w)
 					}
