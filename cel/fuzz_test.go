@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -292,6 +293,207 @@ func FuzzSchemaErrors(f *testing.F) {
 		}
 		if matches != (len(got.([]any)) == 0) {
 			t.Fatalf("matchesSchema = %v but %d errors", matches, len(got.([]any)))
+		}
+	})
+}
+
+// containsReference reports whether v (a native document value) holds a
+// reference object: a map whose "$ref" member is a string.
+func containsReference(v any) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		if _, ok := t["$ref"].(string); ok {
+			return true
+		}
+		for _, c := range t {
+			if containsReference(c) {
+				return true
+			}
+		}
+	case []any:
+		for _, c := range t {
+			if containsReference(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FuzzResolve follows a reference to an arbitrary pointer in an arbitrary
+// document: resolve and resolveAll never panic, either succeed or fail with
+// an error, never return a reference object, and agree with each other.
+func FuzzResolve(f *testing.F) {
+	f.Add([]byte(`{"a":{"$ref":"#/b"},"b":{"c":{"$ref":"#/d"}},"d":1}`), "#/a")
+	f.Add([]byte(`{"a":{"$ref":"#/a"}}`), "#/a")
+	f.Add([]byte(`{"a":{"$ref":"#/b"},"b":{"$ref":"#/a"}}`), "#/b")
+	f.Add([]byte(`{"a":{"x":{"$ref":"#"}}}`), "#/a")
+	f.Add([]byte(`{"a":{"$ref":"https://example.com/s.json"}}`), "#/a")
+	f.Add([]byte(`{"a b":{"$ref":"#/c~1d"},"c/d":[{"$ref":"#/e/0"}],"e":[true]}`), "#/a%20b")
+	f.Add([]byte(`{"l":[{"$ref":"#/m"},{"$ref":"#/m"}],"m":{"n":[{"$ref":"#/o"}]},"o":"x"}`), "#/l")
+	f.Add([]byte(`{"$ref":1,"a":{"$ref":"#/$ref"}}`), "#/a")
+	f.Add([]byte(`{"a":{"$ref":"#/b","extra":1},"b":[]}`), "#/a")
+	f.Add([]byte(`[{"$ref":"#/1"},{"$ref":"#/2"},{"$ref":"#/3"},null]`), "#/0")
+	f.Add([]byte(`{"a":{"$ref":"#/b%"}}`), "#/a")
+	f.Add([]byte(`{"a":{"$ref":"/b"},"b":0}`), "")
+	f.Fuzz(func(t *testing.T, data []byte, ptr string) {
+		root, _, ok := decodeJSON(data)
+		if !ok {
+			return
+		}
+		act := map[string]any{"self": nil, "root": root, "path": "", "p": ptr}
+		checkNoRef := func(what string, v any) {
+			if containsReference(v) {
+				gj, _ := json.Marshal(v)
+				t.Fatalf("%s left a reference object: %s (root %s, p %q)", what, gj, data, ptr)
+			}
+		}
+		// A reference to p, and the value at p itself when p is a pointer.
+		res, rerr := fuzzEval(t, `resolve(root, {'$ref': p})`, act)
+		if rerr == nil {
+			if m, ok := res.(map[string]any); ok {
+				if _, ok := m["$ref"].(string); ok {
+					t.Fatalf("resolve returned a reference: %v", m)
+				}
+			}
+		}
+		all, aerr := fuzzEval(t, `resolveAll(root, {'$ref': p})`, act)
+		if aerr == nil {
+			checkNoRef("resolveAll", all)
+			if rerr != nil {
+				t.Fatalf("resolveAll succeeded but resolve failed: %v", rerr)
+			}
+			act["self"] = res
+			again, err := fuzzEval(t, `resolveAll(root, self)`, act)
+			if err == nil {
+				gj, _ := json.Marshal(all)
+				aj, _ := json.Marshal(again)
+				if !bytes.Equal(gj, aj) {
+					t.Fatalf("resolveAll(ref) = %s but resolveAll(resolve(ref)) = %s", gj, aj)
+				}
+			}
+		}
+		// The whole document, and a non-reference value (returned as is).
+		if got, err := fuzzEval(t, `resolveAll(root, root)`, act); err == nil {
+			checkNoRef("resolveAll(root)", got)
+		}
+		act["self"] = ptr
+		if got, err := fuzzEval(t, `resolve(root, self)`, act); err != nil || got != ptr {
+			t.Fatalf("resolve of a string = %v, %v", got, err)
+		}
+		if _, err := parsePointer(ptr); err == nil {
+			_, _ = fuzzEval(t, `jsonPointer(root, p).hasValue() ? resolve(root, jsonPointer(root, p).value()) : null`, act)
+		}
+	})
+}
+
+// FuzzValueFunctions checks the per-value functions (jsonType, isInteger,
+// isReference, jsonPointerEscape, jsonPointerTokens, isURI, isURIReference)
+// through CEL on arbitrary JSON values and strings, against their
+// definitions.
+func FuzzValueFunctions(f *testing.F) {
+	f.Add([]byte(`{"$ref":"#/a","a/b":{"~c":[1,2.0,2.5,-0,1e300,null,true,"s"]}}`), "/a~1b/~0c/0")
+	f.Add([]byte(`[9007199254740993, 1e20, -1.5, 0.0]`), "#/a%20b")
+	f.Add([]byte(`{"$ref":1}`), "~")
+	f.Add([]byte(`"\u00e9\ud83d\ude00/~"`), "/~01")
+	f.Add([]byte(`{"":{"":[]}}`), "//")
+	f.Add([]byte(`null`), "https://example.com/a?b#c")
+	f.Add([]byte(`{"a":{"$ref":"x","b":2}}`), "../a b")
+	f.Fuzz(func(t *testing.T, data []byte, s string) {
+		v, _, ok := decodeJSON(data)
+		if !ok {
+			return
+		}
+		act := map[string]any{"self": v, "root": v, "path": "", "p": s}
+		got, err := fuzzEval(t, `[jsonType(self), isInteger(self), isReference(self), jsonPointerEscape(p), isURI(p), isURIReference(p)]`, act)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list := got.([]any)
+		var wantType string
+		wantInt, wantRef := false, false
+		switch x := v.(type) {
+		case nil:
+			wantType = "null"
+		case bool:
+			wantType = "boolean"
+		case int64:
+			wantType, wantInt = "number", true
+		case float64:
+			wantType, wantInt = "number", x == math.Trunc(x)
+		case string:
+			wantType = "string"
+		case []any:
+			wantType = "array"
+		case map[string]any:
+			wantType = "object"
+			_, wantRef = x["$ref"].(string)
+		}
+		if list[0] != wantType || list[1] != wantInt || list[2] != wantRef {
+			t.Fatalf("%s: jsonType, isInteger, isReference = %v, %v, %v; want %v, %v, %v",
+				data, list[0], list[1], list[2], wantType, wantInt, wantRef)
+		}
+		esc := list[3].(string)
+		if esc != escapePointerToken(s) || strings.Contains(strings.ReplaceAll(strings.ReplaceAll(esc, "~0", ""), "~1", ""), "~") || strings.Contains(esc, "/") {
+			t.Fatalf("jsonPointerEscape(%q) = %q", s, esc)
+		}
+		if list[4] != isURI(s) || list[5] != isURIReference(s) {
+			t.Fatalf("isURI/isURIReference(%q) through CEL = %v, %v", s, list[4], list[5])
+		}
+		// Escape then split: one token, the string itself.
+		act["p"] = "/" + esc
+		toks, err := fuzzEval(t, `jsonPointerTokens(p)`, act)
+		if err != nil || len(toks.([]any)) != 1 || toks.([]any)[0] != s {
+			t.Fatalf("jsonPointerTokens(%q) = %v, %v; want [%q]", "/"+esc, toks, err, s)
+		}
+		// Split then escape: the same pointer (outside the '#' fragment form).
+		act["p"] = s
+		toks, err = fuzzEval(t, `jsonPointerTokens(p)`, act)
+		if _, perr := parsePointer(s); (err != nil) != (perr != nil) {
+			t.Fatalf("jsonPointerTokens(%q) error %v, parsePointer error %v", s, err, perr)
+		}
+		if err == nil && !strings.HasPrefix(s, "#") {
+			var sb strings.Builder
+			for _, tok := range toks.([]any) {
+				sb.WriteString("/" + escapePointerToken(tok.(string)))
+			}
+			if sb.String() != s {
+				t.Fatalf("jsonPointerTokens(%q) = %q, which re-escapes to %q", s, toks, sb.String())
+			}
+		}
+		// Pointers built with jsonPointerEscape find every node (the first 32).
+		type item struct {
+			ptr string
+			val any
+		}
+		queue := []item{{"", v}}
+		for n := 0; n < len(queue) && n < 32; n++ {
+			it := queue[n]
+			act["p"] = it.ptr
+			found, err := fuzzEval(t, `jsonPointer(root, p)`, act)
+			if err != nil {
+				t.Fatalf("jsonPointer(%q): %v", it.ptr, err)
+			}
+			fj, _ := json.Marshal(found)
+			wj, _ := json.Marshal(it.val)
+			if !bytes.Equal(fj, wj) {
+				t.Fatalf("jsonPointer(%q) = %s, want %s", it.ptr, fj, wj)
+			}
+			switch x := it.val.(type) {
+			case map[string]any:
+				for k, c := range x {
+					act["p"] = k
+					e, err := fuzzEval(t, `jsonPointerEscape(p)`, act)
+					if err != nil {
+						t.Fatal(err)
+					}
+					queue = append(queue, item{it.ptr + "/" + e.(string), c})
+				}
+			case []any:
+				for i, c := range x {
+					queue = append(queue, item{it.ptr + "/" + strconv.Itoa(i), c})
+				}
+			}
 		}
 	})
 }

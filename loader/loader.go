@@ -250,7 +250,7 @@ func parse(name string, data []byte, opts Options) (*Document, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	doc := &Document{Name: name, Format: format, Root: root}
+	doc := &Document{Name: name, Format: format, Root: root, Source: data}
 	doc.JSON, doc.nodes = render(root, len(data), b.values)
 	doc.Values = len(doc.nodes)
 	return doc, nil

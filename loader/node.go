@@ -130,6 +130,7 @@ type Document struct {
 	Root   *Node
 	JSON   []byte // compact normalised JSON of Root, object keys in source order
 	Values int    // number of values (nodes) in the document
+	Source []byte // the input as read, for code frames
 
 	nodes []*Node // every node in JSON rendering order (increasing Offset)
 }

@@ -227,17 +227,29 @@ func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, 
 	doc, rs, err := cat.LoadFile(file, pinned)
 	if err != nil {
 		res.diags = []engine.Diagnostic{inputDiagnostic(file, err)}
-		if data, rerr := os.ReadFile(file); rerr == nil && len(data) < 8<<20 {
-			res.source = data
-		}
+		res.source = readSmall(file, 8<<20)
 		return res
 	}
 	res.rs = rs
-	if data, err := os.ReadFile(file); err == nil {
-		res.source = data
-	}
 	res.diags = rs.Lint(ctx, doc, opts)
+	if len(res.diags) > 0 {
+		res.source = doc.Source // for code frames; dropped for clean files
+	}
 	return res
+}
+
+// readSmall returns the contents of a regular file of at most max bytes, for
+// the code frame of an input error; nil otherwise.
+func readSmall(file string, max int64) []byte {
+	st, err := os.Stat(file)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > max {
+		return nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	return data
 }
 
 // inputDiagnostic turns an input error into a diagnostic at its position.

@@ -155,3 +155,21 @@ func TestTenMillionValues(t *testing.T) {
 		t.Errorf("raised size limit: exit %d\n%s", code, out)
 	}
 }
+
+// TestHostileDocumentsEach runs each hostile document alone: exit code 2,
+// and the time it took is logged (go test -v) for docs/reliability.md.
+func TestHostileDocumentsEach(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range hostileCases() {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(dir, c.file)
+			c.data(t, p)
+			start := time.Now()
+			code, out, _ := runCLI(t, "check", p)
+			t.Logf("%-22s exit %d in %8.2f ms", c.name, code, float64(time.Since(start).Microseconds())/1000)
+			if code != 2 || !strings.Contains(out, "input error") {
+				t.Errorf("exit %d\n%s", code, out)
+			}
+		})
+	}
+}
