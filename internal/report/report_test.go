@@ -384,3 +384,24 @@ func TestGithubEscape(t *testing.T) {
 		t.Errorf("command without position:\n got %q\nwant %q", got, want)
 	}
 }
+
+func TestClipLongLines(t *testing.T) {
+	long := strings.Repeat("a", 1000) + "X" + strings.Repeat("b", 1000)
+	text, caret := clip(long, 1000)
+	if n := len([]rune(text)); n > maxFrame+2 {
+		t.Errorf("clipped line has %d code points", n)
+	}
+	if []rune(text)[caret] != 'X' {
+		t.Errorf("caret at %d points at %q, want X", caret, string([]rune(text)[caret]))
+	}
+	if !strings.HasPrefix(text, "…") || !strings.HasSuffix(text, "…") {
+		t.Errorf("cuts not marked: %q", text)
+	}
+	if got, c := clip("short", 2); got != "short" || c != 2 {
+		t.Errorf("short line changed: %q %d", got, c)
+	}
+	text, caret = clip(long, 5)
+	if []rune(text)[caret] != 'a' || strings.HasPrefix(text, "…") {
+		t.Errorf("caret near the start: %q %d", text, caret)
+	}
+}

@@ -172,7 +172,7 @@ func (t textWriter) printFile(ds []engine.Diagnostic, src []byte) {
 // printFrame prints the source line of d with its number and, when d has a
 // column, a caret under it.
 func (t textWriter) printFrame(d engine.Diagnostic, line string) {
-	text, caret := expandLine(line, d.Column)
+	text, caret := clip(expandLine(line, d.Column))
 	num := strconv.Itoa(d.Line)
 	t.w.WriteString("    ")
 	t.paint(ansiDim, num+" |")
@@ -280,6 +280,41 @@ func splitLines(src []byte) []string {
 		lines[i] = strings.TrimSuffix(l, "\r")
 	}
 	return lines
+}
+
+// maxFrame is the most code points of a source line a code frame shows; a
+// longer line (minified JSON, say) is cut to a window around the caret.
+const maxFrame = 160
+
+// clip cuts a long rendered line to a window of maxFrame code points around
+// the caret, marking the cuts with "…", and moves the caret to match.
+func clip(text string, caret int) (string, int) {
+	r := []rune(text)
+	if len(r) <= maxFrame {
+		return text, caret
+	}
+	start := 0
+	if caret > maxFrame/3 {
+		start = caret - maxFrame/3
+	}
+	end := min(start+maxFrame, len(r))
+	if end-start < maxFrame {
+		start = max(0, end-maxFrame)
+	}
+	out := string(r[start:end])
+	if caret >= 0 {
+		caret -= start
+	}
+	if start > 0 {
+		out = "…" + out
+		if caret >= 0 {
+			caret++
+		}
+	}
+	if end < len(r) {
+		out += "…"
+	}
+	return out, caret
 }
 
 // expandLine renders a source line for the terminal, tabs expanded to
