@@ -183,3 +183,48 @@ func TestConformanceExplainDocs(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesFolderWithHeader: a --rules folder with its own ruleset.yaml is
+// a ruleset of its own, chosen for the documents it accepts.
+func TestRulesFolderWithHeader(t *testing.T) {
+	dir := t.TempDir()
+	rules := "../../engine/testdata/rulesets/tiny/v1.0.0"
+	doc := write(t, dir, "doc.yaml", "format: \"1\"\nitems:\n  - name: abcdefgh\n")
+	code, out, errOut := runCLI(t, "check", "--rules", rules, doc, example)
+	if code != 1 || !strings.Contains(out, `name "abcdefgh" is longer than 5`) || !strings.Contains(out, "confirmed") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, _ = runCLI(t, "rules", "--rules", rules)
+	if code != 0 || !strings.Contains(out, "tiny@v1.0.0") || !strings.Contains(out, "mcpdesc@v0.9.0-rc.3") {
+		t.Errorf("rules: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "conformance", "--rules", rules, "--spec", "v1.0.0")
+	if code != 0 || !strings.Contains(out, "2 passed, 0 failed") {
+		t.Errorf("conformance: exit %d\n%s", code, out)
+	}
+}
+
+// TestCommittedRuleDocsAreCurrent regenerates the rule pages and compares
+// them with docs/rules, so the committed pages never go stale. Regenerate
+// with: go run ./cmd/celint docs --out docs/rules
+func TestCommittedRuleDocsAreCurrent(t *testing.T) {
+	dir := t.TempDir()
+	if code, out, errOut := runCLI(t, "docs", "--out", dir); code != 0 {
+		t.Fatalf("docs: exit %d\n%s%s", code, out, errOut)
+	}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		want, _ := os.ReadFile(p)
+		got, err := os.ReadFile(filepath.Join("../../docs/rules", rel))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("docs/rules/%s is stale or missing; run: go run ./cmd/celint docs --out docs/rules", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
