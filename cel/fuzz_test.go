@@ -297,6 +297,13 @@ func FuzzSchemaErrors(f *testing.F) {
 	})
 }
 
+// failIfSlow fails a fuzz iteration that took more than 5 seconds.
+func failIfSlow(t *testing.T, start time.Time, data []byte, s string) {
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("SLOW %v: %q %q", d, data, s)
+	}
+}
+
 // containsReference reports whether v (a native document value) holds a
 // reference object: a map whose "$ref" member is a string.
 func containsReference(v any) bool {
@@ -337,6 +344,7 @@ func FuzzResolve(f *testing.F) {
 	f.Add([]byte(`{"a":{"$ref":"#/b%"}}`), "#/a")
 	f.Add([]byte(`{"a":{"$ref":"/b"},"b":0}`), "")
 	f.Fuzz(func(t *testing.T, data []byte, ptr string) {
+		defer failIfSlow(t, time.Now(), data, ptr)
 		root, _, ok := decodeJSON(data)
 		if !ok {
 			return
@@ -400,6 +408,7 @@ func FuzzValueFunctions(f *testing.F) {
 	f.Add([]byte(`null`), "https://example.com/a?b#c")
 	f.Add([]byte(`{"a":{"$ref":"x","b":2}}`), "../a b")
 	f.Fuzz(func(t *testing.T, data []byte, s string) {
+		defer failIfSlow(t, time.Now(), data, s)
 		v, _, ok := decodeJSON(data)
 		if !ok {
 			return

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -75,24 +74,47 @@ func (c *Catalog) Replace(rs *Ruleset) *Catalog {
 	return out
 }
 
-// LoadFile reads the document at path and chooses its ruleset: pinned when
-// not nil, else the newest ruleset that accepts the version the document
-// declares. The document is read with the chosen ruleset's options.
+// LoadFile reads the document at path and chooses its ruleset, as Load
+// does. A file larger than every candidate's size limit is refused before it
+// is read.
 func (c *Catalog) LoadFile(path string, pinned *Ruleset) (*loader.Document, *Ruleset, error) {
+	var limit int64
+	for _, rs := range c.candidates(pinned) {
+		limit = max(limit, rs.LoadOptions.Limits.Bytes)
+	}
+	if limit <= 0 {
+		limit = loader.DefaultLimits().Bytes
+	}
+	data, err := loader.ReadFile(path, limit)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c.Load(path, data, pinned)
+}
+
+func (c *Catalog) candidates(pinned *Ruleset) []*Ruleset {
 	if pinned != nil {
-		doc, err := loader.ParseFile(path, pinned.LoadOptions)
+		return []*Ruleset{pinned}
+	}
+	return c.rulesets
+}
+
+// Load parses a document and chooses its ruleset: pinned when not nil, else
+// the newest ruleset that accepts the version the document declares. The
+// document is read with the chosen ruleset's options; name is used in
+// positions and to tell JSON from YAML.
+func (c *Catalog) Load(name string, data []byte, pinned *Ruleset) (*loader.Document, *Ruleset, error) {
+	if pinned != nil {
+		doc, err := loader.Parse(name, data, pinned.LoadOptions)
 		return doc, pinned, err
 	}
 	if len(c.rulesets) == 0 {
-		return nil, nil, fmt.Errorf("%s: no rulesets to choose from", path)
-	}
-	if _, err := os.Stat(path); err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("%s: no rulesets to choose from", name)
 	}
 	var first *loader.Document
 	var declared []string
 	for i, rs := range c.rulesets {
-		doc, err := loader.ParseFile(path, rs.LoadOptions)
+		doc, err := loader.Parse(name, data, rs.LoadOptions)
 		if err != nil {
 			if i == 0 {
 				return nil, nil, err
@@ -123,7 +145,7 @@ func (c *Catalog) LoadFile(path string, pinned *Ruleset) (*loader.Document, *Rul
 		}
 		break
 	}
-	return nil, nil, &loader.Error{File: path, Pos: pos, Msg: fmt.Sprintf("%s (%s); choose one with --spec", msg, strings.Join(declared, "; "))}
+	return nil, nil, &loader.Error{File: name, Pos: pos, Msg: fmt.Sprintf("%s (%s); choose one with --spec", msg, strings.Join(declared, "; "))}
 }
 
 // CompareTags orders spec tags like semantic versions: v1.2.3 > v1.2.3-rc.2

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/celint/celint/loader"
 	"github.com/tidwall/gjson"
@@ -94,6 +95,12 @@ func FuzzSelect(f *testing.F) {
 		f.Add([]byte(c.doc), c.path)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, path string) {
+		start := time.Now()
+		defer func() {
+			if d := time.Since(start); d > 5*time.Second {
+				t.Fatalf("SLOW %v: %q %q", d, data, path)
+			}
+		}()
 		doc, err := loader.Parse("f.json", data, loader.DefaultOptions())
 		if err != nil {
 			return

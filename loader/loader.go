@@ -259,7 +259,18 @@ func parse(name string, data []byte, opts Options) (*Document, *Error) {
 // ParseFile reads and parses the file at path (see Parse). The size limit is
 // checked with Stat before the file is read.
 func ParseFile(path string, opts Options) (*Document, error) {
-	limit := opts.Limits.withDefaults().Bytes
+	data, err := ReadFile(path, opts.Limits.withDefaults().Bytes)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data, opts)
+}
+
+// ReadFile reads at most limit bytes of the file at path: a larger regular
+// file is refused before it is read, and a file that grows, or is not
+// regular, is never read past limit+1 bytes. The error is an *Error naming
+// the limit.
+func ReadFile(path string, limit int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: "cannot read: " + unwrapPathError(err)}
@@ -268,7 +279,6 @@ func ParseFile(path string, opts Options) (*Document, error) {
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
 		return nil, bytesLimitError(path, st.Size(), limit)
 	}
-	// The file may grow or not be regular: never read more than limit+1.
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, &Error{File: path, Msg: "cannot read: " + unwrapPathError(err)}
@@ -277,7 +287,7 @@ func ParseFile(path string, opts Options) (*Document, error) {
 		return nil, limitError(path, Pos{}, "bytes",
 			fmt.Sprintf("input is more than the limit of %d bytes", limit))
 	}
-	return Parse(path, data, opts)
+	return data, nil
 }
 
 func unwrapPathError(err error) string {

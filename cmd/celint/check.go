@@ -36,9 +36,10 @@ type checkFlags struct {
 	maxScalar   int
 	budget      uint64
 	ruleTimeout time.Duration
+	stdinName   string
 }
 
-func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	var f checkFlags
 	fset := newFlagSet("check", "check [flags] FILE|DIR|GLOB...", stderr)
 	f.register(fset)
@@ -52,6 +53,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 	fset.IntVar(&f.maxValues, "max-values", 0, "refuse documents with more values than this (default: the ruleset's limit)")
 	fset.IntVar(&f.maxScalar, "max-scalar-bytes", 0, "refuse strings longer than this many bytes (default: the ruleset's limit)")
 	fset.Uint64Var(&f.budget, "budget", 0, fmt.Sprintf("CEL cost budget of one rule on one document (default %d)", engine.DefaultBudget))
+	fset.StringVar(&f.stdinName, "stdin-name", "<stdin>", "the `name` the document read from standard input ('-') is reported as; its extension (.json, .yaml) tells the format")
 	fset.DurationVar(&f.ruleTimeout, "rule-timeout", engine.DefaultRuleTimeout, "stop a rule that runs longer than this on one document")
 	paths, err := parseFlags(fset, args)
 	if err != nil {
@@ -102,7 +104,13 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 			return false
 		}
 	}
-	results := lintFiles(ctx, cat, pinned, files, engine.LintOptions{Filter: filter, Budget: f.budget, RuleTimeout: f.ruleTimeout}, f.jobs, stderr)
+	in := inputs{stdin: stdin, stdinName: f.stdinName}
+	for i, file := range files {
+		if file == "-" {
+			files[i] = f.stdinName
+		}
+	}
+	results := lintFiles(ctx, cat, pinned, files, in, engine.LintOptions{Filter: filter, Budget: f.budget, RuleTimeout: f.ruleTimeout}, f.jobs, stderr)
 	var diags []engine.Diagnostic
 	diags = append(diags, inputDiags...)
 	sources := map[string][]byte{}
@@ -121,7 +129,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 		}
 	}
 	engine.SortDiagnostics(diags)
-	in := report.Input{
+	rin := report.Input{
 		Diagnostics: diags,
 		Files:       files,
 		Rules:       reportRules(usedRules),
@@ -129,7 +137,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 		ToolVersion: version,
 		Color:       wantColor(f.color, stdout),
 	}
-	if err := printer.Print(stdout, in); err != nil {
+	if err := printer.Print(stdout, rin); err != nil {
 		return exitError, err
 	}
 	code := exitOK
@@ -193,7 +201,13 @@ type fileResult struct {
 
 // lintFiles lints files with jobs workers; results come back in file order.
 // On a terminal, progress is shown on stderr for long runs.
-func lintFiles(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, files []string, opts engine.LintOptions, jobs int, stderr io.Writer) []fileResult {
+// inputs says where the document named by '-' comes from.
+type inputs struct {
+	stdin     io.Reader
+	stdinName string
+}
+
+func lintFiles(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, files []string, in inputs, opts engine.LintOptions, jobs int, stderr io.Writer) []fileResult {
 	results := make([]fileResult, len(files))
 	var next, done atomic.Int64
 	progress := newProgress(stderr, len(files))
@@ -207,7 +221,7 @@ func lintFiles(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset,
 				if i >= len(files) {
 					return
 				}
-				results[i] = lintFile(ctx, cat, pinned, files[i], opts)
+				results[i] = lintFile(ctx, cat, pinned, files[i], in, opts)
 				progress.update(int(done.Add(1)))
 			}
 		}()
@@ -217,14 +231,21 @@ func lintFiles(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset,
 	return results
 }
 
-func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, file string, opts engine.LintOptions) (res fileResult) {
+func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, file string, in inputs, opts engine.LintOptions) (res fileResult) {
 	res.file = file
 	defer func() {
 		if p := recover(); p != nil {
 			res.diags = append(res.diags, inputDiagnostic(file, fmt.Errorf("internal error while linting: %v", p)))
 		}
 	}()
-	doc, rs, err := cat.LoadFile(file, pinned)
+	var doc *loader.Document
+	var rs *engine.Ruleset
+	var err error
+	if file == in.stdinName && in.stdin != nil {
+		doc, rs, err = loadStdin(cat, pinned, in)
+	} else {
+		doc, rs, err = cat.LoadFile(file, pinned)
+	}
 	if err != nil {
 		res.diags = []engine.Diagnostic{inputDiagnostic(file, err)}
 		res.source = readSmall(file, 8<<20)
@@ -236,6 +257,24 @@ func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, 
 		res.source = doc.Source // for code frames; dropped for clean files
 	}
 	return res
+}
+
+// loadStdin reads the document given as '-'.
+func loadStdin(cat *engine.Catalog, pinned *engine.Ruleset, in inputs) (*loader.Document, *engine.Ruleset, error) {
+	var limit int64
+	for _, rs := range cat.Rulesets() {
+		if pinned == nil || rs == pinned {
+			limit = max(limit, rs.LoadOptions.Limits.Bytes)
+		}
+	}
+	data, err := io.ReadAll(io.LimitReader(in.stdin, limit+1))
+	if err != nil {
+		return nil, nil, &loader.Error{File: in.stdinName, Msg: "cannot read standard input: " + err.Error()}
+	}
+	if int64(len(data)) > limit {
+		return nil, nil, &loader.Error{File: in.stdinName, Limit: "bytes", Msg: fmt.Sprintf("input is more than the limit of %d bytes (raise it with --max-bytes or the ruleset's loader limits)", limit)}
+	}
+	return cat.Load(in.stdinName, data, pinned)
 }
 
 // readSmall returns the contents of a regular file of at most max bytes, for
@@ -277,13 +316,19 @@ func expandPaths(args []string) ([]string, []engine.Diagnostic) {
 	var diags []engine.Diagnostic
 	seen := map[string]bool{}
 	add := func(p string) {
-		p = filepath.Clean(p)
+		if p != "-" {
+			p = filepath.Clean(p)
+		}
 		if !seen[p] {
 			seen[p] = true
 			files = append(files, p)
 		}
 	}
 	for _, a := range args {
+		if a == "-" {
+			add(a)
+			continue
+		}
 		matches := []string{a}
 		if strings.ContainsAny(a, "*?[") {
 			m, err := filepath.Glob(a)

@@ -34,7 +34,7 @@ const (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
@@ -58,7 +58,7 @@ Run 'celint COMMAND -h' for a command's flags.
 Exit codes: 0 clean; 1 diagnostics at or above --fail-on; 2 usage, input or rule errors.
 `
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitError
@@ -67,7 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	code := exitOK
 	switch args[0] {
 	case "check":
-		code, err = runCheck(ctx, args[1:], stdout, stderr)
+		code, err = runCheck(ctx, args[1:], stdin, stdout, stderr)
 	case "conformance":
 		code, err = runConformance(ctx, args[1:], stdout, stderr)
 	case "rules":

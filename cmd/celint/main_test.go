@@ -12,8 +12,13 @@ import (
 
 func runCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
+	return runCLIWithInput(t, "", args...)
+}
+
+func runCLIWithInput(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(context.Background(), args, &out, &errb)
+	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -226,5 +231,20 @@ func TestCommittedRuleDocsAreCurrent(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestCheckStdin(t *testing.T) {
+	data, err := os.ReadFile(example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCLIWithInput(t, string(data), "check", "--stdin-name", "piped.yaml", "-")
+	if code != 1 || !strings.Contains(out, "piped.yaml") || !strings.Contains(out, "58:22") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLIWithInput(t, `{"mcpdesc": "0.9.0", "x": [1,]}`, "check", "-")
+	if code != 2 || !strings.Contains(out, "<stdin>") || !strings.Contains(out, "1:30") {
+		t.Errorf("exit %d\n%s", code, out)
 	}
 }
