@@ -20,10 +20,21 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
+// version is set at build time with -ldflags "-X main.version=..."; a
+// binary installed with 'go install' reports its module version instead.
 var version = "dev"
+
+func init() {
+	if version != "dev" {
+		return
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		version = bi.Main.Version
+	}
+}
 
 // Exit codes.
 const (
