@@ -169,8 +169,14 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 	if r.Resolve && rr.rs.resolver != nil {
 		v, err := rr.eval(rr.rs.resolver, fr)
 		if err != nil {
-			if errors.Is(err, errBudget) {
+			if errors.Is(err, errBudget) || rr.ctx.Err() != nil {
 				return err
+			}
+			// A reference that does not resolve is the document's problem:
+			// report it at the node, without the ruleset's position.
+			var located *locatedError
+			if errors.As(err, &located) {
+				err = located.err
 			}
 			rr.report(n, "", fmt.Sprintf("cannot resolve references: %v", err))
 			return nil
