@@ -134,7 +134,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		Files:       files,
 		Rules:       reportRules(usedRules),
 		Sources:     sources,
-		ToolVersion: version,
+		ToolVersion: toolVersion(),
 		Color:       wantColor(f.color, stdout),
 	}
 	if err := printer.Print(stdout, rin); err != nil {

@@ -27,13 +27,14 @@ import (
 // binary installed with 'go install' reports its module version instead.
 var version = "dev"
 
-func init() {
-	if version != "dev" {
-		return
+// toolVersion returns the version to report.
+func toolVersion() string {
+	if version == "dev" {
+		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			return bi.Main.Version
+		}
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		version = bi.Main.Version
-	}
+	return version
 }
 
 // Exit codes.
@@ -88,7 +89,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "docs":
 		code, err = runDocs(args[1:], stdout, stderr)
 	case "version", "--version":
-		fmt.Fprintln(stdout, "celint", version)
+		fmt.Fprintln(stdout, "celint", toolVersion())
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 	default:
