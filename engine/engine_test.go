@@ -209,6 +209,22 @@ func TestEvaluation(t *testing.T) {
 			want: []string{"4:5 error /forms/1 no fields", "5:5 error /forms/2 cannot resolve references", "6:5 error /forms/3 cannot resolve references"},
 		},
 		{
+			name: "findings inside referenced values land where the value is written, once",
+			rules: `rules:
+  - id: t.follow
+    level: must
+    given: forms.#
+    resolve: true
+    checks:
+      - each: self.fields
+        assert: item != 'bad'
+        at: "fields/{index}"
+        message: bad field
+`,
+			doc:  "defs:\n  f: {fields: [ok, bad]}\n  g: {$ref: '#/defs/f'}\nforms:\n  - {$ref: '#/defs/f'}\n  - {$ref: '#/defs/g'}\n  - {fields: [bad]}\n",
+			want: []string{"2:20 error /defs/f/fields/1 bad field", "7:15 error /forms/2/fields/0 bad field"},
+		},
+		{
 			name: "json schema errors land at their instance location",
 			rules: `rules:
   - id: t.schema

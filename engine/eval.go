@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -77,7 +78,9 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 		l.lintRule(r)
 	}
 	SortDiagnostics(l.out)
-	return l.out
+	// A value referenced from several places is checked at each of them:
+	// report each finding once.
+	return slices.CompactFunc(l.out, func(a, b Diagnostic) bool { return a == b })
 }
 
 type linter struct {
@@ -407,12 +410,78 @@ func (rr *ruleRun) render(t template, fr *frame, pointer bool) (string, error) {
 }
 
 // report adds a diagnostic at rel, a pointer relative to n ("" for n itself).
+//
+// When the rule resolves references, the location is followed through the
+// reference objects on its way, so that a finding inside a referenced value
+// is reported where that value is written.
 func (rr *ruleRun) report(n *loader.Node, rel, msg string) {
+	rel = strings.TrimPrefix(rel, "/")
+	if rr.rule.Resolve && rr.rs.refKey != "" {
+		rr.out = append(rr.out, rr.diag(rr.follow(n, rel), msg))
+		return
+	}
 	ptr := n.Pointer()
-	if rel = strings.TrimPrefix(rel, "/"); rel != "" {
+	if rel != "" {
 		ptr += "/" + rel
 	}
 	rr.out = append(rr.out, rr.diag(ptr, msg))
+}
+
+// maxFollow bounds the reference hops followed for one location.
+const maxFollow = 64
+
+// follow returns the pointer of the node that rel, a pointer relative to n,
+// names once every reference object on the way is replaced by its target.
+// Where the path leaves the document, the rest of rel is kept as written.
+func (rr *ruleRun) follow(n *loader.Node, rel string) string {
+	var tokens []string
+	if rel != "" {
+		tokens = strings.Split(rel, "/")
+	}
+	cur := n
+	for i, tok := range tokens {
+		cur = rr.deref(cur)
+		key := strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		var next *loader.Node
+		switch cur.Kind {
+		case loader.Object:
+			next = cur.Member(key)
+		case loader.Array:
+			if idx, err := strconv.Atoi(key); err == nil && strconv.Itoa(idx) == key {
+				next = cur.Elem(idx)
+			}
+		}
+		if next == nil {
+			return cur.Pointer() + "/" + strings.Join(tokens[i:], "/")
+		}
+		cur = next
+	}
+	return cur.Pointer()
+}
+
+// deref follows reference objects from n to the value they point at; a
+// reference that does not resolve leaves n as it is.
+func (rr *ruleRun) deref(n *loader.Node) *loader.Node {
+	for i := 0; i < maxFollow && n.Kind == loader.Object; i++ {
+		m := n.Member(rr.rs.refKey)
+		if m == nil {
+			break
+		}
+		ref, ok := m.Value.(string)
+		if !ok || !strings.HasPrefix(ref, "#") {
+			break
+		}
+		ptr, err := url.PathUnescape(ref[1:])
+		if err != nil {
+			break
+		}
+		target, ok := rr.doc.Lookup(ptr)
+		if !ok {
+			break
+		}
+		n = target
+	}
+	return n
 }
 
 func (rr *ruleRun) diag(ptr, msg string) Diagnostic {

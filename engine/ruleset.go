@@ -47,6 +47,7 @@ type Ruleset struct {
 	env         *cel.Env
 	docVars     []*variable
 	scopeMember string
+	refKey      string
 	resolver    *program // resolveAll(root, self), when references are configured
 	costLimit   uint64
 }
@@ -264,6 +265,7 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 	cfg.Variables = append(cfg.Variables, cel.Var{Name: "scope", Type: gocel.DynType})
 	if spec.Context.References != nil {
 		cfg.ReferenceKey = spec.Context.References.Key
+		rs.refKey = cfg.ReferenceKey
 	}
 	if len(issues) > 0 {
 		return nil, issues
