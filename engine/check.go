@@ -93,7 +93,7 @@ func compileTemplate(env *cel.Env, file string, s loader.Scalar) (template, erro
 			lit.WriteByte('}')
 			i++
 		case ch == '{':
-			end := strings.IndexByte(text[i:], '}')
+			end := closingBrace(text[i:])
 			if end < 0 {
 				return nil, &loader.Error{File: file, Pos: loader.Pos{Line: s.Pos.Line, Col: s.Pos.Col + i}, Msg: "unclosed '{' in template; write '{{' for a literal brace"}
 			}
@@ -118,6 +118,31 @@ func compileTemplate(env *cel.Env, file string, s loader.Scalar) (template, erro
 		t = append(t, templatePart{text: lit.String()})
 	}
 	return t, nil
+}
+
+// closingBrace returns the offset in s (which starts with '{') of the '}'
+// that closes it, skipping nested braces and quoted CEL strings; -1 if none.
+func closingBrace(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"', '\'':
+			q := s[i]
+			for i++; i < len(s) && s[i] != q; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 func (c *check) String() string { return "check at " + c.where }

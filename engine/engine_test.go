@@ -168,7 +168,7 @@ func TestEvaluation(t *testing.T) {
       - each: self
         assert: item in declared
         at: "{index}"
-        message: "{item} is not declared (index {index})"
+        message: "{item} is not declared (index {index}-{'}' == '}' ? 0 : 1}-{ {'a': 7}['a'] })"
   - id: t.map
     level: may
     given: props
@@ -180,7 +180,7 @@ func TestEvaluation(t *testing.T) {
         message: "{key} is {item}"
 `,
 			doc:  "defs: [{name: a}, {name: b}]\nuses: [a, c, b, d]\nprops: {\"x/y\": 2, z: 1, w: nope}\n",
-			want: []string{`2:11 error /uses/1 "c" is not declared (index 1)`, `2:17 error /uses/3 "d" is not declared (index 3)`, `3:9 info /props/x~1y "x/y" is 2`},
+			want: []string{`2:11 error /uses/1 "c" is not declared (index 1-0-7)`, `2:17 error /uses/3 "d" is not declared (index 3-0-7)`, `3:9 info /props/x~1y "x/y" is 2`},
 		},
 		{
 			name: "list of violations with their own locations",
