@@ -75,9 +75,46 @@ func (l *library) compiledSchema(schema ref.Val) (*jsonschema.Schema, error) {
 	return e.schema, e.err
 }
 
+// Schema is a compiled JSON Schema (draft 2020-12 unless it says otherwise)
+// whose references never leave it: compiling or validating never reads a
+// file or the network. Formats are asserted. It is safe for concurrent use.
+type Schema struct{ s *jsonschema.Schema }
+
+// SchemaViolation is one most-specific cause of a validation failure.
+type SchemaViolation struct {
+	Pointer string // JSON Pointer of the failing value, relative to the validated value
+	Message string
+	Keyword string // the schema keyword location
+}
+
+// CompileSchema compiles a schema given as a JSON-compatible Go value.
+func CompileSchema(doc any) (*Schema, error) {
+	s, err := compileSchema(doc)
+	if err != nil {
+		return nil, err
+	}
+	return &Schema{s: s}, nil
+}
+
+// Validate validates a JSON-compatible Go value and returns the most
+// specific causes of failure, sorted by pointer, keyword and message; nil
+// when the value is valid.
+func (s *Schema) Validate(v any) ([]SchemaViolation, error) {
+	issues, err := validateWith(s.s, v)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SchemaViolation, len(issues))
+	for i, is := range issues {
+		out[i] = SchemaViolation{Pointer: is.pointer, Message: is.message, Keyword: is.keyword}
+	}
+	return out, nil
+}
+
 func compileSchema(doc any) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
 	c.UseLoader(refusingLoader{})
 	if err := c.AddResource(schemaLocation, doc); err != nil {
 		return nil, fmt.Errorf("invalid schema: %v", err)
@@ -118,7 +155,24 @@ func (l *library) validate(value, schema ref.Val) ([]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("value cannot be validated: %v", err)
 	}
-	err = sch.Validate(inst)
+	leaves, err := validateWith(sch, inst)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, 0, len(leaves))
+	for _, lf := range leaves {
+		out = append(out, map[string]any{
+			"pointer": lf.pointer,
+			"message": lf.message,
+			"keyword": lf.keyword,
+		})
+	}
+	return out, nil
+}
+
+// validateWith validates inst and returns the leaves of the failure, sorted.
+func validateWith(sch *jsonschema.Schema, inst any) ([]schemaIssue, error) {
+	err := sch.Validate(inst)
 	if err == nil {
 		return nil, nil
 	}
@@ -138,15 +192,7 @@ func (l *library) validate(value, schema ref.Val) ([]any, error) {
 		}
 		return a.message < b.message
 	})
-	out := make([]any, 0, len(leaves))
-	for _, lf := range leaves {
-		out = append(out, map[string]any{
-			"pointer": lf.pointer,
-			"message": lf.message,
-			"keyword": lf.keyword,
-		})
-	}
-	return out, nil
+	return leaves, nil
 }
 
 type schemaIssue struct{ pointer, message, keyword string }

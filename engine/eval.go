@@ -198,12 +198,12 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 		}
 	}
 	if r.schema != nil {
-		vs, err := validateSchema(r.schema, fr.vals[0])
+		vs, err := r.schema.Validate(fr.vals[0])
 		if err != nil {
 			return err
 		}
 		for _, v := range vs {
-			rr.report(n, v.pointer, v.message)
+			rr.report(n, v.Pointer, v.Message)
 		}
 	}
 	for _, c := range r.checks {

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	gocel "github.com/google/cel-go/cel"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/celint/celint/cel"
 	"github.com/celint/celint/loader"
@@ -116,7 +115,7 @@ type Rule struct {
 	when     *program
 	docVars  []*variable
 	vars     []*variable
-	schema   *jsonschema.Schema
+	schema   *cel.Schema
 	checks   []*check
 	versions []string // nil: independent of the scope
 }
@@ -420,7 +419,7 @@ func (rs *Ruleset) compileRule(spec loader.RuleSpec, fileName string) (*Rule, er
 		r.versions = spec.ProtocolVersions.List
 	}
 	if spec.Schema != nil {
-		s, err := compileSchema(spec.Schema.Value)
+		s, err := cel.CompileSchema(spec.Schema.Value)
 		if err != nil {
 			errs = append(errs, &loader.Error{File: file, Pos: spec.Schema.Pos, Msg: "schema: " + err.Error()})
 		}
