@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/celint/celint/engine"
@@ -122,6 +123,15 @@ func checkExample(ctx context.Context, rs *engine.Ruleset, r *engine.Rule, ex lo
 			inside = append(inside, d)
 		}
 	}
+	if !valid && len(ex.Expect) > 0 && len(ruleErrors) == 0 {
+		res.Expected = fmt.Sprintf("exactly the %d expected diagnostics", len(ex.Expect))
+		if problems := matchExpected(diags, ex.Expect); len(problems) > 0 {
+			res.Status, res.Got = Fail, strings.Join(problems, "; ")
+		} else {
+			res.Status, res.Got = Pass, summarize(diags)
+		}
+		return res
+	}
 	switch {
 	case len(ruleErrors) > 0:
 		res.Status, res.Got = Fail, summarize(ruleErrors)
@@ -134,6 +144,37 @@ func checkExample(ctx context.Context, rs *engine.Ruleset, r *engine.Rule, ex lo
 		res.Status, res.Got = Pass, summarize(inside)
 	}
 	return res
+}
+
+// matchExpected checks diagnostics against expectations in both
+// directions, as analysistest does with its "want" comments: each
+// diagnostic must use up one expectation with its pointer and a matching
+// message, and no expectation may be left over.
+func matchExpected(diags []engine.Diagnostic, expect []loader.ExpectSpec) []string {
+	used := make([]bool, len(expect))
+	var problems []string
+	for _, d := range diags {
+		found := false
+		for i, x := range expect {
+			if used[i] || x.Pointer.Value != d.Pointer {
+				continue
+			}
+			if re, err := regexp.Compile(x.Message.Value); err != nil || !re.MatchString(d.Message) {
+				continue
+			}
+			used[i], found = true, true
+			break
+		}
+		if !found {
+			problems = append(problems, fmt.Sprintf("unexpected diagnostic at %s: %s", displayPointer(d.Pointer), d.Message))
+		}
+	}
+	for i, x := range expect {
+		if !used[i] {
+			problems = append(problems, fmt.Sprintf("no diagnostic at %s matching %q", displayPointer(x.Pointer.Value), x.Message.Value))
+		}
+	}
+	return problems
 }
 
 func displayPointer(p string) string {

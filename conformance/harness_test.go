@@ -40,6 +40,9 @@ func TestBrokenExamplesFail(t *testing.T) {
 		"pass invalid /items/1/name",
 		"FAIL invalid /items/0",
 		"FAIL invalid /items/7",
+		"pass invalid /items/1",
+		"FAIL invalid /items/1",
+		"FAIL invalid /items/1",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -49,8 +52,17 @@ func TestBrokenExamplesFail(t *testing.T) {
 	}
 	var tb fakeTB
 	conformance.Check(&tb, rs, conformance.Options{})
-	if len(tb.errors) != 3 {
-		t.Errorf("Check reported %d errors, want 3: %q", len(tb.errors), tb.errors)
+	if len(tb.errors) != 5 {
+		t.Errorf("Check reported %d errors, want 5: %q", len(tb.errors), tb.errors)
+	}
+	for _, want := range []string{`no diagnostic at /items/0/name matching ""`, `unexpected diagnostic at /items/1/name: name too long`} {
+		found := false
+		for _, e := range tb.errors {
+			found = found || strings.Contains(e, want)
+		}
+		if !found {
+			t.Errorf("no failure says %q: %q", want, tb.errors)
+		}
 	}
 }
 

@@ -142,7 +142,17 @@ type ExampleSpec struct {
 	Source   Scalar `yaml:"source"`
 	Document *Raw   `yaml:"document"`
 	Selected Scalar `yaml:"selected"`
-	Pos      Pos    `yaml:"-"`
+	// Expect, on an invalid example, lists every diagnostic the rule must
+	// give on the example, no more and no fewer.
+	Expect []ExpectSpec `yaml:"expect"`
+	Pos    Pos          `yaml:"-"`
+}
+
+// ExpectSpec is one expected diagnostic of an invalid example: its JSON
+// Pointer and, optionally, a regular expression its message must match.
+type ExpectSpec struct {
+	Pointer Scalar `yaml:"pointer"`
+	Message Scalar `yaml:"message"`
 }
 
 // Scalar is a scalar string with its source position.
@@ -666,6 +676,17 @@ func checkRule(name string, r *RuleSpec, n *yaml.Node) Issues {
 			}
 			if (e.Source.Value == "") == (e.Document == nil) {
 				add(e.Pos, "an example needs exactly one of 'source' (a fixture file) or 'document' (inline)")
+			}
+			if len(e.Expect) > 0 && kind == "valid" {
+				add(e.Pos, "a valid example expects no diagnostic: 'expect' belongs to invalid examples")
+			}
+			for _, x := range e.Expect {
+				if x.Pointer.Value != "" && !strings.HasPrefix(x.Pointer.Value, "/") {
+					add(x.Pointer.Pos, "expected pointer %q must start with '/'", x.Pointer.Value)
+				}
+				if _, err := regexp.Compile(x.Message.Value); err != nil {
+					add(x.Message.Pos, "expected message %q is not a regular expression: %v", x.Message.Value, err)
+				}
 			}
 			if e.Selected.Value != "" && !strings.HasPrefix(e.Selected.Value, "/") {
 				add(e.Selected.Pos, "selected %q must be a JSON Pointer starting with '/' (or be omitted for the whole document)", e.Selected.Value)
