@@ -109,7 +109,10 @@ func parseSelector(path string) (*selector, error) {
 }
 
 // scanQuery returns the offset just past the ')' that closes the '(' at i,
-// skipping quoted strings and nested parentheses.
+// skipping quoted strings and nested parentheses. Like gjson's own query
+// parser, it counts '[' and ']' as parentheses too: otherwise the two would
+// end the query at different places, and gjson's result would carry no
+// location (for example "#((])#)", which gjson reads as "#((])" then "#)").
 func scanQuery(path string, i int) (int, error) {
 	depth := 0
 	for ; i < len(path); i++ {
@@ -125,9 +128,9 @@ func scanQuery(path string, i int) (int, error) {
 			if i >= len(path) {
 				return 0, fmt.Errorf("unterminated string in query")
 			}
-		case '(':
+		case '(', '[':
 			depth++
-		case ')':
+		case ')', ']':
 			depth--
 			if depth == 0 {
 				return i + 1, nil

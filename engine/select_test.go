@@ -59,7 +59,7 @@ func TestSelectorLocations(t *testing.T) {
 }
 
 func TestSelectorRejects(t *testing.T) {
-	for _, p := range []string{"", "a..b", "a.", "@reverse", "a|b", "[a,b]", "{a}", "!true", `a.#(x=="y"`, "a.b(c)", `a\`} {
+	for _, p := range []string{"", "a..b", "a.", "@reverse", "a|b", "[a,b]", "{a}", "!true", `a.#(x=="y"`, "a.b(c)", `a\`, "#((])#)"} {
 		if _, err := parseSelector(p); err == nil {
 			t.Errorf("parseSelector(%q) succeeded, want an error", p)
 		}
