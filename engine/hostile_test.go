@@ -8,7 +8,6 @@ import (
 	"time"
 
 	gocel "github.com/google/cel-go/cel"
-	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 
 	"github.com/celint/celint/engine"
@@ -207,7 +206,6 @@ func TestPanickingFunction(t *testing.T) {
 	if fine := ruleOnly(ds, "t.fine"); len(fine) != 1 {
 		t.Errorf("the other rule did not run: %v", fine)
 	}
-	_ = types.True
 }
 
 // TestResolveCycleDiagnostic: with resolve: true, a cycle or a missing

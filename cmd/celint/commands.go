@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/celint/celint/conformance"
-	"github.com/celint/celint/engine"
 	"github.com/celint/celint/internal/ruledoc"
 )
 
@@ -163,5 +162,3 @@ func runDocs(args []string, stdout, stderr io.Writer) (int, error) {
 	fmt.Fprintf(stdout, "wrote %d pages under %s\n", n, out)
 	return exitOK, nil
 }
-
-var _ = engine.Error

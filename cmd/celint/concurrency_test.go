@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -66,5 +65,4 @@ func TestNoHTTPClient(t *testing.T) {
 			t.Errorf("celint links %s", d)
 		}
 	}
-	_ = filepath.Separator
 }
