@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	gocel "github.com/google/cel-go/cel"
+	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/ext"
 )
 
@@ -273,7 +274,8 @@ func (e *Env) Compile(expr string, o Origin) (*Program, error) {
 		l, c := o.position(1, 1)
 		return nil, &CompileError{Issues: []Issue{{File: o.File, Line: l, Col: c, Msg: err.Error()}}}
 	}
-	p = &Program{prg: prg, out: ast.OutputType(), limit: e.limit, expr: expr}
+	loops := len(celast.MatchDescendants(celast.NavigateAST(ast.NativeRep()), celast.KindMatcher(celast.ComprehensionKind))) > 0
+	p = &Program{prg: prg, out: ast.OutputType(), limit: e.limit, expr: expr, loops: loops}
 	e.cache.mu.Lock()
 	defer e.cache.mu.Unlock()
 	if prev, ok := e.cache.programs[key]; ok {

@@ -39,6 +39,9 @@ type Program struct {
 	out   *gocel.Type
 	limit uint64
 	expr  string
+	// loops reports whether the expression has a comprehension: only those
+	// can run long enough to need the context checked while they run.
+	loops bool
 }
 
 // OutputType is the type the checker inferred for the expression (dyn when
@@ -83,7 +86,14 @@ func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost u
 	if activation == nil {
 		activation = interpreter.EmptyActivation()
 	}
-	val, det, evalErr := p.prg.ContextEval(ctx, activation)
+	var val ref.Val
+	var det *gocel.EvalDetails
+	var evalErr error
+	if p.loops {
+		val, det, evalErr = p.prg.ContextEval(ctx, activation)
+	} else {
+		val, det, evalErr = p.prg.Eval(activation)
+	}
 	if det != nil {
 		if c := det.ActualCost(); c != nil {
 			cost = *c

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -169,7 +170,7 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 		return nil
 	}
 	fr := &frame{parent: parent, names: []string{"self", "path", "scope"}, vals: []any{n.Value, n.Pointer(), scope}}
-	if r.Resolve && rr.rs.resolver != nil {
+	if r.Resolve && rr.rs.resolver != nil && rr.mayHoldReference(n) {
 		v, err := rr.eval(rr.rs.resolver, fr)
 		if err != nil {
 			if errors.Is(err, errBudget) || rr.ctx.Err() != nil {
@@ -212,6 +213,12 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 		}
 	}
 	return nil
+}
+
+// mayHoldReference reports whether the node's JSON mentions the reference
+// key at all: most nodes do not, and need no resolving.
+func (rr *ruleRun) mayHoldReference(n *loader.Node) bool {
+	return bytes.Contains(rr.doc.JSON[n.Offset:n.End], rr.rs.refNeedle)
 }
 
 // scopeOf returns the node's effective scope member: its own, else its

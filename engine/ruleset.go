@@ -5,6 +5,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -47,6 +48,7 @@ type Ruleset struct {
 	docVars     []*variable
 	scopeMember string
 	refKey      string
+	refNeedle   []byte // the reference key as a member name in compact JSON: "key":
 	resolver    *program // resolveAll(root, self), when references are configured
 	costLimit   uint64
 }
@@ -265,6 +267,8 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 	if spec.Context.References != nil {
 		cfg.ReferenceKey = spec.Context.References.Key
 		rs.refKey = cfg.ReferenceKey
+		quoted, _ := json.Marshal(rs.refKey) // a string always marshals
+		rs.refNeedle = append(quoted, ':')
 	}
 	if len(issues) > 0 {
 		return nil, issues
