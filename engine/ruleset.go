@@ -48,7 +48,7 @@ type Ruleset struct {
 	docVars     []*variable
 	scopeMember string
 	refKey      string
-	refNeedle   []byte // the reference key as a member name in compact JSON: "key":
+	refNeedle   []byte   // the reference key as a member name in compact JSON: "key":
 	resolver    *program // resolveAll(root, self), when references are configured
 	costLimit   uint64
 }
