@@ -143,11 +143,11 @@ func TestEvaluation(t *testing.T) {
 		want             []string
 	}{
 		{
-			name: "inherited scope and protocolVersions",
+			name: "inherited scope, and a rule limited to scope values under the scope's own key",
 			rules: `rules:
   - id: t.scope
     level: should
-    protocolVersions: ["b"]
+    versions: ["b"]
     given: items.#
     checks:
       - assert: "false"
@@ -333,6 +333,7 @@ func TestBadRuleFiles(t *testing.T) {
 		{"duplicate id", base + strings.TrimPrefix(base, "rules:\n"), "duplicate rule id \"t.x\""},
 		{"not yaml", "rules: [\n", "rs/rules.yaml:"},
 		{"bad template", strings.Replace(base, `assert: "true"`, "assert: \"true\"\n        message: \"oops {self.\"", 1), "rs/rules.yaml:7:"},
+		{"scope values without a declared scope", strings.Replace(base, "level: must", "level: must\n    versions: [a]", 1), "rs/rules.yaml:4:5: unknown field \"versions\""},
 		{"resolve without references", base + "    resolve: true\n", "rs/rules.yaml:2:5: resolve: true needs the ruleset to declare context.references"},
 		{"assert and forbid", strings.Replace(base, `assert: "true"`, "assert: \"true\"\n        forbid: \"true\"", 1), "exactly one of 'assert' or 'forbid'"},
 	}

@@ -166,7 +166,7 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 	if m := rr.scopeOf(n); m != nil {
 		scope = m.Value
 	}
-	if r.versions != nil && !intersects(scope, r.versions) {
+	if r.scopeValues != nil && !intersects(scope, r.scopeValues) {
 		return nil
 	}
 	fr := &frame{parent: parent, names: []string{"self", "path", "scope"}, vals: []any{n.Value, n.Pointer(), scope}}
@@ -238,13 +238,13 @@ func (rr *ruleRun) scopeOf(n *loader.Node) *loader.Node {
 	return nil
 }
 
-func intersects(scope any, versions []string) bool {
+func intersects(scope any, values []string) bool {
 	list, ok := scope.([]any)
 	if !ok {
 		return scope == nil // no declared scope: the rule applies
 	}
 	for _, v := range list {
-		if s, ok := v.(string); ok && slices.Contains(versions, s) {
+		if s, ok := v.(string); ok && slices.Contains(values, s) {
 			return true
 		}
 	}

@@ -90,6 +90,11 @@ func (rs *Ruleset) AcceptsDocument(doc *loader.Document) bool {
 	return ok && slices.Contains(rs.Accepts.Versions, v)
 }
 
+// ScopeKey returns the member that carries a node's inherited scope, and
+// that rules use to limit themselves to some scope values; "" when the
+// ruleset declares no scope.
+func (rs *Ruleset) ScopeKey() string { return rs.scopeMember }
+
 // Rule returns the rule with the given id, or nil.
 func (rs *Ruleset) Rule(id string) *Rule {
 	i, ok := slices.BinarySearchFunc(rs.Rules, id, func(r *Rule, id string) int { return strings.Compare(r.ID, id) })
@@ -113,13 +118,13 @@ type Rule struct {
 	Tag       string
 	SourceURL string
 
-	given    []*selector
-	when     *program
-	docVars  []*variable
-	vars     []*variable
-	schema   *cel.Schema
-	checks   []*check
-	versions []string // nil: independent of the scope
+	given       []*selector
+	when        *program
+	docVars     []*variable
+	vars        []*variable
+	schema      *cel.Schema
+	checks      []*check
+	scopeValues []string // nil: independent of the scope
 }
 
 type variable struct {
@@ -331,7 +336,7 @@ func (rs *Ruleset) readRules(fsys fs.FS, dir string) ([]*Rule, error) {
 			errs = append(errs, err)
 			continue
 		}
-		rf, err := loader.ReadRuleFile(file, data)
+		rf, err := loader.ReadRuleFile(file, data, loader.RuleFileOptions{ScopeKey: rs.scopeMember})
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -416,11 +421,8 @@ func (rs *Ruleset) compileRule(spec loader.RuleSpec, fileName string) (*Rule, er
 	if spec.Resolve && rs.resolver == nil {
 		errs = append(errs, &loader.Error{File: file, Pos: spec.Pos, Msg: "resolve: true needs the ruleset to declare context.references"})
 	}
-	if !spec.ProtocolVersions.Independent && len(spec.ProtocolVersions.List) > 0 {
-		if rs.scopeMember == "" {
-			errs = append(errs, &loader.Error{File: file, Pos: spec.ProtocolVersions.Pos, Msg: "protocolVersions lists versions, but the ruleset declares no context.scope to match them against"})
-		}
-		r.versions = spec.ProtocolVersions.List
+	if !spec.Scope.Independent && len(spec.Scope.List) > 0 {
+		r.scopeValues = spec.Scope.List
 	}
 	if spec.Schema != nil {
 		s, err := cel.CompileSchema(spec.Schema.Value)

@@ -74,31 +74,34 @@ type ReferenceSpec struct {
 
 // RuleSpec is one rule as written, with the source position of every expression.
 type RuleSpec struct {
-	ID               Scalar       `yaml:"id"`
-	Title            string       `yaml:"title"`
-	Description      string       `yaml:"description"`
-	Requirement      string       `yaml:"requirement"`
-	Owner            string       `yaml:"owner"`
-	Surface          string       `yaml:"surface"`
-	Path             string       `yaml:"path"`
-	Kind             string       `yaml:"kind"`
-	Level            Scalar       `yaml:"level"`
-	ProtocolVersions Versions     `yaml:"protocolVersions"`
-	SchemaLocations  []string     `yaml:"schemaLocations"`
-	Status           string       `yaml:"status"`
-	Enforcement      string       `yaml:"enforcement"`
-	RequiredBy       []RequiredBy `yaml:"requiredBy"`
-	BasedOn          []BasedOn    `yaml:"basedOn"`
-	Given            Scalars      `yaml:"given"`
-	When             *Expr        `yaml:"when"`
-	Resolve          bool         `yaml:"resolve"`
-	DocVariables     Vars         `yaml:"documentVariables"`
-	Variables        Vars         `yaml:"variables"`
-	Schema           *Raw         `yaml:"schema"`
-	Checks           []CheckSpec  `yaml:"checks"`
-	Examples         ExamplesSpec `yaml:"examples"`
-	Pos              Pos          `yaml:"-"`
-	File             string       `yaml:"-"`
+	ID          Scalar `yaml:"id"`
+	Title       string `yaml:"title"`
+	Description string `yaml:"description"`
+	Requirement string `yaml:"requirement"`
+	Owner       string `yaml:"owner"`
+	Surface     string `yaml:"surface"`
+	Path        string `yaml:"path"`
+	Kind        string `yaml:"kind"`
+	Level       Scalar `yaml:"level"`
+	// Scope lists the scope values the rule is limited to, written under the
+	// member named by the ruleset's scope (ScopeKey); see RuleFileOptions.
+	Scope           Versions     `yaml:"-"`
+	ScopeKey        string       `yaml:"-"`
+	SchemaLocations []string     `yaml:"schemaLocations"`
+	Status          string       `yaml:"status"`
+	Enforcement     string       `yaml:"enforcement"`
+	RequiredBy      []RequiredBy `yaml:"requiredBy"`
+	BasedOn         []BasedOn    `yaml:"basedOn"`
+	Given           Scalars      `yaml:"given"`
+	When            *Expr        `yaml:"when"`
+	Resolve         bool         `yaml:"resolve"`
+	DocVariables    Vars         `yaml:"documentVariables"`
+	Variables       Vars         `yaml:"variables"`
+	Schema          *Raw         `yaml:"schema"`
+	Checks          []CheckSpec  `yaml:"checks"`
+	Examples        ExamplesSpec `yaml:"examples"`
+	Pos             Pos          `yaml:"-"`
+	File            string       `yaml:"-"`
 }
 
 // RequiredBy names the normative text that requires a rule.
@@ -407,14 +410,24 @@ func (is Issues) Error() string {
 	return b.String()
 }
 
+// RuleFileOptions configure how rule files are read.
+type RuleFileOptions struct {
+	// ScopeKey, when set, is the rule member that limits a rule to some
+	// values of the inherited scope: "independent" or a list of values. It is
+	// named after the ruleset's scope member; without a scope, a rule has no
+	// such member.
+	ScopeKey string
+}
+
 // ReadRuleFile parses a rule file. Unknown fields, wrong types and missing
 // required fields are reported together, each at its file:line:col.
-func ReadRuleFile(name string, data []byte) (*RuleFile, error) {
+func ReadRuleFile(name string, data []byte, opts RuleFileOptions) (*RuleFile, error) {
 	root, err := yamlRoot(name, data)
 	if err != nil {
 		return nil, err
 	}
 	var issues Issues
+	scopes := takeScopes(name, root, opts.ScopeKey, &issues)
 	checkFields(name, root, reflect.TypeOf(RuleFile{}), &issues)
 	rf := &RuleFile{Name: name}
 	decodeInto(name, root, rf, &issues)
@@ -428,6 +441,9 @@ func ReadRuleFile(name string, data []byte) (*RuleFile, error) {
 			n := rulesNode.Content[i]
 			r := &rf.Rules[i]
 			r.Pos, r.File = Pos{n.Line, n.Column}, name
+			if sc, ok := scopes[i]; ok {
+				r.Scope, r.ScopeKey = sc, opts.ScopeKey
+			}
 			issues = append(issues, checkRule(name, r, n)...)
 		}
 	}
@@ -435,6 +451,37 @@ func ReadRuleFile(name string, data []byte) (*RuleFile, error) {
 		return nil, issues
 	}
 	return rf, nil
+}
+
+// takeScopes reads the scope member of every rule and removes it from the
+// tree, so that the rest decodes as a fixed structure. It returns the
+// values by rule index.
+func takeScopes(name string, root *yaml.Node, key string, issues *Issues) map[int]Versions {
+	rules := mappingValue(root, "rules")
+	if key == "" || rules == nil || rules.Kind != yaml.SequenceNode {
+		return nil
+	}
+	out := map[int]Versions{}
+	for i, r := range rules.Content {
+		if r.Kind != yaml.MappingNode {
+			continue
+		}
+		for j := 0; j+1 < len(r.Content); j += 2 {
+			if r.Content[j].Value != key {
+				continue
+			}
+			var v Versions
+			if err := v.UnmarshalYAML(r.Content[j+1]); err != nil {
+				le := err.(*Error)
+				le.File = name
+				*issues = append(*issues, le)
+			}
+			out[i] = v
+			r.Content = append(r.Content[:j:j], r.Content[j+2:]...)
+			break
+		}
+	}
+	return out
 }
 
 // ReadRulesetSpec parses a ruleset header file.

@@ -21,7 +21,7 @@ func FuzzReadRuleFile(f *testing.F) {
 	f.Add([]byte("rules:\n  - id: &a a.b\n    title: *a\n"))
 	f.Add([]byte("name: x\ntag: v1\nloader: {reject: [aliases, bogus]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rf, err := ReadRuleFile("f.yaml", data)
+		rf, err := ReadRuleFile("f.yaml", data, RuleFileOptions{ScopeKey: "versions"})
 		if err == nil {
 			if rf == nil {
 				t.Fatal("nil rule file without error")

@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/celint/celint/engine"
@@ -140,17 +141,38 @@ func details(r *engine.Rule) [][]fact {
 	add(fact{"Surface", r.Surface, false}, fact{"Path", r.Path, true})
 	add(fact{"Kind", r.Kind, false})
 	add(fact{"Requirement level", r.Level.Value, false})
-	switch pv := r.ProtocolVersions; {
-	case pv.Independent:
-		add(fact{"Protocol versions", "independent of the protocol version", false})
-	case len(pv.List) > 0:
-		add(fact{"Protocol versions", strings.Join(pv.List, ", "), true})
+	label := humanize(r.ScopeKey)
+	switch sc := r.Scope; {
+	case sc.Independent:
+		add(fact{label, "independent of the " + strings.ToLower(strings.TrimSuffix(label, "s")), false})
+	case len(sc.List) > 0:
+		add(fact{label, strings.Join(sc.List, ", "), true})
 	}
 	if len(r.SchemaLocations) > 0 {
 		add(fact{"Document schema locations", strings.Join(r.SchemaLocations, ", "), true})
 	}
 	add(fact{"Status", r.Status, false}, fact{"Enforcement", r.Enforcement, false})
 	return lines
+}
+
+// humanize turns a member name into a label: "protocolVersions" becomes
+// "Protocol versions".
+func humanize(key string) string {
+	var b strings.Builder
+	for i, r := range key {
+		switch {
+		case i == 0:
+			b.WriteRune(unicode.ToUpper(r))
+		case unicode.IsUpper(r):
+			b.WriteByte(' ')
+			b.WriteRune(unicode.ToLower(r))
+		case r == '_' || r == '-':
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // renderExample reads an example's document and selects its fragment. A

@@ -215,7 +215,7 @@ func TestRuleBlock(t *testing.T) {
 		}
 	}
 	// The positions the rule-file reader gives agree with the extraction.
-	rf, err := loader.ReadRuleFile("multi.yaml", []byte(strings.TrimSuffix(multiRule, "other: 1\n")))
+	rf, err := loader.ReadRuleFile("multi.yaml", []byte(strings.TrimSuffix(multiRule, "other: 1\n")), loader.RuleFileOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,16 +251,17 @@ func testRuleset(t *testing.T, ex loader.ExamplesSpec) (*engine.Ruleset, *engine
 	}
 	r := &engine.Rule{
 		RuleSpec: loader.RuleSpec{
-			ID:               loader.Scalar{Value: "t.rule"},
-			Title:            "A test rule",
-			Description:      "Says something. Then more.",
-			Requirement:      "A thing must hold.",
-			Level:            loader.Scalar{Value: "should"},
-			Surface:          "Thing",
-			ProtocolVersions: loader.Versions{List: []string{"1", "2"}},
-			Examples:         ex,
-			Pos:              loader.Pos{Line: 2, Col: 5},
-			File:             "t/v1/r.yaml",
+			ID:          loader.Scalar{Value: "t.rule"},
+			Title:       "A test rule",
+			Description: "Says something. Then more.",
+			Requirement: "A thing must hold.",
+			Level:       loader.Scalar{Value: "should"},
+			Surface:     "Thing",
+			Scope:       loader.Versions{List: []string{"1", "2"}},
+			ScopeKey:    "protocolVersions",
+			Examples:    ex,
+			Pos:         loader.Pos{Line: 2, Col: 5},
+			File:        "t/v1/r.yaml",
 		},
 		ID: "t.rule", FileName: "r.yaml", Tag: "v1",
 	}
