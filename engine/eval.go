@@ -401,7 +401,7 @@ func (rr *ruleRun) render(t template, fr *frame, pointer bool) (string, error) {
 		switch s := nv.(type) {
 		case string:
 			if pointer {
-				b.WriteString(escapeToken(s))
+				b.WriteString(loader.EscapeToken(s))
 			} else {
 				b.WriteString(strconv.Quote(s))
 			}
@@ -448,16 +448,7 @@ func (rr *ruleRun) follow(n *loader.Node, rel string) string {
 	cur := n
 	for i, tok := range tokens {
 		cur = rr.deref(cur)
-		key := strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		var next *loader.Node
-		switch cur.Kind {
-		case loader.Object:
-			next = cur.Member(key)
-		case loader.Array:
-			if idx, err := strconv.Atoi(key); err == nil && strconv.Itoa(idx) == key {
-				next = cur.Elem(idx)
-			}
-		}
+		next := cur.Child(tok)
 		if next == nil {
 			return cur.Pointer() + "/" + strings.Join(tokens[i:], "/")
 		}

@@ -74,7 +74,7 @@ func (n *Node) Pointer() string {
 		if c.Parent.Kind == Array {
 			toks = append(toks, strconv.Itoa(c.Index))
 		} else {
-			toks = append(toks, escapeToken(c.Key))
+			toks = append(toks, EscapeToken(c.Key))
 		}
 	}
 	var sb strings.Builder
@@ -87,11 +87,31 @@ func (n *Node) Pointer() string {
 
 var tokenEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
-func escapeToken(s string) string {
+// EscapeToken escapes a member name as a JSON Pointer reference token
+// (RFC 6901: "~" as "~0", "/" as "~1").
+func EscapeToken(s string) string {
 	if strings.ContainsAny(s, "~/") {
 		return tokenEscaper.Replace(s)
 	}
 	return s
+}
+
+// Child returns the member or element that one escaped JSON Pointer
+// reference token names, or nil.
+func (n *Node) Child(token string) *Node {
+	tok, ok := unescapeToken(token)
+	if !ok {
+		return nil
+	}
+	switch n.Kind {
+	case Object:
+		return n.Member(tok)
+	case Array:
+		if i, ok := arrayIndex(tok); ok {
+			return n.Elem(i)
+		}
+	}
+	return nil
 }
 
 // Member returns the member named name, or nil when it is absent or n is not
@@ -172,19 +192,7 @@ func (d *Document) walk(pointer string) (n *Node, complete bool) {
 		if next >= 0 {
 			tok = rest[:next]
 		}
-		tok, ok := unescapeToken(tok)
-		if !ok {
-			return n, false
-		}
-		var c *Node
-		switch n.Kind {
-		case Object:
-			c = n.Member(tok)
-		case Array:
-			if i, ok := arrayIndex(tok); ok {
-				c = n.Elem(i)
-			}
-		}
+		c := n.Child(tok)
 		if c == nil {
 			return n, false
 		}
