@@ -69,7 +69,7 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 	if opts.RuleTimeout == 0 {
 		opts.RuleTimeout = DefaultRuleTimeout
 	}
-	l := &linter{ctx: ctx, rs: rs, doc: doc, opts: opts}
+	l := &linter{ctx: ctx, rs: rs, doc: doc, opts: opts, shared: spend{budget: opts.Budget}}
 	l.docFrame = &frame{names: []string{"root"}, vals: []any{doc.Root.Value}}
 	l.docFrame.addLazy(ctx, rs.docVars, &l.shared)
 	for _, r := range rs.Rules {
@@ -113,7 +113,6 @@ func (l *linter) lintRule(r *Rule) {
 	ctx, cancel := context.WithTimeoutCause(l.ctx, l.opts.RuleTimeout, errRuleTimeout)
 	defer cancel()
 	rr := &ruleRun{linter: l, ctx: ctx, rule: r, spend: spend{budget: l.opts.Budget}}
-	l.shared.budget = l.opts.Budget
 	defer func() {
 		if p := recover(); p != nil {
 			rr.ruleError(l.doc.Root, fmt.Errorf("internal error: %v", p))
