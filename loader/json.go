@@ -227,6 +227,7 @@ func (p *jsonParser) run() (*Node, *Error) {
 			if err != nil {
 				return nil, err
 			}
+			node.Style = DoubleQuoted
 			s, err := p.readString()
 			if err != nil {
 				return nil, err

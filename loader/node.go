@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"sync"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,6 +48,7 @@ func (p Pos) IsZero() bool { return p.Line == 0 && p.Col == 0 }
 // first appear) and the earlier node is dropped from the tree.
 type Node struct {
 	Kind     Kind
+	Style    Style   // how a YAML scalar or collection is written; Plain for JSON
 	Value    any     // JSON-compatible value of the whole subtree: nil, bool, int64, float64, string, []any, map[string]any; a parent's map/slice holds the children's Values
 	Pos      Pos     // where the value starts in the source
 	KeyPos   Pos     // where the member name starts, for object members; zero otherwise
@@ -59,6 +61,19 @@ type Node struct {
 
 	index map[string]int // member name → position in Children, for objects with more than smallObject members
 }
+
+// Style is how a value is written in YAML source.
+type Style uint8
+
+// The styles. JSON values are Plain, except strings, which are DoubleQuoted.
+const (
+	Plain        Style = iota // unquoted scalar, or a block collection
+	SingleQuoted              // 'text'
+	DoubleQuoted              // "text"
+	Literal                   // | block scalar
+	Folded                    // > block scalar
+	Flow                      // [a, b] or {a: b}
+)
 
 // smallObject is the largest object whose members are found by linear scan.
 const smallObject = 8
@@ -153,6 +168,9 @@ type Document struct {
 	Source []byte // the input as read, for code frames
 
 	nodes []*Node // every node in JSON rendering order (increasing Offset)
+
+	spanOnce sync.Once  // builds spans on first use
+	spans    *spanCache // source offsets for end positions; see span.go
 }
 
 // Lookup returns the node at the RFC 6901 pointer; false when the pointer is

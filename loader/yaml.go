@@ -269,6 +269,21 @@ func checkYAMLChars(file string, data []byte) *Error {
 	return nil
 }
 
+// scalarStyle maps yaml.v3's scalar style to ours.
+func scalarStyle(s yaml.Style) Style {
+	switch {
+	case s&yaml.DoubleQuotedStyle != 0:
+		return DoubleQuoted
+	case s&yaml.SingleQuotedStyle != 0:
+		return SingleQuoted
+	case s&yaml.LiteralStyle != 0:
+		return Literal
+	case s&yaml.FoldedStyle != 0:
+		return Folded
+	}
+	return Plain
+}
+
 func ypos(y *yaml.Node) Pos { return Pos{Line: y.Line, Col: y.Column} }
 
 // convert converts y, whose parent container is at nesting depth depth.
@@ -299,6 +314,7 @@ func (c *yamlConv) convert(y *yaml.Node, depth int) (*Node, *Error) {
 			return nil, err
 		}
 		n.Value = val
+		n.Style = scalarStyle(y.Style)
 		return n, nil
 	case yaml.DocumentNode:
 		if len(y.Content) == 0 {
@@ -334,6 +350,9 @@ func (c *yamlConv) collection(y *yaml.Node, kind Kind, std string, depth int) (*
 	n, err := c.newNode(kind, ypos(y))
 	if err != nil {
 		return nil, err
+	}
+	if y.Style&yaml.FlowStyle != 0 {
+		n.Style = Flow
 	}
 	if depth+1 > c.opts.Limits.Depth {
 		return nil, c.depthError(n.Pos)

@@ -1,0 +1,4 @@
+package loader
+
+// spanCache holds what end positions are computed from; built on first use.
+type spanCache struct{}
