@@ -14,6 +14,8 @@ import (
 	gocel "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+
+	"github.com/celint/celint/internal/jsonpointer"
 )
 
 func newEnv(t testing.TB, cfg Config) *Env {
@@ -152,13 +154,13 @@ func TestParsePointer(t *testing.T) {
 		{"#a", nil, true},
 	}
 	for _, tc := range cases {
-		got, err := parsePointer(tc.in)
+		got, err := jsonpointer.ParseFragment(tc.in)
 		if (err != nil) != tc.wantErr {
-			t.Errorf("parsePointer(%q) error = %v, wantErr %v", tc.in, err, tc.wantErr)
+			t.Errorf("jsonpointer.ParseFragment(%q) error = %v, wantErr %v", tc.in, err, tc.wantErr)
 			continue
 		}
 		if !tc.wantErr && !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("parsePointer(%q) = %#v, want %#v", tc.in, got, tc.want)
+			t.Errorf("jsonpointer.ParseFragment(%q) = %#v, want %#v", tc.in, got, tc.want)
 		}
 	}
 }

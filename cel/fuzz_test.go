@@ -16,6 +16,8 @@ import (
 	gocel "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/traits"
+
+	"github.com/celint/celint/internal/jsonpointer"
 )
 
 // decodeJSON decodes JSON into the document form: integers that fit int64
@@ -158,7 +160,7 @@ func FuzzJSONPointer(f *testing.F) {
 		}
 		act := map[string]any{"self": doc, "root": doc, "path": "", "p": ptr}
 		got, err := fuzzEval(t, `jsonPointer(self, p)`, act)
-		tokens, perr := parsePointer(ptr)
+		tokens, perr := jsonpointer.ParseFragment(ptr)
 		if (err != nil) != (perr != nil) {
 			t.Fatalf("jsonPointer error %v, parse error %v", err, perr)
 		}
@@ -169,7 +171,7 @@ func FuzzJSONPointer(f *testing.F) {
 		var sb strings.Builder
 		for _, tok := range tokens {
 			sb.WriteString("/")
-			sb.WriteString(escapePointerToken(tok))
+			sb.WriteString(jsonpointer.Escape(tok))
 		}
 		act["p"] = sb.String()
 		again, err := fuzzEval(t, `jsonPointer(self, p)`, act)
@@ -280,7 +282,7 @@ func FuzzSchemaErrors(f *testing.F) {
 		for _, it := range got.([]any) {
 			m := it.(map[string]any)
 			ptr, _ := m["pointer"].(string)
-			if _, err := parsePointer(ptr); err != nil {
+			if _, err := jsonpointer.ParseFragment(ptr); err != nil {
 				t.Fatalf("bad instance pointer %q: %v", ptr, err)
 			}
 			if msg, _ := m["message"].(string); msg == "" {
@@ -389,7 +391,7 @@ func FuzzResolve(f *testing.F) {
 		if got, err := fuzzEval(t, `resolve(root, self)`, act); err != nil || got != ptr {
 			t.Fatalf("resolve of a string = %v, %v", got, err)
 		}
-		if _, err := parsePointer(ptr); err == nil {
+		if _, err := jsonpointer.ParseFragment(ptr); err == nil {
 			_, _ = fuzzEval(t, `jsonPointer(root, p).hasValue() ? resolve(root, jsonPointer(root, p).value()) : null`, act)
 		}
 	})
@@ -443,7 +445,7 @@ func FuzzValueFunctions(f *testing.F) {
 				data, list[0], list[1], list[2], wantType, wantInt, wantRef)
 		}
 		esc := list[3].(string)
-		if esc != escapePointerToken(s) || strings.Contains(strings.ReplaceAll(strings.ReplaceAll(esc, "~0", ""), "~1", ""), "~") || strings.Contains(esc, "/") {
+		if esc != jsonpointer.Escape(s) || strings.Contains(strings.ReplaceAll(strings.ReplaceAll(esc, "~0", ""), "~1", ""), "~") || strings.Contains(esc, "/") {
 			t.Fatalf("jsonPointerEscape(%q) = %q", s, esc)
 		}
 		if list[4] != isURI(s) || list[5] != isURIReference(s) {
@@ -458,13 +460,13 @@ func FuzzValueFunctions(f *testing.F) {
 		// Split then escape: the same pointer (outside the '#' fragment form).
 		act["p"] = s
 		toks, err = fuzzEval(t, `jsonPointerTokens(p)`, act)
-		if _, perr := parsePointer(s); (err != nil) != (perr != nil) {
-			t.Fatalf("jsonPointerTokens(%q) error %v, parsePointer error %v", s, err, perr)
+		if _, perr := jsonpointer.ParseFragment(s); (err != nil) != (perr != nil) {
+			t.Fatalf("jsonPointerTokens(%q) error %v, jsonpointer.ParseFragment error %v", s, err, perr)
 		}
 		if err == nil && !strings.HasPrefix(s, "#") {
 			var sb strings.Builder
 			for _, tok := range toks.([]any) {
-				sb.WriteString("/" + escapePointerToken(tok.(string)))
+				sb.WriteString("/" + jsonpointer.Escape(tok.(string)))
 			}
 			if sb.String() != s {
 				t.Fatalf("jsonPointerTokens(%q) = %q, which re-escapes to %q", s, toks, sb.String())

@@ -8,6 +8,8 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 	"github.com/google/cel-go/interpreter"
+
+	"github.com/celint/celint/internal/jsonpointer"
 )
 
 // Library returns the celint function library as a cel-go library
@@ -413,7 +415,7 @@ func jsonPointerBinding(v, p ref.Val) ref.Val {
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(p)
 	}
-	tokens, err := parsePointer(string(s))
+	tokens, err := jsonpointer.ParseFragment(string(s))
 	if err != nil {
 		return types.WrapErr(err)
 	}
@@ -429,7 +431,7 @@ func jsonPointerTokensBinding(p ref.Val) ref.Val {
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(p)
 	}
-	tokens, err := parsePointer(string(s))
+	tokens, err := jsonpointer.ParseFragment(string(s))
 	if err != nil {
 		return types.WrapErr(err)
 	}
@@ -444,7 +446,7 @@ func jsonPointerEscapeBinding(p ref.Val) ref.Val {
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(p)
 	}
-	return types.String(escapePointerToken(string(s)))
+	return types.String(jsonpointer.Escape(string(s)))
 }
 
 func (l *library) isReferenceBinding(v ref.Val) ref.Val {

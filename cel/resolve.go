@@ -7,6 +7,8 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
+
+	"github.com/celint/celint/internal/jsonpointer"
 )
 
 const (
@@ -37,10 +39,11 @@ func (l *library) referenceOf(v ref.Val) (string, bool) {
 
 // follow looks one reference up in root.
 func (l *library) follow(root ref.Val, r string) (ref.Val, error) {
-	if !strings.HasPrefix(r, "#") {
-		return nil, fmt.Errorf("only local references (#/...) are resolved; %q is never fetched", r)
+	pointer, err := jsonpointer.Target(r)
+	if err != nil {
+		return nil, err
 	}
-	tokens, err := parsePointer(r)
+	tokens, err := jsonpointer.Parse(pointer)
 	if err != nil {
 		return nil, fmt.Errorf("reference %q is not a JSON Pointer fragment (\"#/...\"): %v", r, err)
 	}

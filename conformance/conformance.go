@@ -1,16 +1,15 @@
 // Package conformance checks every rule of a ruleset against its own
 // examples, in both directions: a valid example yields no diagnostic of the
-// rule at or under its selected location, and an invalid one yields at least
-// one there. A rule error on any example is a failure.
+// rule at or under its selected location, and an invalid one yields one
+// there (or exactly the diagnostics its 'expect' list declares). A rule
+// error on any example is a failure, and so is a rule without both a valid
+// and an invalid example.
 package conformance
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path"
 	"regexp"
 	"strings"
 
@@ -56,11 +55,11 @@ func Run(ctx context.Context, rs *engine.Ruleset, opts Options) []Result {
 		if len(opts.Rules) > 0 && !contains(opts.Rules, r.ID) {
 			continue
 		}
-		for _, ex := range r.Examples.Valid {
-			out = append(out, checkExample(ctx, rs, r, ex, true, opts))
+		for i := range r.Examples.Valid {
+			out = append(out, checkExample(ctx, rs, r, &r.Examples.Valid[i], true, opts))
 		}
-		for _, ex := range r.Examples.Invalid {
-			out = append(out, checkExample(ctx, rs, r, ex, false, opts))
+		for i := range r.Examples.Invalid {
+			out = append(out, checkExample(ctx, rs, r, &r.Examples.Invalid[i], false, opts))
 		}
 		if len(r.Examples.Valid) == 0 || len(r.Examples.Invalid) == 0 {
 			out = append(out, Result{RuleID: r.ID, Example: "-", Kind: "-", Expected: "at least one valid and one invalid example",
@@ -89,17 +88,21 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func checkExample(ctx context.Context, rs *engine.Ruleset, r *engine.Rule, ex loader.ExampleSpec, valid bool, opts Options) Result {
+func checkExample(ctx context.Context, rs *engine.Ruleset, r *engine.Rule, ex *loader.ExampleSpec, valid bool, opts Options) Result {
 	res := Result{RuleID: r.ID, Selected: ex.Selected.Value, Kind: "invalid"}
 	res.Expected = "a diagnostic at or under " + displayPointer(ex.Selected.Value)
 	if valid {
 		res.Kind = "valid"
 		res.Expected = "no diagnostic at or under " + displayPointer(ex.Selected.Value)
 	}
-	doc, name, err := loadExample(rs, r, ex, opts)
-	res.Example = name
-	if errors.Is(err, errAbsent) {
-		res.Status, res.Got = Skip, err.Error()
+	doc, err := rs.LoadExample(r, ex, engine.ExampleOptions{FixturesDir: opts.FixturesDir})
+	res.Example = engine.ExampleName(r, ex)
+	if errors.Is(err, engine.ErrAbsent) {
+		var le *loader.Error
+		if errors.As(err, &le) {
+			res.Got = le.Msg
+		}
+		res.Status = Skip
 		return res
 	}
 	if err != nil {
@@ -112,7 +115,11 @@ func checkExample(ctx context.Context, rs *engine.Ruleset, r *engine.Rule, ex lo
 			return res
 		}
 	}
-	diags := rs.Lint(ctx, doc, engine.LintOptions{Filter: func(x *engine.Rule) bool { return x == r }})
+	diags, err := rs.Lint(ctx, doc, engine.LintOptions{Filter: func(x *engine.Rule) bool { return x == r }})
+	if err != nil {
+		res.Status, res.Got = Fail, "stopped: "+err.Error()
+		return res
+	}
 	var inside, ruleErrors []engine.Diagnostic
 	for _, d := range diags {
 		if d.RuleError {
@@ -202,38 +209,6 @@ func summarize(ds []engine.Diagnostic) string {
 		parts = append(parts, fmt.Sprintf("%s: %s", displayPointer(d.Pointer), d.Message))
 	}
 	return strings.Join(parts, "; ")
-}
-
-var errAbsent = errors.New("fixture absent")
-
-type absentError struct{ name, dir string }
-
-func (e *absentError) Error() string {
-	return fmt.Sprintf("fixture %s is absent from %s", e.name, e.dir)
-}
-func (e *absentError) Is(t error) bool { return t == errAbsent }
-
-func loadExample(rs *engine.Ruleset, r *engine.Rule, ex loader.ExampleSpec, opts Options) (*loader.Document, string, error) {
-	if ex.Document != nil {
-		name := fmt.Sprintf("inline %s:%d", r.File, ex.Pos.Line)
-		doc, err := loader.Parse(name+".yaml", ex.Document.Source(), rs.LoadOptions)
-		return doc, name, err
-	}
-	name := ex.Source.Value
-	if opts.FixturesDir != "" {
-		p := path.Join(opts.FixturesDir, name)
-		if _, err := os.Stat(p); err != nil {
-			return nil, name, &absentError{name: name, dir: opts.FixturesDir}
-		}
-		doc, err := loader.ParseFile(p, rs.LoadOptions)
-		return doc, name, err
-	}
-	data, err := fs.ReadFile(rs.FS, path.Join(rs.Fixtures, name))
-	if err != nil {
-		return nil, name, err
-	}
-	doc, err := loader.Parse(name, data, rs.LoadOptions)
-	return doc, name, err
 }
 
 // TB is the part of testing.TB that Check needs, so the harness can be

@@ -46,7 +46,11 @@ func lintRule(t *testing.T, rs *engine.Ruleset, file, rule string) []engine.Diag
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rs.Lint(context.Background(), doc, engine.LintOptions{Filter: func(r *engine.Rule) bool { return r.ID == rule }})
+	ds, err := rs.Lint(context.Background(), doc, engine.LintOptions{Filter: func(r *engine.Rule) bool { return r.ID == rule }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
 }
 
 // TestSeedExamplesAgainstUpstream runs the seed rules' examples against the

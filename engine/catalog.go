@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -8,6 +9,10 @@ import (
 
 	"github.com/celint/celint/loader"
 )
+
+// ErrNoRuleset is the cause of the error Catalog.Load returns when no
+// ruleset accepts a document: a caller may then let the user pin one.
+var ErrNoRuleset = errors.New("no ruleset accepts the document")
 
 // Catalog is the set of pinned rulesets a document's ruleset is chosen from.
 type Catalog struct {
@@ -109,7 +114,7 @@ func (c *Catalog) Load(name string, data []byte, pinned *Ruleset) (*loader.Docum
 		return doc, pinned, err
 	}
 	if len(c.rulesets) == 0 {
-		return nil, nil, fmt.Errorf("%s: no rulesets to choose from", name)
+		return nil, nil, &loader.Error{File: name, Msg: "no rulesets to choose from", Err: ErrNoRuleset}
 	}
 	var first *loader.Document
 	var declared []string
@@ -145,7 +150,7 @@ func (c *Catalog) Load(name string, data []byte, pinned *Ruleset) (*loader.Docum
 		}
 		break
 	}
-	return nil, nil, &loader.Error{File: name, Pos: pos, Msg: fmt.Sprintf("%s (%s); choose one with --spec", msg, strings.Join(declared, "; "))}
+	return nil, nil, &loader.Error{File: name, Pos: pos, Err: ErrNoRuleset, Msg: fmt.Sprintf("%s (%s)", msg, strings.Join(declared, "; "))}
 }
 
 // CompareTags orders spec tags like semantic versions: v1.2.3 > v1.2.3-rc.2

@@ -19,8 +19,13 @@ type check struct {
 	at      template
 	message template
 	msgExpr *program
-	pos     loader.Pos
-	where   string // file:line:col of the check, for rule errors
+	file    string     // the rule file, for rule errors
+	pos     loader.Pos // where the check starts
+}
+
+// errorf returns a rule error located at the check.
+func (c *check) errorf(format string, args ...any) error {
+	return &loader.Error{File: c.file, Pos: c.pos, Msg: fmt.Sprintf(format, args...)}
 }
 
 // template is a text with {expr} placeholders, each a CEL expression; "{{"
@@ -35,7 +40,7 @@ type templatePart struct {
 // compileCheck compiles a check in env, which declares the rule's variables.
 // Checks with 'each' also see item, index and key.
 func compileCheck(env *cel.Env, file string, spec *loader.CheckSpec) (*check, error) {
-	c := &check{pos: spec.Pos, forbid: spec.Forbid != nil, where: fmt.Sprintf("%s:%s", file, spec.Pos)}
+	c := &check{file: file, pos: spec.Pos, forbid: spec.Forbid != nil}
 	var err error
 	if spec.Each != nil {
 		if c.each, err = compileExpr(env, file, *spec.Each); err != nil {
@@ -144,5 +149,3 @@ func closingBrace(s string) int {
 	}
 	return -1
 }
-
-func (c *check) String() string { return "check at " + c.where }

@@ -72,11 +72,37 @@ type Diagnostic struct {
 	Pointer  string   `json:"pointer"`
 	Line     int      `json:"line"`
 	Column   int      `json:"column"`
+	// EndLine and EndColumn are where the offending value ends: just past
+	// its last character. Zero when unknown.
+	EndLine   int `json:"endLine,omitempty"`
+	EndColumn int `json:"endColumn,omitempty"`
+	// Related are other places the finding concerns, such as the
+	// references through which a referenced value was reached.
+	Related []Related `json:"related,omitempty"`
+	// URL is the page that documents the rule, when it is published.
+	URL string `json:"url,omitempty"`
 	// RuleError marks a failure of the rule itself (evaluation error, cost
 	// budget exceeded): the document was not fully checked by that rule.
 	RuleError bool `json:"ruleError,omitempty"`
 	// InputError marks a document that could not be read or parsed.
 	InputError bool `json:"inputError,omitempty"`
+}
+
+// Related is a position that a diagnostic refers to, with what it is.
+type Related struct {
+	Message string `json:"message"`
+	Pointer string `json:"pointer"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+}
+
+// sameFinding reports whether a and b are the same finding, whatever their
+// related positions.
+func sameFinding(a, b Diagnostic) bool {
+	return a.File == b.File && a.RuleID == b.RuleID && a.Severity == b.Severity &&
+		a.Message == b.Message && a.Pointer == b.Pointer && a.Line == b.Line &&
+		a.Column == b.Column && a.EndLine == b.EndLine && a.EndColumn == b.EndColumn &&
+		a.URL == b.URL && a.RuleError == b.RuleError && a.InputError == b.InputError
 }
 
 // String renders "file:line:col: severity: message [rule]".

@@ -53,7 +53,6 @@ func messages(ds []engine.Diagnostic) []string {
 // one, and the two give different results on the same document.
 func TestPinnedRulesetsCoexist(t *testing.T) {
 	cat := loadTiny(t)
-	ctx := context.Background()
 	p := writeDoc(t, "format: \"2\"\nitems:\n  - name: abcd\n")
 
 	doc, rs, err := cat.LoadFile(p, nil)
@@ -63,7 +62,7 @@ func TestPinnedRulesetsCoexist(t *testing.T) {
 	if rs.Tag != "v2.0.0" {
 		t.Fatalf("auto-selected %s, want v2.0.0 (the newest that accepts format 2)", rs)
 	}
-	got := messages(rs.Lint(ctx, doc, engine.LintOptions{}))
+	got := messages(mustLint(t, rs, doc, engine.LintOptions{}))
 	want := []string{`3:5 warning /items/0/name name "abcd" is longer than 3`}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("v2 got %q, want %q", got, want)
@@ -77,7 +76,7 @@ func TestPinnedRulesetsCoexist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := v1.Lint(ctx, doc, engine.LintOptions{}); len(got) != 0 {
+	if got := mustLint(t, v1, doc, engine.LintOptions{}); len(got) != 0 {
 		t.Errorf("v1 got %q, want nothing", messages(got))
 	}
 
@@ -90,7 +89,7 @@ func TestPinnedRulesetsCoexist(t *testing.T) {
 	if rs.Tag != "v1.0.0" {
 		t.Fatalf("auto-selected %s, want v1.0.0", rs)
 	}
-	if got := rs.Lint(ctx, doc, engine.LintOptions{}); len(got) != 1 || got[0].Severity != engine.Error {
+	if got := mustLint(t, rs, doc, engine.LintOptions{}); len(got) != 1 || got[0].Severity != engine.Error {
 		t.Errorf("v1 on format 1 got %q, want one error", messages(got))
 	}
 
@@ -111,6 +110,16 @@ func TestCompareTags(t *testing.T) {
 			t.Errorf("%s should sort before %s", order[i], order[i+1])
 		}
 	}
+}
+
+// mustLint lints doc with rs, failing the test if Lint returns an error.
+func mustLint(t testing.TB, rs *engine.Ruleset, doc *loader.Document, opts engine.LintOptions) []engine.Diagnostic {
+	t.Helper()
+	ds, err := rs.Lint(context.Background(), doc, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
 }
 
 // rulesetFS builds a one-file ruleset around the given rule file text.
@@ -134,7 +143,7 @@ func lintText(t *testing.T, rules, doc string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return messages(rs.Lint(context.Background(), d, engine.LintOptions{}))
+	return messages(mustLint(t, rs, d, engine.LintOptions{}))
 }
 
 func TestEvaluation(t *testing.T) {
@@ -295,7 +304,7 @@ func TestRuleErrorsAreContained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := rs.Lint(context.Background(), d, engine.LintOptions{Budget: 5_000_000})
+	got := mustLint(t, rs, d, engine.LintOptions{Budget: 5_000_000})
 	var broken, expensive, fine int
 	for _, d := range got {
 		switch d.RuleID {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/google/cel-go/interpreter"
 
 	"github.com/celint/celint/cel"
+	"github.com/celint/celint/internal/jsonpointer"
 	"github.com/celint/celint/loader"
 )
 
@@ -51,18 +51,17 @@ var (
 	errRuleTimeout = errors.New("rule time limit reached")
 )
 
-// stopped explains why the rule's context ended.
+// stopped explains why the rule's context ended, when its document's
+// context did not: the rule ran out of time.
 func (rr *ruleRun) stopped() error {
-	if errors.Is(context.Cause(rr.ctx), errRuleTimeout) {
-		return fmt.Errorf("%s:%s: rule %s ran longer than %v on this document; it was stopped", rr.rule.File, rr.rule.Pos, rr.rule.ID, rr.opts.RuleTimeout)
-	}
-	return fmt.Errorf("stopped: %w", context.Cause(rr.ctx))
+	return &loader.Error{File: rr.rule.File, Pos: rr.rule.Pos, Err: errRuleTimeout,
+		Msg: fmt.Sprintf("rule %s ran longer than %v on this document; it was stopped", rr.rule.ID, rr.opts.RuleTimeout)}
 }
 
 // Lint evaluates the ruleset's rules on doc and returns the diagnostics,
 // sorted. A failing rule yields a diagnostic marked RuleError and does not
-// stop the other rules.
-func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOptions) []Diagnostic {
+// stop the other rules. When ctx ends, Lint stops and returns ctx.Err().
+func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOptions) ([]Diagnostic, error) {
 	if opts.Budget == 0 {
 		opts.Budget = DefaultBudget
 	}
@@ -77,11 +76,31 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 			continue
 		}
 		l.lintRule(r)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 	}
-	SortDiagnostics(l.out)
-	// A value referenced from several places is checked at each of them:
-	// report each finding once.
-	return slices.CompactFunc(l.out, func(a, b Diagnostic) bool { return a == b })
+	return compact(l.out), nil
+}
+
+// compact sorts diagnostics and reports each finding once: a value
+// referenced from several places is checked at each of them, and its
+// findings then carry every use site as a related position.
+func compact(ds []Diagnostic) []Diagnostic {
+	SortDiagnostics(ds)
+	out := ds[:0]
+	for _, d := range ds {
+		if n := len(out); n > 0 && sameFinding(out[n-1], d) {
+			for _, rel := range d.Related {
+				if !slices.Contains(out[n-1].Related, rel) {
+					out[n-1].Related = append(out[n-1].Related, rel)
+				}
+			}
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 type linter struct {
@@ -98,6 +117,7 @@ type linter struct {
 type spend struct {
 	cost   uint64
 	budget uint64
+	over   error // set once the budget is exhausted
 }
 
 // ruleRun is the evaluation of one rule on one document.
@@ -115,7 +135,7 @@ func (l *linter) lintRule(r *Rule) {
 	rr := &ruleRun{linter: l, ctx: ctx, rule: r, spend: spend{budget: l.opts.Budget}}
 	defer func() {
 		if p := recover(); p != nil {
-			rr.ruleError(l.doc.Root, fmt.Errorf("internal error: %v", p))
+			rr.ruleError(l.doc.Root, &loader.Error{File: r.File, Pos: r.Pos, Msg: fmt.Sprintf("internal error: %v", p)})
 		}
 	}()
 	ruleFrame := &frame{parent: l.docFrame}
@@ -135,6 +155,9 @@ func (l *linter) lintRule(r *Rule) {
 		}
 	}
 	for _, n := range nodes {
+		if l.ctx.Err() != nil {
+			return // the caller's context ended: Lint returns its error
+		}
 		if ctx.Err() != nil {
 			rr.ruleError(n, rr.stopped())
 			return
@@ -143,20 +166,38 @@ func (l *linter) lintRule(r *Rule) {
 		if err == nil {
 			continue
 		}
-		if ctx.Err() != nil {
+		switch {
+		case l.ctx.Err() != nil:
+			return
+		case ctx.Err() != nil:
 			rr.ruleError(n, rr.stopped())
 			return
-		}
-		if errors.Is(err, errBudget) {
-			rr.ruleError(n, fmt.Errorf("rule %s exceeded its CEL budget of %d on this document; it was stopped", r.ID, rr.spend.budget))
+		case errors.Is(err, errBudget):
+			rr.ruleError(n, budgetError(r, rr.spend.budget, err))
 			return
 		}
 		rr.ruleError(n, err)
 		if rr.errors >= maxRuleErrors {
-			rr.ruleError(l.doc.Root, fmt.Errorf("rule %s failed %d times on this document; it was stopped", r.ID, rr.errors))
+			rr.ruleError(l.doc.Root, &loader.Error{File: r.File, Pos: r.Pos, Msg: fmt.Sprintf("rule %s failed %d times on this document; it was stopped", r.ID, rr.errors)})
 			return
 		}
 	}
+}
+
+// budgetError reports a rule that exceeded its budget, at the expression
+// (a check, or the variable it read) whose evaluation exceeded it.
+func budgetError(r *Rule, budget uint64, err error) error {
+	e := &loader.Error{File: r.File, Pos: r.Pos, Err: err,
+		Msg: fmt.Sprintf("rule %s exceeded its CEL budget of %d on this document; it was stopped", r.ID, budget)}
+	var at *loader.Error
+	if errors.As(err, &at) && at.File != "" {
+		e.File, e.Pos = at.File, at.Pos
+		if name, ok := strings.CutPrefix(at.Msg, "variable "); ok {
+			name, _, _ = strings.Cut(name, ":")
+			e.Msg += " (in variable " + name + ")"
+		}
+	}
+	return e
 }
 
 func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
@@ -169,7 +210,7 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 		return nil
 	}
 	fr := &frame{parent: parent, names: []string{"self", "path", "scope"}, vals: []any{n.Value, n.Pointer(), scope}}
-	if r.Resolve && rr.rs.resolver != nil && rr.mayHoldReference(n) {
+	if r.resolve && rr.rs.resolver != nil && rr.mayHoldReference(n) {
 		v, err := rr.eval(rr.rs.resolver, fr)
 		if err != nil {
 			if errors.Is(err, errBudget) || rr.ctx.Err() != nil {
@@ -177,11 +218,12 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 			}
 			// A reference that does not resolve is the document's problem:
 			// report it at the node, without the ruleset's position.
-			var located *locatedError
+			msg := err.Error()
+			var located *loader.Error
 			if errors.As(err, &located) {
-				err = located.err
+				msg = located.Msg
 			}
-			rr.report(n, "", fmt.Sprintf("cannot resolve references: %v", err))
+			rr.report(n, "", "cannot resolve references: "+msg)
 			return nil
 		}
 		self, err := cel.ToNative(v)
@@ -281,7 +323,7 @@ func (rr *ruleRun) runCheck(c *check, n *loader.Node, parent *frame) error {
 		}
 	default:
 		if coll == nil || types.IsUnknownOrError(coll) || coll.Type() != types.NullType {
-			return fmt.Errorf("%s: 'each' must yield a list or a map, got %s", c.where, typeName(coll))
+			return c.errorf("'each' must yield a list or a map, got %s", typeName(coll))
 		}
 	}
 	return nil
@@ -309,7 +351,7 @@ func (rr *ruleRun) runOne(c *check, n *loader.Node, fr *frame) error {
 		for i := 0; i < size; i++ {
 			at, msg, err := violationOf(t.Get(types.Int(i)))
 			if err != nil {
-				return fmt.Errorf("%s: %w", c.where, err)
+				return c.errorf("%v", err)
 			}
 			if err := rr.violation(c, n, fr, at, msg); err != nil {
 				return err
@@ -317,7 +359,7 @@ func (rr *ruleRun) runOne(c *check, n *loader.Node, fr *frame) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("%s: a check must yield a bool or a list of violations, got %s", c.where, typeName(v))
+	return c.errorf("a check must yield a bool or a list of violations, got %s", typeName(v))
 }
 
 // violationOf reads one entry of a list of violations: a relative pointer
@@ -363,7 +405,7 @@ func (rr *ruleRun) violation(c *check, n *loader.Node, fr *frame, at, msg string
 			}
 			s, ok := v.(types.String)
 			if !ok {
-				return fmt.Errorf("%s: messageExpression must yield a string, got %s", c.where, typeName(v))
+				return c.errorf("messageExpression must yield a string, got %s", typeName(v))
 			}
 			msg = string(s)
 		case c.message != nil:
@@ -372,7 +414,7 @@ func (rr *ruleRun) violation(c *check, n *loader.Node, fr *frame, at, msg string
 				return err
 			}
 		default:
-			msg = rr.rule.Title
+			msg = rr.rule.Doc.Title
 		}
 	}
 	rr.report(n, at, msg)
@@ -419,11 +461,18 @@ func (rr *ruleRun) render(t template, fr *frame, pointer bool) (string, error) {
 //
 // When the rule resolves references, the location is followed through the
 // reference objects on its way, so that a finding inside a referenced value
-// is reported where that value is written.
+// is reported where that value is written, with the references it was
+// reached through as related positions.
 func (rr *ruleRun) report(n *loader.Node, rel, msg string) {
 	rel = strings.TrimPrefix(rel, "/")
-	if rr.rule.Resolve && rr.rs.refKey != "" {
-		rr.out = append(rr.out, rr.diag(rr.follow(n, rel), msg))
+	if rr.rule.resolve && rr.rs.refKey != "" {
+		ptr, uses := rr.follow(n, rel)
+		d := rr.diag(ptr, msg)
+		for _, u := range uses {
+			start, _ := rr.doc.Span(u)
+			d.Related = append(d.Related, Related{Message: "referenced here", Pointer: u, Line: start.Line, Column: start.Col})
+		}
+		rr.out = append(rr.out, d)
 		return
 	}
 	ptr := n.Pointer()
@@ -437,23 +486,28 @@ func (rr *ruleRun) report(n *loader.Node, rel, msg string) {
 const maxFollow = 64
 
 // follow returns the pointer of the node that rel, a pointer relative to n,
-// names once every reference object on the way is replaced by its target.
-// Where the path leaves the document, the rest of rel is kept as written.
-func (rr *ruleRun) follow(n *loader.Node, rel string) string {
+// names once every reference object on the way is replaced by its target,
+// and the pointers of the reference objects it went through. Where the path
+// leaves the document, the rest of rel is kept as written.
+func (rr *ruleRun) follow(n *loader.Node, rel string) (string, []string) {
 	var tokens []string
 	if rel != "" {
 		tokens = strings.Split(rel, "/")
 	}
+	var uses []string
 	cur := n
 	for i, tok := range tokens {
-		cur = rr.deref(cur)
+		if target := rr.deref(cur); target != cur {
+			uses = append(uses, cur.Pointer())
+			cur = target
+		}
 		next := cur.Child(tok)
 		if next == nil {
-			return cur.Pointer() + "/" + strings.Join(tokens[i:], "/")
+			return cur.Pointer() + "/" + strings.Join(tokens[i:], "/"), uses
 		}
 		cur = next
 	}
-	return cur.Pointer()
+	return cur.Pointer(), uses
 }
 
 // deref follows reference objects from n to the value they point at; a
@@ -465,10 +519,10 @@ func (rr *ruleRun) deref(n *loader.Node) *loader.Node {
 			break
 		}
 		ref, ok := m.Value.(string)
-		if !ok || !strings.HasPrefix(ref, "#") {
+		if !ok {
 			break
 		}
-		ptr, err := url.PathUnescape(ref[1:])
+		ptr, err := jsonpointer.Target(ref)
 		if err != nil {
 			break
 		}
@@ -482,33 +536,18 @@ func (rr *ruleRun) deref(n *loader.Node) *loader.Node {
 }
 
 func (rr *ruleRun) diag(ptr, msg string) Diagnostic {
-	p := positionOf(rr.doc, ptr)
+	start, end := rr.doc.Span(ptr)
 	return Diagnostic{
 		File: rr.doc.Name, RuleID: rr.rule.ID, Severity: rr.rule.Severity,
-		Message: msg, Pointer: ptr, Line: p.Line, Column: p.Col,
+		Message: msg, Pointer: ptr, Line: start.Line, Column: start.Col,
+		EndLine: end.Line, EndColumn: end.Col,
 	}
 }
 
-// positionOf returns where the node at ptr is written: a member's name, or
-// an element's value; for a pointer that does not exist, the deepest node
-// that does.
-func positionOf(doc *loader.Document, ptr string) loader.Pos {
-	n, ok := doc.Lookup(ptr)
-	if !ok {
-		n = doc.Nearest(ptr)
-	}
-	if n == nil {
-		return loader.Pos{Line: 1, Col: 1}
-	}
-	if n.KeyPos.Line > 0 {
-		return n.KeyPos
-	}
-	return n.Pos
-}
-
+// ruleError reports a failure of the rule itself at node n of the document.
 func (rr *ruleRun) ruleError(n *loader.Node, err error) {
 	rr.errors++
-	d := rr.diag(n.Pointer(), "rule error: "+err.Error())
+	d := rr.diag(n.Pointer(), err.Error())
 	d.Severity = Error
 	d.RuleError = true
 	rr.out = append(rr.out, d)
@@ -519,33 +558,29 @@ func (rr *ruleRun) eval(p *program, fr *frame) (ref.Val, error) {
 }
 
 func (s *spend) eval(ctx context.Context, p *program, act interpreter.Activation) (ref.Val, error) {
+	if s.over != nil {
+		return nil, s.over
+	}
 	v, cost, err := p.Eval(ctx, act)
 	s.cost += cost
 	if s.budget > 0 && s.cost > s.budget {
-		return nil, errBudget
+		// Remembered, so that what reads this value reports where the
+		// budget ran out.
+		s.over = &loader.Error{File: p.file, Pos: p.pos, Msg: errBudget.Error(), Err: errBudget}
+		return nil, s.over
 	}
 	if err == nil && types.IsError(v) {
-		err = fmt.Errorf("%v", v)
+		err = v.(*types.Err)
 	}
 	if err != nil {
-		var located *locatedError
+		var located *loader.Error
 		if errors.As(err, &located) {
 			return nil, err
 		}
-		return nil, &locatedError{at: p.at, err: err}
+		return nil, &loader.Error{File: p.file, Pos: p.pos, Msg: err.Error(), Err: err}
 	}
 	return v, nil
 }
-
-// locatedError is an evaluation error with the file:line:col of the
-// expression that failed.
-type locatedError struct {
-	at  string
-	err error
-}
-
-func (e *locatedError) Error() string { return e.at + ": " + e.err.Error() }
-func (e *locatedError) Unwrap() error { return e.err }
 
 func (rr *ruleRun) evalBool(p *program, fr *frame) (bool, error) {
 	v, err := rr.eval(p, fr)
@@ -615,7 +650,15 @@ func (l *lazyVar) get() ref.Val {
 		l.done = true
 		v, err := l.spend.eval(l.ctx, l.v.prg, l.fr)
 		if err != nil {
-			l.val = types.NewErr("variable %s: %v", l.v.name, err)
+			// WrapErr keeps the cause (budget, cost limit, timeout) and
+			// its location at the variable for whoever reads it.
+			var le *loader.Error
+			if errors.As(err, &le) && le.File == l.v.prg.file && le.Pos == l.v.prg.pos {
+				named := *le
+				named.Msg = "variable " + l.v.name + ": " + le.Msg
+				err = &named
+			}
+			l.val = types.WrapErr(err)
 		} else {
 			l.val = v
 		}

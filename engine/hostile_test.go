@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -27,7 +26,7 @@ func lintHostile(t *testing.T, opts engine.Options, rules, doc string) ([]engine
 		t.Fatal(err)
 	}
 	start := time.Now()
-	ds := rs.Lint(context.Background(), d, engine.LintOptions{})
+	ds := mustLint(t, rs, d, engine.LintOptions{})
 	return ds, time.Since(start)
 }
 
@@ -273,7 +272,7 @@ func TestRuleTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds := rs.Lint(context.Background(), d, engine.LintOptions{RuleTimeout: 50 * time.Millisecond, Budget: 1 << 40})
+	ds := mustLint(t, rs, d, engine.LintOptions{RuleTimeout: 50 * time.Millisecond, Budget: 1 << 40})
 	hostile := ruleOnly(ds, "t.hostile")
 	if len(hostile) != 1 || !hostile[0].RuleError || !strings.Contains(hostile[0].Message, "ran longer than 50ms") {
 		t.Errorf("got %v", hostile)

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -22,8 +23,9 @@ import (
 // HeaderFile is the name of a ruleset's header file inside its folder.
 const HeaderFile = "ruleset.yaml"
 
-// Ruleset is a compiled, immutable set of rules pinned at one spec tag. It is
-// safe for concurrent use.
+// Ruleset is a compiled set of rules pinned at one spec tag. It is a value:
+// nothing changes it once it is built, methods that add rules return a new
+// Ruleset, and it is safe for concurrent use.
 type Ruleset struct {
 	Name       string
 	Tag        string
@@ -41,8 +43,6 @@ type Ruleset struct {
 	Fixtures string
 	// Rules are sorted by id.
 	Rules []*Rule
-	// Sources holds each rule file's text by file name, for documentation.
-	Sources map[string][]byte
 
 	env         *cel.Env
 	docVars     []*variable
@@ -50,7 +50,7 @@ type Ruleset struct {
 	refKey      string
 	refNeedle   []byte   // the reference key as a member name in compact JSON: "key":
 	resolver    *program // resolveAll(root, self), when references are configured
-	costLimit   uint64
+	fixturesAt  string   // the fixture folder as it is reported
 }
 
 // Accepts names the member that declares a document's version, and the
@@ -90,11 +90,6 @@ func (rs *Ruleset) AcceptsDocument(doc *loader.Document) bool {
 	return ok && slices.Contains(rs.Accepts.Versions, v)
 }
 
-// ScopeKey returns the member that carries a node's inherited scope, and
-// that rules use to limit themselves to some scope values; "" when the
-// ruleset declares no scope.
-func (rs *Ruleset) ScopeKey() string { return rs.scopeMember }
-
 // Rule returns the rule with the given id, or nil.
 func (rs *Ruleset) Rule(id string) *Rule {
 	i, ok := slices.BinarySearchFunc(rs.Rules, id, func(r *Rule, id string) int { return strings.Compare(r.ID, id) })
@@ -107,19 +102,28 @@ func (rs *Ruleset) Rule(id string) *Rule {
 // String returns "name@tag".
 func (rs *Ruleset) String() string { return rs.Name + "@" + rs.Tag }
 
-// Rule is one compiled rule. Its metadata is the spec as written.
+// Rule is one compiled rule.
 type Rule struct {
-	loader.RuleSpec
-	ID       string
-	Severity Severity
-	// FileName is the rule file's base name; Tag is the spec tag the rule is
-	// pinned at; SourceURL is the rule file at that tag, when published.
-	FileName  string
+	ID string
+	// Doc is what the rule says about itself: the one value its page,
+	// `celint explain` and SARIF rule metadata are made from.
+	Doc      loader.RuleDoc
+	Severity Severity // from Doc.Level
+	// File is the rule file as the user would open it, Pos where the rule
+	// starts in it, and Text the file's text.
+	File string
+	Pos  loader.Pos
+	Text []byte
+	// Examples are the rule's examples, as written.
+	Examples loader.ExamplesSpec
+	// Tag is the spec tag the rule is pinned at; SourceURL is its rule file
+	// at that tag, when published.
 	Tag       string
 	SourceURL string
 
 	given       []*selector
 	when        *program
+	resolve     bool
 	docVars     []*variable
 	vars        []*variable
 	schema      *cel.Schema
@@ -136,11 +140,12 @@ type variable struct {
 // error names the rule file, line and column of the expression that failed.
 type program struct {
 	*cel.Program
-	at string
+	file string
+	pos  loader.Pos
 }
 
 func compileExpr(env *cel.Env, file string, e loader.Expr) (*program, error) {
-	return compileAt(env, e.Text, origin(file, e))
+	return compileAt(env, e.Text, cel.Origin{File: file, Line: e.Pos.Line, Col: e.Pos.Col, Block: e.Block, Indent: e.Indent})
 }
 
 func compileAt(env *cel.Env, text string, o cel.Origin) (*program, error) {
@@ -148,7 +153,7 @@ func compileAt(env *cel.Env, text string, o cel.Origin) (*program, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &program{Program: p, at: fmt.Sprintf("%s:%d:%d", o.File, o.Line, o.Col)}, nil
+	return &program{Program: p, file: o.File, pos: loader.Pos{Line: o.Line, Col: o.Col}}, nil
 }
 
 // Options tune loading.
@@ -158,18 +163,67 @@ type Options struct {
 	// Functions are extra cel-go options for every rule's environment, such
 	// as custom functions of a program that embeds the engine.
 	Functions []gocel.EnvOption
+	// Limits override, field by field, the document limits the ruleset
+	// declares; zero fields keep them.
+	Limits loader.Limits
+	// DisplayDir is the name the root of the ruleset's file system is
+	// reported under, such as the folder the user named: a file is named
+	// path.Join(DisplayDir, its path) in errors and in Rule.File.
+	DisplayDir string
+}
+
+// RuleFile is the text of one rule file and its name, as the user would
+// open it.
+type RuleFile struct {
+	Name string
+	Data []byte
+}
+
+// ReadRuleFiles reads every rule file (*.yaml, *.yml) of folder dir of
+// fsys except a ruleset header, in name order, naming each
+// path.Join(displayDir, its path).
+func ReadRuleFiles(fsys fs.FS, dir, displayDir string) ([]RuleFile, error) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, &loader.Error{File: path.Join(displayDir, dir), Msg: "cannot read the folder: " + unwrapPathError(err), Err: err}
+	}
+	var out []RuleFile
+	var issues loader.Issues
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || name == HeaderFile || !(strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")) {
+			continue
+		}
+		file := path.Join(dir, name)
+		data, err := fs.ReadFile(fsys, file)
+		if err != nil {
+			issues.Append(&loader.Error{File: path.Join(displayDir, file), Msg: "cannot read: " + unwrapPathError(err), Err: err})
+			continue
+		}
+		out = append(out, RuleFile{Name: path.Join(displayDir, file), Data: data})
+	}
+	return out, issues.Err()
+}
+
+func unwrapPathError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // LoadRuleset reads and compiles the ruleset in folder dir of fsys: its
 // header (ruleset.yaml) and every other *.yaml file as a rule file. Every
-// problem is reported with its file:line:col.
+// problem of every file is reported together, as loader.Issues, each with
+// its file:line:col.
 func LoadRuleset(fsys fs.FS, dir string, opts Options) (*Ruleset, error) {
 	hdrName := path.Join(dir, HeaderFile)
 	data, err := fs.ReadFile(fsys, hdrName)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", hdrName, err)
+		return nil, &loader.Error{File: path.Join(opts.DisplayDir, hdrName), Msg: "cannot read the ruleset header: " + unwrapPathError(err), Err: err}
 	}
-	spec, err := loader.ReadRulesetSpec(hdrName, data)
+	spec, err := loader.ReadRulesetSpec(path.Join(opts.DisplayDir, hdrName), data)
 	if err != nil {
 		return nil, err
 	}
@@ -177,95 +231,101 @@ func LoadRuleset(fsys fs.FS, dir string, opts Options) (*Ruleset, error) {
 	if err != nil {
 		return nil, err
 	}
-	rules, err := rs.readRules(fsys, dir)
-	if err != nil {
+	var issues loader.Issues
+	files, err := ReadRuleFiles(fsys, dir, opts.DisplayDir)
+	issues.Append(err)
+	rules, err := rs.compileFiles(files)
+	issues.Append(err)
+	if err := issues.Err(); err != nil {
 		return nil, err
 	}
-	if err := rs.setRules(rules); err != nil {
-		return nil, err
-	}
-	return rs, nil
+	return rs.withRules(rules), nil
 }
 
-// WithRules returns a copy of rs in which the rules of every *.yaml file in
-// folder dir of fsys are added, replacing rules of the same id. The folder
-// needs no header: its rules are compiled in rs's context.
+// WithRules returns a new ruleset: rs with the rules of every rule file in
+// folder dir of fsys added, each replacing a rule of the same id. The folder
+// needs no header: its rules are compiled in rs's context. rs is unchanged.
 func (rs *Ruleset) WithRules(fsys fs.FS, dir string) (*Ruleset, error) {
-	extra, err := rs.readRules(fsys, dir)
+	files, err := ReadRuleFiles(fsys, dir, dir)
 	if err != nil {
 		return nil, err
 	}
-	if len(extra) == 0 {
-		return nil, fmt.Errorf("%s: no rule files (*.yaml) found", dir)
+	if len(files) == 0 {
+		return nil, &loader.Error{File: dir, Msg: "no rule files (*.yaml) found"}
 	}
-	cp := *rs
-	cp.Sources = make(map[string][]byte, len(rs.Sources))
-	for k, v := range rs.Sources {
-		cp.Sources[k] = v
+	return rs.WithRuleFiles(files...)
+}
+
+// WithRuleFiles returns a new ruleset: rs with the rules of files added,
+// each replacing a rule of the same id. rs is unchanged.
+func (rs *Ruleset) WithRuleFiles(files ...RuleFile) (*Ruleset, error) {
+	rules, err := rs.compileFiles(files)
+	if err != nil {
+		return nil, err
 	}
 	byID := map[string]*Rule{}
 	for _, r := range rs.Rules {
 		byID[r.ID] = r
 	}
-	for _, r := range extra {
+	for _, r := range rules {
 		byID[r.ID] = r
 	}
-	var rules []*Rule
-	for _, r := range byID {
-		rules = append(rules, r)
+	return rs.withRules(slices.Collect(maps.Values(byID))), nil
+}
+
+// withRules returns a copy of rs with these rules, sorted by id.
+func (rs *Ruleset) withRules(rules []*Rule) *Ruleset {
+	cp := *rs
+	slices.SortFunc(rules, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
+	cp.Rules = rules
+	return &cp
+}
+
+func overrideLimits(base, l loader.Limits) loader.Limits {
+	if l.Bytes > 0 {
+		base.Bytes = l.Bytes
 	}
-	if err := cp.setRules(rules); err != nil {
-		return nil, err
+	if l.Depth > 0 {
+		base.Depth = l.Depth
 	}
-	return &cp, nil
+	if l.Values > 0 {
+		base.Values = l.Values
+	}
+	if l.ScalarBytes > 0 {
+		base.ScalarBytes = l.ScalarBytes
+	}
+	return base
 }
 
 func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) (*Ruleset, error) {
 	rs := &Ruleset{
 		Name: spec.Name, Tag: spec.Tag, Title: spec.Title, SourceBase: spec.SourceBase,
-		FS: fsys, Dir: dir, Sources: map[string][]byte{}, costLimit: opts.CostLimit,
+		FS: fsys, Dir: dir,
 	}
 	var issues loader.Issues
-	fail := func(p loader.Pos, format string, args ...any) {
-		issues = append(issues, &loader.Error{File: spec.File, Pos: p, Msg: fmt.Sprintf(format, args...)})
-	}
 	if spec.Accepts != nil {
 		sel, err := parseSelector(spec.Accepts.Path.Value)
 		if err != nil {
-			fail(spec.Accepts.Path.Pos, "accepts.path: %v", err)
+			issues.Append(&loader.Error{File: spec.File, Pos: spec.Accepts.Path.Pos, Msg: "accepts.path: " + err.Error()})
 		}
 		rs.Accepts = &Accepts{Path: spec.Accepts.Path.Value, Versions: spec.Accepts.Versions, sel: sel}
 	}
 	lo := loader.DefaultOptions()
-	lo.Reject = 0
-	for _, r := range spec.Loader.Reject {
-		f, _ := loader.ParseFeature(r.Value) // checked by ReadRulesetSpec
-		lo.Reject |= f
+	if len(spec.Loader.Reject) > 0 {
+		lo.Reject = 0
+		for _, r := range spec.Loader.Reject {
+			f, _ := loader.ParseFeature(r.Value) // checked by ReadRulesetSpec
+			lo.Reject |= f
+		}
 	}
-	if len(spec.Loader.Reject) == 0 {
-		lo.Reject = loader.DefaultOptions().Reject
-	}
-	if l := spec.Loader.Limits; l.Bytes > 0 {
-		lo.Limits.Bytes = l.Bytes
-	}
-	if l := spec.Loader.Limits; l.Depth > 0 {
-		lo.Limits.Depth = l.Depth
-	}
-	if l := spec.Loader.Limits; l.Values > 0 {
-		lo.Limits.Values = l.Values
-	}
-	if l := spec.Loader.Limits; l.ScalarBytes > 0 {
-		lo.Limits.ScalarBytes = l.ScalarBytes
-	}
+	lo.Limits = overrideLimits(overrideLimits(lo.Limits, spec.Loader.Limits), opts.Limits)
 	rs.LoadOptions = lo
 	if spec.Fixtures != "" {
 		rs.Fixtures = path.Join(dir, spec.Fixtures)
+		rs.fixturesAt = path.Join(opts.DisplayDir, rs.Fixtures)
 	}
 	cfg := cel.Config{CostLimit: opts.CostLimit, Extra: opts.Functions}
 	if spec.Context.Scope != nil {
-		if spec.Context.Scope.Member == "" {
-			fail(spec.Pos, "context.scope needs a 'member'")
-		}
 		rs.scopeMember = spec.Context.Scope.Member
 	}
 	cfg.Variables = append(cfg.Variables, cel.Var{Name: "scope", Type: gocel.DynType})
@@ -275,12 +335,12 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 		quoted, _ := json.Marshal(rs.refKey) // a string always marshals
 		rs.refNeedle = append(quoted, ':')
 	}
-	if len(issues) > 0 {
-		return nil, issues
+	if err := issues.Err(); err != nil {
+		return nil, err
 	}
 	env, err := cel.NewEnv(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", spec.File, err)
+		return nil, &loader.Error{File: spec.File, Msg: err.Error(), Err: err}
 	}
 	env, rs.docVars, err = compileVars(env, spec.File, spec.Variables)
 	if err != nil {
@@ -296,166 +356,151 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 	return rs, nil
 }
 
+// compileVars compiles variables in order, each seeing those before it. A
+// variable that does not compile is reported, and the ones after it are
+// still compiled (without it), so that every problem is reported at once.
 func compileVars(env *cel.Env, file string, vars loader.Vars) (*cel.Env, []*variable, error) {
 	var out []*variable
+	var issues loader.Issues
 	for _, v := range vars {
 		prg, err := compileExpr(env, file, v.Expr)
 		if err != nil {
-			return nil, nil, err
+			issues.Append(err)
+			// Declare it all the same, so that what uses it is still checked.
+			if next, err := env.Extend(cel.Var{Name: v.Name, Type: gocel.DynType}); err == nil {
+				env = next
+			}
+			continue
 		}
+		next, err := env.Extend(cel.Var{Name: v.Name, Type: prg.OutputType()})
+		if err != nil {
+			issues.Append(&loader.Error{File: file, Pos: v.NamePos, Msg: err.Error()})
+			continue
+		}
+		env = next
 		out = append(out, &variable{name: v.Name, prg: prg})
-		env, err = env.Extend(cel.Var{Name: v.Name, Type: prg.OutputType()})
-		if err != nil {
-			return nil, nil, &loader.Error{File: file, Pos: v.NamePos, Msg: err.Error()}
-		}
 	}
-	return env, out, nil
+	return env, out, issues.Err()
 }
 
-func origin(file string, e loader.Expr) cel.Origin {
-	return cel.Origin{File: file, Line: e.Pos.Line, Col: e.Pos.Col, Block: e.Block, Indent: e.Indent}
-}
-
-// readRules reads and compiles every rule file in dir except the header.
-func (rs *Ruleset) readRules(fsys fs.FS, dir string) ([]*Rule, error) {
-	entries, err := fs.ReadDir(fsys, dir)
-	if err != nil {
-		return nil, err
-	}
+// compileFiles reads and compiles the rules of files. Every problem of
+// every file is reported, and a rule id declared twice is an error.
+func (rs *Ruleset) compileFiles(files []RuleFile) ([]*Rule, error) {
 	var rules []*Rule
-	var errs []error
+	var issues loader.Issues
 	seen := map[string]string{}
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || name == HeaderFile || !(strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")) {
-			continue
-		}
-		file := path.Join(dir, name)
-		data, err := fs.ReadFile(fsys, file)
+	for _, f := range files {
+		rf, err := loader.ReadRuleFile(f.Name, f.Data, loader.RuleFileOptions{ScopeKey: rs.scopeMember})
 		if err != nil {
-			errs = append(errs, err)
+			issues.Append(err)
 			continue
 		}
-		rf, err := loader.ReadRuleFile(file, data, loader.RuleFileOptions{ScopeKey: rs.scopeMember})
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		rs.Sources[name] = data
-		for i := range rf.Rules {
-			spec := rf.Rules[i]
+		for _, spec := range rf.Rules {
 			if prev, dup := seen[spec.ID.Value]; dup {
-				errs = append(errs, &loader.Error{File: file, Pos: spec.ID.Pos, Msg: fmt.Sprintf("duplicate rule id %q (first declared at %s)", spec.ID.Value, prev)})
+				issues.Append(&loader.Error{File: f.Name, Pos: spec.ID.Pos, Msg: fmt.Sprintf("duplicate rule id %q (first declared at %s)", spec.ID.Value, prev)})
 				continue
 			}
-			seen[spec.ID.Value] = fmt.Sprintf("%s:%s", file, spec.ID.Pos)
-			r, err := rs.compileRule(spec, name)
-			if err != nil {
-				errs = append(errs, err)
-				continue
+			seen[spec.ID.Value] = fmt.Sprintf("%s:%s", f.Name, spec.ID.Pos)
+			r, err := rs.compileRule(spec, f.Data)
+			issues.Append(err)
+			if r != nil {
+				rules = append(rules, r)
 			}
-			rules = append(rules, r)
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return rules, nil
-}
-
-func (rs *Ruleset) setRules(rules []*Rule) error {
-	slices.SortFunc(rules, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
-	rs.Rules = rules
-	var errs []error
-	for _, r := range rules {
-		if err := rs.checkExampleSources(r); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	return rules, issues.Err()
 }
 
 // checkExampleSources reports an example naming a fixture that is absent.
 func (rs *Ruleset) checkExampleSources(r *Rule) error {
-	var errs []error
-	for _, ex := range append(slices.Clone(r.Examples.Valid), r.Examples.Invalid...) {
+	var issues loader.Issues
+	for _, ex := range r.examples() {
 		if ex.Source.Value == "" {
 			continue
 		}
-		if rs.Fixtures == "" {
-			errs = append(errs, &loader.Error{File: r.File, Pos: ex.Source.Pos, Msg: fmt.Sprintf("example source %q: the ruleset declares no 'fixtures' folder", ex.Source.Value)})
-			continue
-		}
-		if !fs.ValidPath(ex.Source.Value) {
-			errs = append(errs, &loader.Error{File: r.File, Pos: ex.Source.Pos, Msg: fmt.Sprintf("example source %q must be a relative path inside the fixtures folder", ex.Source.Value)})
-			continue
-		}
-		if _, err := fs.Stat(rs.FS, path.Join(rs.Fixtures, ex.Source.Value)); err != nil {
-			errs = append(errs, &loader.Error{File: r.File, Pos: ex.Source.Pos, Msg: fmt.Sprintf("example source %q not found in %s", ex.Source.Value, rs.Fixtures)})
+		if _, _, err := rs.exampleFile(r, ex); err != nil {
+			issues.Append(err)
+		} else if _, err := fs.Stat(rs.FS, path.Join(rs.Fixtures, ex.Source.Value)); err != nil {
+			issues.Append(&loader.Error{File: r.File, Pos: ex.Source.Pos, Msg: fmt.Sprintf("example source %q not found in %s", ex.Source.Value, rs.fixturesAt)})
 		}
 	}
-	return errors.Join(errs...)
+	return issues.Err()
 }
 
-func (rs *Ruleset) compileRule(spec loader.RuleSpec, fileName string) (*Rule, error) {
+// examples returns the rule's examples, valid ones first.
+func (r *Rule) examples() []*loader.ExampleSpec {
+	var out []*loader.ExampleSpec
+	for i := range r.Examples.Valid {
+		out = append(out, &r.Examples.Valid[i])
+	}
+	for i := range r.Examples.Invalid {
+		out = append(out, &r.Examples.Invalid[i])
+	}
+	return out
+}
+
+// compileRule compiles one rule. It returns every problem of the rule, and
+// no rule when there is one.
+func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte) (*Rule, error) {
 	file := spec.File
 	r := &Rule{
-		RuleSpec: spec,
 		ID:       spec.ID.Value,
-		Severity: SeverityOfLevel(spec.Level.Value),
-		FileName: fileName,
+		Doc:      spec.Doc,
+		Severity: SeverityOfLevel(spec.Doc.Level),
+		File:     file,
+		Pos:      spec.Pos,
+		Text:     text,
+		Examples: spec.Examples,
 		Tag:      rs.Tag,
+		resolve:  spec.Resolve,
 	}
 	if rs.SourceBase != "" {
-		r.SourceURL = rs.SourceBase + fileName
+		r.SourceURL = rs.SourceBase + path.Base(file)
 	}
-	var errs []error
+	var issues loader.Issues
 	for _, g := range spec.Given {
 		sel, err := parseSelector(g.Value)
 		if err != nil {
-			errs = append(errs, &loader.Error{File: file, Pos: g.Pos, Msg: err.Error()})
+			issues.Append(&loader.Error{File: file, Pos: g.Pos, Msg: err.Error()})
 			continue
 		}
 		r.given = append(r.given, sel)
 	}
 	if spec.Resolve && rs.resolver == nil {
-		errs = append(errs, &loader.Error{File: file, Pos: spec.Pos, Msg: "resolve: true needs the ruleset to declare context.references"})
+		issues.Append(&loader.Error{File: file, Pos: spec.Pos, Msg: "resolve: true needs the ruleset to declare context.references"})
 	}
-	if !spec.Scope.Independent && len(spec.Scope.List) > 0 {
-		r.scopeValues = spec.Scope.List
+	if sc := spec.Doc.Scope; !sc.Independent && len(sc.Values) > 0 {
+		r.scopeValues = sc.Values
 	}
 	if spec.Schema != nil {
 		s, err := cel.CompileSchema(spec.Schema.Value)
 		if err != nil {
-			errs = append(errs, &loader.Error{File: file, Pos: spec.Schema.Pos, Msg: "schema: " + err.Error()})
+			issues.Append(&loader.Error{File: file, Pos: spec.Schema.Pos, Msg: "schema: " + err.Error(), Err: err})
 		}
 		r.schema = s
 	}
 	env, docVars, err := compileVars(rs.env, file, spec.DocVariables)
-	if err != nil {
-		return nil, errors.Join(append(errs, err)...)
-	}
+	issues.Append(err)
 	r.docVars = docVars
 	if spec.When != nil {
 		if r.when, err = compileExpr(env, file, *spec.When); err != nil {
-			errs = append(errs, err)
+			issues.Append(err)
 		}
 	}
 	env, vars, err := compileVars(env, file, spec.Variables)
-	if err != nil {
-		return nil, errors.Join(append(errs, err)...)
-	}
+	issues.Append(err)
 	r.vars = vars
 	for i := range spec.Checks {
 		c, err := compileCheck(env, file, &spec.Checks[i])
 		if err != nil {
-			errs = append(errs, err)
+			issues.Append(err)
 			continue
 		}
 		r.checks = append(r.checks, c)
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	issues.Append(rs.checkExampleSources(r))
+	if err := issues.Err(); err != nil {
+		return nil, err
 	}
 	return r, nil
 }

@@ -161,6 +161,9 @@ func (l Limits) withDefaults() Limits {
 type Options struct {
 	Reject Feature // constructs that are errors
 	Limits Limits  // zero fields mean the default for that field
+	// Format is "json" or "yaml" to read the input as that format whatever
+	// its name; "" chooses by name and content (see Parse).
+	Format string
 }
 
 // DefaultOptions rejects every Feature except MergeKeys (a "<<" key is then
@@ -169,44 +172,8 @@ func DefaultOptions() Options {
 	return Options{Reject: AllFeatures &^ MergeKeys, Limits: DefaultLimits()}
 }
 
-// Error is a located input error.
-type Error struct {
-	File  string // file name as given
-	Pos   Pos    // zero when unknown; Col is 0 when only the line is known
-	Msg   string
-	Limit string // "bytes", "depth", "values" or "scalarBytes" when a limit was hit, else ""
-}
-
-// Error formats the error as "file:line:col: msg", leaving out the parts of
-// the position that are unknown.
-func (e *Error) Error() string {
-	file := e.File
-	if file == "" {
-		file = "<input>"
-	}
-	switch {
-	case e.Pos.Line > 0 && e.Pos.Col > 0:
-		return file + ":" + e.Pos.String() + ": " + e.Msg
-	case e.Pos.Line > 0:
-		return file + ":" + strconv.Itoa(e.Pos.Line) + ": " + e.Msg
-	}
-	return file + ": " + e.Msg
-}
-
-var limitFlags = map[string]string{
-	"bytes":       "--max-bytes",
-	"depth":       "--max-depth",
-	"values":      "--max-values",
-	"scalarBytes": "--max-scalar-bytes",
-}
-
 func limitError(file string, pos Pos, limit, msg string) *Error {
-	return &Error{
-		File:  file,
-		Pos:   pos,
-		Limit: limit,
-		Msg:   msg + " (raise it with " + limitFlags[limit] + " or the ruleset's loader limits)",
-	}
+	return &Error{File: file, Pos: pos, Limit: limit, Msg: msg, Err: ErrLimit}
 }
 
 func bytesLimitError(file string, size, limit int64) *Error {
@@ -240,7 +207,7 @@ func parse(name string, data []byte, opts Options) (*Document, *Error) {
 		err    *Error
 		format string
 	)
-	if isJSON(name, data) {
+	if opts.Format == "json" || opts.Format != "yaml" && isJSON(name, data) {
 		format = "json"
 		root, err = parseJSON(b, data)
 	} else {

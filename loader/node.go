@@ -1,10 +1,12 @@
 package loader
 
 import (
-	"sync"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/celint/celint/internal/jsonpointer"
 )
 
 // Kind is the JSON type of a node.
@@ -84,37 +86,30 @@ func (n *Node) Pointer() string {
 	if n.Parent == nil {
 		return ""
 	}
-	var toks []string
+	depth := 0
 	for c := n; c.Parent != nil; c = c.Parent {
+		depth++
+	}
+	toks := make([]string, depth)
+	for c := n; c.Parent != nil; c = c.Parent {
+		depth--
 		if c.Parent.Kind == Array {
-			toks = append(toks, strconv.Itoa(c.Index))
+			toks[depth] = strconv.Itoa(c.Index)
 		} else {
-			toks = append(toks, EscapeToken(c.Key))
+			toks[depth] = c.Key
 		}
 	}
-	var sb strings.Builder
-	for i := len(toks) - 1; i >= 0; i-- {
-		sb.WriteByte('/')
-		sb.WriteString(toks[i])
-	}
-	return sb.String()
+	return jsonpointer.Join(toks...)
 }
-
-var tokenEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // EscapeToken escapes a member name as a JSON Pointer reference token
-// (RFC 6901: "~" as "~0", "/" as "~1").
-func EscapeToken(s string) string {
-	if strings.ContainsAny(s, "~/") {
-		return tokenEscaper.Replace(s)
-	}
-	return s
-}
+// (RFC 6901: "~" as "~0", "/" as "~1"); see jsonpointer.Escape.
+func EscapeToken(s string) string { return jsonpointer.Escape(s) }
 
 // Child returns the member or element that one escaped JSON Pointer
 // reference token names, or nil.
 func (n *Node) Child(token string) *Node {
-	tok, ok := unescapeToken(token)
+	tok, ok := jsonpointer.Unescape(token)
 	if !ok {
 		return nil
 	}
@@ -122,7 +117,7 @@ func (n *Node) Child(token string) *Node {
 	case Object:
 		return n.Member(tok)
 	case Array:
-		if i, ok := arrayIndex(tok); ok {
+		if i, ok := jsonpointer.ArrayIndex(tok); ok {
 			return n.Elem(i)
 		}
 	}
@@ -220,49 +215,6 @@ func (d *Document) walk(pointer string) (n *Node, complete bool) {
 		}
 		rest = rest[next+1:]
 	}
-}
-
-func unescapeToken(tok string) (string, bool) {
-	if strings.IndexByte(tok, '~') < 0 {
-		return tok, true
-	}
-	var sb strings.Builder
-	for i := 0; i < len(tok); i++ {
-		c := tok[i]
-		if c != '~' {
-			sb.WriteByte(c)
-			continue
-		}
-		if i+1 >= len(tok) {
-			return "", false
-		}
-		i++
-		switch tok[i] {
-		case '0':
-			sb.WriteByte('~')
-		case '1':
-			sb.WriteByte('/')
-		default:
-			return "", false
-		}
-	}
-	return sb.String(), true
-}
-
-// arrayIndex parses an RFC 6901 array index: "0" or digits without a
-// leading zero.
-func arrayIndex(tok string) (int, bool) {
-	if tok == "" || len(tok) > 18 || (len(tok) > 1 && tok[0] == '0') {
-		return 0, false
-	}
-	i := 0
-	for _, c := range []byte(tok) {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		i = i*10 + int(c-'0')
-	}
-	return i, true
 }
 
 // NodeAt returns the node whose value starts at byte offset in d.JSON, or

@@ -60,7 +60,11 @@ func BenchmarkLint5000Tools(b *testing.B) {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
-		diags = len(rs.Lint(context.Background(), doc, engine.LintOptions{}))
+		ds, err := rs.Lint(context.Background(), doc, engine.LintOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		diags = len(ds)
 		t2 := time.Now()
 		var v any
 		if err := json.Unmarshal(data, &v); err != nil {

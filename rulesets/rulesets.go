@@ -10,7 +10,7 @@ import (
 	"github.com/celint/celint/engine"
 )
 
-//go:embed all:mcpdesc
+//go:embed all:*/*
 var files embed.FS
 
 // FS returns the embedded ruleset tree.

@@ -23,6 +23,14 @@ import (
 // inputRuleID is the rule id of diagnostics about unreadable input.
 const inputRuleID = "celint.input"
 
+// limitFlags name the flag that raises each loader limit.
+var limitFlags = map[string]string{
+	"bytes":       "--max-bytes",
+	"depth":       "--max-depth",
+	"values":      "--max-values",
+	"scalarBytes": "--max-scalar-bytes",
+}
+
 type checkFlags struct {
 	ruleFlags
 	format      string
@@ -75,11 +83,11 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if f.jobs < 1 {
 		return exitError, &usageError{"--jobs must be at least 1"}
 	}
+	f.limits = loader.Limits{Bytes: f.maxBytes, Depth: f.maxDepth, Values: f.maxValues, ScalarBytes: f.maxScalar}
 	cat, pinned, err := f.catalog()
 	if err != nil {
 		return exitError, err
 	}
-	cat, pinned = f.applyLimits(cat, pinned)
 	files, inputDiags := expandPaths(paths)
 	var filter func(*engine.Rule) bool
 	if f.only != "" {
@@ -152,41 +160,10 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	return code, nil
 }
 
-// applyLimits overrides the loader limits of every ruleset with the flags.
-func (f *checkFlags) applyLimits(cat *engine.Catalog, pinned *engine.Ruleset) (*engine.Catalog, *engine.Ruleset) {
-	if f.maxBytes == 0 && f.maxDepth == 0 && f.maxValues == 0 && f.maxScalar == 0 {
-		return cat, pinned
-	}
-	var out []*engine.Ruleset
-	var newPinned *engine.Ruleset
-	for _, rs := range cat.Rulesets() {
-		cp := *rs
-		l := &cp.LoadOptions.Limits
-		if f.maxBytes > 0 {
-			l.Bytes = f.maxBytes
-		}
-		if f.maxDepth > 0 {
-			l.Depth = f.maxDepth
-		}
-		if f.maxValues > 0 {
-			l.Values = f.maxValues
-		}
-		if f.maxScalar > 0 {
-			l.ScalarBytes = f.maxScalar
-		}
-		if rs == pinned {
-			newPinned = &cp
-		}
-		out = append(out, &cp)
-	}
-	c, _ := engine.NewCatalog(out...) // same rulesets: cannot clash
-	return c, newPinned
-}
-
 func reportRules(used map[*engine.Rule]bool) []report.Rule {
 	var out []report.Rule
 	for r := range used {
-		out = append(out, report.Rule{ID: r.ID, Title: r.Title, Description: r.Description, HelpURI: r.SourceURL, Severity: r.Severity})
+		out = append(out, report.Rule{ID: r.ID, Title: r.Doc.Title, Description: r.Doc.Description, HelpURI: r.SourceURL, Severity: r.Severity})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
@@ -252,7 +229,10 @@ func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, 
 		return res
 	}
 	res.rs = rs
-	res.diags = rs.Lint(ctx, doc, opts)
+	if res.diags, err = rs.Lint(ctx, doc, opts); err != nil {
+		res.diags = []engine.Diagnostic{inputDiagnostic(file, fmt.Errorf("not checked: %w", err))}
+		return res
+	}
 	if len(res.diags) > 0 {
 		res.source = doc.Source // for code frames; dropped for clean files
 	}
@@ -272,7 +252,7 @@ func loadStdin(cat *engine.Catalog, pinned *engine.Ruleset, in inputs) (*loader.
 		return nil, nil, &loader.Error{File: in.stdinName, Msg: "cannot read standard input: " + err.Error()}
 	}
 	if int64(len(data)) > limit {
-		return nil, nil, &loader.Error{File: in.stdinName, Limit: "bytes", Msg: fmt.Sprintf("input is more than the limit of %d bytes (raise it with --max-bytes or the ruleset's loader limits)", limit)}
+		return nil, nil, &loader.Error{File: in.stdinName, Limit: "bytes", Err: loader.ErrLimit, Msg: fmt.Sprintf("input is more than the limit of %d bytes", limit)}
 	}
 	return cat.Load(in.stdinName, data, pinned)
 }
@@ -300,6 +280,12 @@ func inputDiagnostic(file string, err error) engine.Diagnostic {
 		if le.Pos.Line > 0 {
 			d.Line, d.Column = le.Pos.Line, max(le.Pos.Col, 1)
 		}
+		if flag := limitFlags[le.Limit]; flag != "" {
+			d.Message += " (raise it with " + flag + " or the ruleset's loader limits)"
+		}
+	}
+	if errors.Is(err, engine.ErrNoRuleset) {
+		d.Message += "; choose one with --spec"
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

@@ -97,7 +97,7 @@ func runRules(args []string, stdout, stderr io.Writer) (int, error) {
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "ID\tLEVEL\tSURFACE\tTITLE")
 		for _, r := range rs.Rules {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Level.Value, r.Surface, r.Title)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Doc.Level, r.Doc.Surface, r.Doc.Title)
 		}
 		if err := tw.Flush(); err != nil {
 			return exitError, err

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/loader"
 	"github.com/celint/celint/rulesets"
 )
 
@@ -16,6 +17,7 @@ type ruleFlags struct {
 	spec      string
 	rules     string
 	costLimit uint64
+	limits    loader.Limits // set by check's --max-* flags
 }
 
 func (f *ruleFlags) register(fs *flag.FlagSet) {
@@ -27,7 +29,8 @@ func (f *ruleFlags) register(fs *flag.FlagSet) {
 // catalog loads the embedded rulesets and applies --rules. It returns the
 // catalog and the ruleset --spec pins (nil without --spec).
 func (f *ruleFlags) catalog() (*engine.Catalog, *engine.Ruleset, error) {
-	all, err := rulesets.Load(engine.Options{CostLimit: f.costLimit})
+	opts := engine.Options{CostLimit: f.costLimit, Limits: f.limits}
+	all, err := rulesets.Load(opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("embedded rulesets: %w", err)
 	}
@@ -36,7 +39,7 @@ func (f *ruleFlags) catalog() (*engine.Catalog, *engine.Ruleset, error) {
 		return nil, nil, err
 	}
 	if f.rules != "" {
-		if cat, err = withRulesDir(cat, f.rules, engine.Options{CostLimit: f.costLimit}); err != nil {
+		if cat, err = withRulesDir(cat, f.rules, opts); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -51,7 +54,9 @@ func (f *ruleFlags) catalog() (*engine.Catalog, *engine.Ruleset, error) {
 }
 
 // withRulesDir applies a --rules folder: a ruleset of its own when it has a
-// header, otherwise extra rules for every ruleset of the catalog.
+// header, otherwise extra rules for every ruleset of the catalog. Its files
+// are named in errors as the user would open them: the folder as given,
+// then the file.
 func withRulesDir(cat *engine.Catalog, dir string, opts engine.Options) (*engine.Catalog, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -65,6 +70,7 @@ func withRulesDir(cat *engine.Catalog, dir string, opts engine.Options) (*engine
 		return nil, err
 	}
 	fsys := os.DirFS(abs)
+	opts.DisplayDir = dir
 	if _, err := os.Stat(filepath.Join(abs, engine.HeaderFile)); err == nil {
 		rs, err := engine.LoadRuleset(fsys, ".", opts)
 		if err != nil {
@@ -75,9 +81,16 @@ func withRulesDir(cat *engine.Catalog, dir string, opts engine.Options) (*engine
 		}
 		return engine.NewCatalog(append(cat.Rulesets(), rs)...)
 	}
+	files, err := engine.ReadRuleFiles(fsys, ".", dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("--rules %s: no rule files (*.yaml) found", dir)
+	}
 	var out []*engine.Ruleset
 	for _, rs := range cat.Rulesets() {
-		ext, err := rs.WithRules(fsys, ".")
+		ext, err := rs.WithRuleFiles(files...)
 		if err != nil {
 			return nil, err
 		}

@@ -55,7 +55,7 @@ func sampleInput() Input {
 		},
 		{
 			File: "servers/my tools.yaml", RuleID: "mcp.tool.input-schema", Severity: engine.Error,
-			Message: "rule error: no such key: type",
+			Message: "no such key: type",
 			Pointer: "/tools/0", Line: 3, Column: 5, RuleError: true,
 		},
 	}
@@ -321,7 +321,7 @@ func TestTextSanitizes(t *testing.T) {
 
 func TestTextLabels(t *testing.T) {
 	ds := []engine.Diagnostic{
-		{File: "a", RuleID: "r1", Severity: engine.Error, Message: "rule error: boom", Line: 1, Column: 1, RuleError: true},
+		{File: "a", RuleID: "r1", Severity: engine.Error, Message: "boom", Line: 1, Column: 1, RuleError: true},
 		{File: "a", RuleID: "r2", Severity: engine.Error, Message: "cost budget exceeded", Line: 2, Column: 1, RuleError: true},
 		{File: "b", RuleID: "celint.input", Severity: engine.Error, Message: "unexpected end of JSON input", Line: 1, Column: 1, InputError: true},
 	}

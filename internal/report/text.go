@@ -125,11 +125,8 @@ func (t textWriter) printFile(ds []engine.Diagnostic, src []byte) {
 		case d.InputError:
 			r.label = "input error"
 		}
-		// The engine may have written the label into the message already.
-		if r.label != "" && !strings.HasPrefix(strings.ToLower(r.message), r.label) {
+		if r.label != "" {
 			r.label += ": "
-		} else {
-			r.label = ""
 		}
 		rows[i] = r
 		wLoc = max(wLoc, width(r.loc))

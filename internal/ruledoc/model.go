@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path"
 	"strings"
 	"unicode"
@@ -68,17 +67,18 @@ func build(rs *engine.Ruleset, r *engine.Rule) (*model, error) {
 	if rs == nil || r == nil {
 		return nil, errors.New("ruledoc: nil ruleset or rule")
 	}
+	doc := &r.Doc
 	m := &model{
 		ID:          r.ID,
-		Title:       strings.TrimSpace(r.Title),
-		Description: strings.TrimSpace(r.Description),
-		Requirement: strings.TrimSpace(r.Requirement),
-		Level:       r.Level.Value,
+		Title:       strings.TrimSpace(doc.Title),
+		Description: strings.TrimSpace(doc.Description),
+		Requirement: strings.TrimSpace(doc.Requirement),
+		Level:       doc.Level,
 		Tag:         r.Tag,
 		Ruleset:     rs.String(),
-		RequiredBy:  r.RequiredBy,
-		BasedOn:     r.BasedOn,
-		SourceName:  r.FileName,
+		RequiredBy:  doc.RequiredBy,
+		BasedOn:     doc.BasedOn,
+		SourceName:  path.Base(r.File),
 		SourceURL:   r.SourceURL,
 	}
 	if m.Title == "" {
@@ -86,9 +86,6 @@ func build(rs *engine.Ruleset, r *engine.Rule) (*model, error) {
 	}
 	if m.Tag == "" {
 		m.Tag = rs.Tag
-	}
-	if m.SourceName == "" {
-		m.SourceName = path.Base(r.File)
 	}
 	m.Summary = summary(m.Description)
 	if m.Summary == "" {
@@ -110,11 +107,7 @@ func build(rs *engine.Ruleset, r *engine.Rule) (*model, error) {
 		}
 	}
 
-	src, ok := rs.Sources[r.FileName]
-	if !ok {
-		return nil, fmt.Errorf("%s: rule %s: the text of rule file %q is not in the ruleset's sources", r.File, r.ID, r.FileName)
-	}
-	block, err := ruleBlock(src, r.Pos.Line)
+	block, err := ruleBlock(r.Text, r.Pos.Line)
 	if err != nil {
 		return nil, fmt.Errorf("%s: rule %s: %w", r.File, r.ID, err)
 	}
@@ -136,22 +129,23 @@ func details(r *engine.Rule) [][]fact {
 			lines = append(lines, line)
 		}
 	}
+	d := &r.Doc
 	add(fact{"Rule ID", r.ID, true})
-	add(fact{"Owner", r.Owner, false})
-	add(fact{"Surface", r.Surface, false}, fact{"Path", r.Path, true})
-	add(fact{"Kind", r.Kind, false})
-	add(fact{"Requirement level", r.Level.Value, false})
-	label := humanize(r.ScopeKey)
-	switch sc := r.Scope; {
+	add(fact{"Owner", d.Owner, false})
+	add(fact{"Surface", d.Surface, false}, fact{"Path", d.Path, true})
+	add(fact{"Kind", d.Kind, false})
+	add(fact{"Requirement level", d.Level, false})
+	label := humanize(d.Scope.Key)
+	switch sc := d.Scope; {
 	case sc.Independent:
 		add(fact{label, "independent of the " + strings.ToLower(strings.TrimSuffix(label, "s")), false})
-	case len(sc.List) > 0:
-		add(fact{label, strings.Join(sc.List, ", "), true})
+	case len(sc.Values) > 0:
+		add(fact{label, strings.Join(sc.Values, ", "), true})
 	}
-	if len(r.SchemaLocations) > 0 {
-		add(fact{"Document schema locations", strings.Join(r.SchemaLocations, ", "), true})
+	if len(d.SchemaLocations) > 0 {
+		add(fact{"Document schema locations", strings.Join(d.SchemaLocations, ", "), true})
 	}
-	add(fact{"Status", r.Status, false}, fact{"Enforcement", r.Enforcement, false})
+	add(fact{"Status", d.Status, false}, fact{"Enforcement", d.Enforcement, false})
 	return lines
 }
 
@@ -186,30 +180,12 @@ func renderExample(rs *engine.Ruleset, r *engine.Rule, ex *loader.ExampleSpec) (
 		}
 		return example{}, &loader.Error{File: r.File, Pos: p, Msg: fmt.Sprintf("rule %s: ", r.ID) + fmt.Sprintf(format, args...)}
 	}
-	var (
-		name string
-		data []byte
-	)
-	switch {
-	case ex.Document != nil:
-		name, data = "inline.yaml", ex.Document.Source()
-	case ex.Source.Value != "":
-		if rs.FS == nil || rs.Fixtures == "" {
-			return fail(ex.Source.Pos, "example source %q: the ruleset has no fixture folder", ex.Source.Value)
-		}
-		if !fs.ValidPath(ex.Source.Value) {
-			return fail(ex.Source.Pos, "example source %q must be a relative path inside the fixture folder", ex.Source.Value)
-		}
-		name = path.Join(rs.Fixtures, ex.Source.Value)
-		var err error
-		if data, err = fs.ReadFile(rs.FS, name); err != nil {
-			return fail(ex.Source.Pos, "example source %q: %v", ex.Source.Value, err)
-		}
-	default:
-		return fail(ex.Pos, "example has neither a source nor a document")
-	}
-	doc, err := parseExample(name, data, rs.LoadOptions)
+	doc, err := rs.LoadExample(r, ex, engine.ExampleOptions{Lenient: true})
 	if err != nil {
+		var le *loader.Error
+		if errors.As(err, &le) && le.File == r.File {
+			return example{}, &loader.Error{File: le.File, Pos: le.Pos, Msg: fmt.Sprintf("rule %s: %s", r.ID, le.Msg)}
+		}
 		return fail(ex.Pos, "example %s: %v", exampleName(ex), err)
 	}
 	n := doc.Root
@@ -225,22 +201,6 @@ func renderExample(rs *engine.Ruleset, r *engine.Rule, ex *loader.ExampleSpec) (
 	}
 	out.JSON = buf.String()
 	return out, nil
-}
-
-// parseExample parses an example document with the ruleset's options, and
-// when they refuse it (an invalid example may well be about a restricted
-// construct) again with every construct allowed, so that it can be shown.
-func parseExample(name string, data []byte, opts loader.Options) (*loader.Document, error) {
-	doc, err := loader.Parse(name, data, opts)
-	if err == nil {
-		return doc, nil
-	}
-	lenient := opts
-	lenient.Reject = 0
-	if doc, err2 := loader.Parse(name, data, lenient); err2 == nil {
-		return doc, nil
-	}
-	return nil, err
 }
 
 func exampleName(ex *loader.ExampleSpec) string {

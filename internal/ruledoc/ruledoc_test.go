@@ -14,8 +14,6 @@ import (
 	"github.com/celint/celint/engine"
 	"github.com/celint/celint/loader"
 	"github.com/celint/celint/rulesets"
-
-	"gopkg.in/yaml.v3"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -100,8 +98,8 @@ func TestGoldenPages(t *testing.T) {
 					t.Errorf("page lacks %q", w)
 				}
 			}
-			if bytes.Contains(got, []byte("## Based on")) != (len(r.BasedOn) > 0) {
-				t.Errorf("Based on section present = %v, rule has %d basedOn entries", bytes.Contains(got, []byte("## Based on")), len(r.BasedOn))
+			if bytes.Contains(got, []byte("## Based on")) != (len(r.Doc.BasedOn) > 0) {
+				t.Errorf("Based on section present = %v, rule has %d basedOn entries", bytes.Contains(got, []byte("## Based on")), len(r.Doc.BasedOn))
 			}
 			golden := filepath.Join("testdata", tc.id+".md")
 			if *update {
@@ -246,24 +244,23 @@ func testRuleset(t *testing.T, ex loader.ExamplesSpec) (*engine.Ruleset, *engine
 			"t/v1/fixtures/ok.json": {Data: []byte(`{"b": 1, "a": {"z": [1, 2], "y": "<&>"}}`)},
 		},
 		Dir: "t/v1", Fixtures: "t/v1/fixtures",
-		Sources:     map[string][]byte{"r.yaml": []byte(src)},
 		LoadOptions: loader.DefaultOptions(),
 	}
 	r := &engine.Rule{
-		RuleSpec: loader.RuleSpec{
-			ID:          loader.Scalar{Value: "t.rule"},
+		ID: "t.rule",
+		Doc: loader.RuleDoc{
 			Title:       "A test rule",
 			Description: "Says something. Then more.",
 			Requirement: "A thing must hold.",
-			Level:       loader.Scalar{Value: "should"},
+			Level:       "should",
 			Surface:     "Thing",
-			Scope:       loader.Versions{List: []string{"1", "2"}},
-			ScopeKey:    "protocolVersions",
-			Examples:    ex,
-			Pos:         loader.Pos{Line: 2, Col: 5},
-			File:        "t/v1/r.yaml",
+			Scope:       loader.Scope{Key: "protocolVersions", Values: []string{"1", "2"}},
 		},
-		ID: "t.rule", FileName: "r.yaml", Tag: "v1",
+		Examples: ex,
+		Pos:      loader.Pos{Line: 2, Col: 5},
+		File:     "t/v1/r.yaml",
+		Text:     []byte(src),
+		Tag:      "v1",
 	}
 	rs.Rules = []*engine.Rule{r}
 	return rs, r
@@ -300,14 +297,14 @@ func TestMissingPointer(t *testing.T) {
 }
 
 func TestExamples(t *testing.T) {
-	var inline loader.Raw
-	if err := yaml.Unmarshal([]byte("{k: [1, {j: x}]}"), &inline); err != nil {
+	inline, err := loader.Parse("inline.yaml", []byte("{k: [1, {j: x}]}"), loader.DefaultOptions())
+	if err != nil {
 		t.Fatal(err)
 	}
 	rs, r := testRuleset(t, loader.ExamplesSpec{
 		Valid: []loader.ExampleSpec{{Source: loader.Scalar{Value: "ok.json"}, Selected: loader.Scalar{Value: "/a"}}},
 		Invalid: []loader.ExampleSpec{
-			{Title: "inline", Document: &inline, Selected: loader.Scalar{Value: "/k/1"}},
+			{Title: "inline", Document: inline.Root, Selected: loader.Scalar{Value: "/k/1"}},
 			{Source: loader.Scalar{Value: "ok.json"}},
 		},
 	})

@@ -92,13 +92,13 @@ func Index(rs *engine.Ruleset) []byte {
 	p("| Rule | Level | Surface | Title |\n")
 	p("| --- | --- | --- | --- |\n")
 	for _, r := range rs.Rules {
-		title := strings.TrimSpace(r.Title)
+		title := strings.TrimSpace(r.Doc.Title)
 		if title == "" {
 			title = r.ID
 		}
 		p("| [%s](%s) | %s | %s | %s |\n",
 			codeSpan(r.ID), linkDest(r.ID+".md"),
-			cell(r.Level.Value), cell(r.Surface), cell(title))
+			cell(r.Doc.Level), cell(r.Doc.Surface), cell(title))
 	}
 	return b.Bytes()
 }

@@ -1,0 +1,63 @@
+package loader
+
+// Extract returns the subtree at n as a document of its own, named name:
+// its values keep their positions in n's source (src), so that what is
+// reported about the document points into the file n was read from. The
+// copy is bounded by the depth, values and scalar limits of opts; the
+// serialization restrictions were those of the file n was read from.
+func Extract(name string, src []byte, n *Node, opts Options) (*Document, error) {
+	opts.Limits = opts.Limits.withDefaults()
+	b := &builder{file: name, opts: opts}
+	root, err := b.copyTree(n, nil, 0)
+	if err != nil {
+		return nil, err
+	}
+	root.Key, root.KeyPos, root.Index = "", Pos{}, -1
+	format := "yaml"
+	if len(src) > 0 && isJSON(name, src) {
+		format = "json"
+	}
+	doc := &Document{Name: name, Format: format, Root: root, Source: src}
+	doc.JSON, doc.nodes = render(root, 0, b.values)
+	doc.Values = len(doc.nodes)
+	return doc, nil
+}
+
+// copyTree copies n and its descendants under parent.
+func (b *builder) copyTree(n, parent *Node, depth int) (*Node, *Error) {
+	c, err := b.newNode(n.Kind, n.Pos)
+	if err != nil {
+		return nil, err
+	}
+	c.Style, c.Parent, c.Key, c.KeyPos, c.Index = n.Style, parent, n.Key, n.KeyPos, n.Index
+	switch n.Kind {
+	case Array, Object:
+		if depth+1 > b.opts.Limits.Depth {
+			return nil, b.depthError(n.Pos)
+		}
+		kids := make([]*Node, len(n.Children))
+		var index map[string]int
+		for i, k := range n.Children {
+			if kids[i], err = b.copyTree(k, c, depth+1); err != nil {
+				return nil, err
+			}
+			if n.Kind == Object {
+				index = noteMember(kids[:i+1], index)
+			}
+		}
+		if n.Kind == Array {
+			finishArray(c, kids)
+		} else {
+			finishObject(c, kids, index)
+		}
+	case String:
+		s := n.Value.(string)
+		if len(s) > b.opts.Limits.ScalarBytes {
+			return nil, b.scalarError(n.Pos, "a string", len(s))
+		}
+		c.Value = s
+	default:
+		c.Value = n.Value
+	}
+	return c, nil
+}
