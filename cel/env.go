@@ -120,9 +120,6 @@ func checkVar(v Var) error {
 	return nil
 }
 
-// CEL returns the underlying cel-go environment.
-func (e *Env) CEL() *gocel.Env { return e.env }
-
 // CostLimit returns the per-evaluation cost limit of programs compiled in e.
 func (e *Env) CostLimit() uint64 { return e.limit }
 
@@ -143,17 +140,6 @@ func (e *Env) Extend(vars ...Var) (*Env, error) {
 	}
 	all := append(append([]Var(nil), e.vars...), vars...)
 	return &Env{env: env, lib: e.lib, limit: e.limit, vars: all, cache: e.cache}, nil
-}
-
-// extendWith extends e with arbitrary cel-go options (for example extra
-// functions). The result gets its own program cache, since the same
-// expression text may mean something else there.
-func (e *Env) extendWith(opts ...gocel.EnvOption) (*Env, error) {
-	env, err := e.env.Extend(opts...)
-	if err != nil {
-		return nil, err
-	}
-	return &Env{env: env, lib: e.lib, limit: e.limit, vars: e.vars, cache: newProgramCache()}, nil
 }
 
 // varsKey is the cache-key prefix describing the declared variables.
@@ -275,7 +261,7 @@ func (e *Env) Compile(expr string, o Origin) (*Program, error) {
 		return nil, &CompileError{Issues: []Issue{{File: o.File, Line: l, Col: c, Msg: err.Error()}}}
 	}
 	loops := len(celast.MatchDescendants(celast.NavigateAST(ast.NativeRep()), celast.KindMatcher(celast.ComprehensionKind))) > 0
-	p = &Program{prg: prg, out: ast.OutputType(), limit: e.limit, expr: expr, loops: loops}
+	p = &Program{prg: prg, out: ast.OutputType(), limit: e.limit, loops: loops}
 	e.cache.mu.Lock()
 	defer e.cache.mu.Unlock()
 	if prev, ok := e.cache.programs[key]; ok {

@@ -38,7 +38,6 @@ type Program struct {
 	prg   gocel.Program
 	out   *gocel.Type
 	limit uint64
-	expr  string
 	// loops reports whether the expression has a comprehension: only those
 	// can run long enough to need the context checked while they run.
 	loops bool
@@ -47,9 +46,6 @@ type Program struct {
 // OutputType is the type the checker inferred for the expression (dyn when
 // it depends on document values).
 func (p *Program) OutputType() *gocel.Type { return p.out }
-
-// Expr returns the expression text the program was compiled from.
-func (p *Program) Expr() string { return p.expr }
 
 // Eval evaluates the program. activation is either a map[string]any from
 // variable names to values, or a cel-go interpreter.Activation (alias

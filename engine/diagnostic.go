@@ -86,6 +86,10 @@ type Diagnostic struct {
 	RuleError bool `json:"ruleError,omitempty"`
 	// InputError marks a document that could not be read or parsed.
 	InputError bool `json:"inputError,omitempty"`
+	// Cause is the error behind a rule error, for errors.Is: ErrBudget,
+	// ErrRuleTimeout, cel.ErrCostLimit, cel.ErrPanic, or the CEL runtime
+	// error. Nil for findings.
+	Cause error `json:"-"`
 }
 
 // Related is a position that a diagnostic refers to, with what it is.

@@ -47,14 +47,18 @@ type LintOptions struct {
 }
 
 var (
-	errBudget      = errors.New("budget exhausted")
-	errRuleTimeout = errors.New("rule time limit reached")
+	// ErrBudget is the cause of a rule error for a rule that spent its
+	// LintOptions.Budget on a document.
+	ErrBudget = errors.New("budget exhausted")
+	// ErrRuleTimeout is the cause of a rule error for a rule that ran
+	// longer than LintOptions.RuleTimeout on a document.
+	ErrRuleTimeout = errors.New("rule time limit reached")
 )
 
 // stopped explains why the rule's context ended, when its document's
 // context did not: the rule ran out of time.
 func (rr *ruleRun) stopped() error {
-	return &loader.Error{File: rr.rule.File, Pos: rr.rule.Pos, Err: errRuleTimeout,
+	return &loader.Error{File: rr.rule.File, Pos: rr.rule.Pos, Err: ErrRuleTimeout,
 		Msg: fmt.Sprintf("rule %s ran longer than %v on this document; it was stopped", rr.rule.ID, rr.opts.RuleTimeout)}
 }
 
@@ -130,7 +134,7 @@ type ruleRun struct {
 }
 
 func (l *linter) lintRule(r *Rule) {
-	ctx, cancel := context.WithTimeoutCause(l.ctx, l.opts.RuleTimeout, errRuleTimeout)
+	ctx, cancel := context.WithTimeoutCause(l.ctx, l.opts.RuleTimeout, ErrRuleTimeout)
 	defer cancel()
 	rr := &ruleRun{linter: l, ctx: ctx, rule: r, spend: spend{budget: l.opts.Budget}}
 	defer func() {
@@ -172,7 +176,7 @@ func (l *linter) lintRule(r *Rule) {
 		case ctx.Err() != nil:
 			rr.ruleError(n, rr.stopped())
 			return
-		case errors.Is(err, errBudget):
+		case errors.Is(err, ErrBudget):
 			rr.ruleError(n, budgetError(r, rr.spend.budget, err))
 			return
 		}
@@ -192,9 +196,10 @@ func budgetError(r *Rule, budget uint64, err error) error {
 	var at *loader.Error
 	if errors.As(err, &at) && at.File != "" {
 		e.File, e.Pos = at.File, at.Pos
-		if name, ok := strings.CutPrefix(at.Msg, "variable "); ok {
-			name, _, _ = strings.Cut(name, ":")
-			e.Msg += " (in variable " + name + ")"
+		for _, v := range slices.Concat(r.docVars, r.vars) {
+			if v.prg.file == at.File && v.prg.pos == at.Pos {
+				e.Msg += " (in variable " + v.name + ")"
+			}
 		}
 	}
 	return e
@@ -213,7 +218,7 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 	if r.resolve && rr.rs.resolver != nil && rr.mayHoldReference(n) {
 		v, err := rr.eval(rr.rs.resolver, fr)
 		if err != nil {
-			if errors.Is(err, errBudget) || rr.ctx.Err() != nil {
+			if errors.Is(err, ErrBudget) || rr.ctx.Err() != nil {
 				return err
 			}
 			// A reference that does not resolve is the document's problem:
@@ -550,6 +555,7 @@ func (rr *ruleRun) ruleError(n *loader.Node, err error) {
 	d := rr.diag(n.Pointer(), err.Error())
 	d.Severity = Error
 	d.RuleError = true
+	d.Cause = err
 	rr.out = append(rr.out, d)
 }
 
@@ -566,7 +572,9 @@ func (s *spend) eval(ctx context.Context, p *program, act interpreter.Activation
 	if s.budget > 0 && s.cost > s.budget {
 		// Remembered, so that what reads this value reports where the
 		// budget ran out.
-		s.over = &loader.Error{File: p.file, Pos: p.pos, Msg: errBudget.Error(), Err: errBudget}
+		if s.over == nil {
+			s.over = &loader.Error{File: p.file, Pos: p.pos, Msg: ErrBudget.Error(), Err: ErrBudget}
+		}
 		return nil, s.over
 	}
 	if err == nil && types.IsError(v) {

@@ -45,8 +45,8 @@ func checkPositions(t *testing.T, doc *Document, cases []posCase) {
 		if c.wantVal != nil && !reflect.DeepEqual(n.Value, c.wantVal) {
 			t.Errorf("%q: Value %#v, want %#v", c.ptr, n.Value, c.wantVal)
 		}
-		if got := doc.PosOf(c.ptr); got != n.Pos {
-			t.Errorf("PosOf(%q) = %v, want %v", c.ptr, got, n.Pos)
+		if got, _ := doc.Span(c.ptr); got != n.Pos && got != n.KeyPos {
+			t.Errorf("Span(%q) starts at %v, want %v", c.ptr, got, n.Pos)
 		}
 	}
 }
@@ -143,8 +143,8 @@ func TestLookupAndNearest(t *testing.T) {
 		if got := doc.Nearest(c.ptr).Pointer(); got != c.nearest {
 			t.Errorf("Nearest(%q) = %q, want %q", c.ptr, got, c.nearest)
 		}
-		if got, want := doc.PosOf(c.ptr), doc.Nearest(c.ptr).Pos; got != want {
-			t.Errorf("PosOf(%q) = %v, want %v", c.ptr, got, want)
+		if got, _ := doc.Span(c.ptr); got != doc.Nearest(c.ptr).Pos && got != doc.Nearest(c.ptr).KeyPos {
+			t.Errorf("Span(%q) starts at %v, want the nearest node's", c.ptr, got)
 		}
 	}
 	root := doc.Root

@@ -227,13 +227,3 @@ func (d *Document) NodeAt(offset int) *Node {
 	}
 	return nil
 }
-
-// PosOf returns the position of the node at pointer, or of the nearest
-// existing node along it when there is none.
-func (d *Document) PosOf(pointer string) Pos {
-	n := d.Nearest(pointer)
-	if n == nil {
-		return Pos{}
-	}
-	return n.Pos
-}

@@ -176,14 +176,14 @@ type fileResult struct {
 	diags  []engine.Diagnostic
 }
 
-// lintFiles lints files with jobs workers; results come back in file order.
-// On a terminal, progress is shown on stderr for long runs.
 // inputs says where the document named by '-' comes from.
 type inputs struct {
 	stdin     io.Reader
 	stdinName string
 }
 
+// lintFiles lints files with jobs workers; results come back in file order.
+// On a terminal, progress is shown on stderr for long runs.
 func lintFiles(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, files []string, in inputs, opts engine.LintOptions, jobs int, stderr io.Writer) []fileResult {
 	results := make([]fileResult, len(files))
 	var next, done atomic.Int64

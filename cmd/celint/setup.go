@@ -99,8 +99,8 @@ func withRulesDir(cat *engine.Catalog, dir string, opts engine.Options) (*engine
 	return engine.NewCatalog(out...)
 }
 
-// rulesetFor returns the pinned ruleset, or the newest one when there is
-// only a choice to make without a document.
+// rulesetFor returns the rulesets a command without a document works on:
+// the pinned one, or else every ruleset, newest first.
 func (f *ruleFlags) rulesetFor(cat *engine.Catalog, pinned *engine.Ruleset) []*engine.Ruleset {
 	if pinned != nil {
 		return []*engine.Ruleset{pinned}
