@@ -155,8 +155,52 @@ func TestRulesFolder(t *testing.T) {
 	bad := filepath.Join(dir, "bad")
 	write(t, dir, "bad/r.yaml", "rules:\n  - id: acme.x\n    level: must\n    given: tools.#\n    checks:\n      - assert: \"self.name +\"\n")
 	code, _, errOut := runCLI(t, "check", "--rules", bad, example)
-	if code != 2 || !strings.Contains(errOut, "r.yaml:6:") {
-		t.Errorf("bad rule file: exit %d, stderr:\n%s", code, errOut)
+	// Named as the user would open it: the folder as given, then the file.
+	if want := filepath.Join(bad, "r.yaml") + ":6:"; code != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("bad rule file: exit %d, stderr lacks %q:\n%s", code, want, errOut)
+	}
+}
+
+// TestRulesFolderWithSameFileName: a --rules folder may hold a file named
+// like an embedded rule file; explain, docs and check use each rule's own.
+func TestRulesFolderWithSameFileName(t *testing.T) {
+	dir := t.TempDir()
+	rules := filepath.Join(dir, "house")
+	write(t, rules, "elicitation.yaml", `# House rules.
+rules:
+  - id: acme.tools.described
+    title: describe every tool
+    level: should
+    given: tools.#
+    checks:
+      - assert: has(self.description)
+        message: "tool {self.name} has no description"
+    examples:
+      valid: [{document: {tools: [{name: a, description: d}]}, selected: /tools/0}]
+      invalid: [{document: {tools: [{name: a}]}, selected: /tools/0}]
+`)
+	code, out, errOut := runCLI(t, "explain", "--rules", rules, "mcpdesc.elicitation.members")
+	if code != 0 || !strings.Contains(out, "req-elicitation-url-syntax") {
+		t.Errorf("explain of an embedded rule: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, "explain", "--rules", rules, "acme.tools.described")
+	if code != 0 || !strings.Contains(out, "describe every tool") || !strings.Contains(out, "has(self.description)") {
+		t.Errorf("explain of the folder's rule: exit %d\n%s%s", code, out, errOut)
+	}
+	docs := filepath.Join(dir, "docs")
+	code, out, errOut = runCLI(t, "docs", "--rules", rules, "--out", docs)
+	if code != 0 {
+		t.Fatalf("docs: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, id := range []string{"mcpdesc.elicitation.members", "acme.tools.described"} {
+		if _, err := os.Stat(filepath.Join(docs, "mcpdesc", "v0.9.0-rc.3", id+".md")); err != nil {
+			t.Errorf("docs: %v", err)
+		}
+	}
+	doc := write(t, dir, "server.json", cleanDoc)
+	code, out, errOut = runCLI(t, "check", "--fail-on", "warning", "--rules", rules, doc)
+	if code != 1 || !strings.Contains(out, `tool "t" has no description`) || !strings.Contains(out, "acme.tools.described") {
+		t.Errorf("check: exit %d\n%s%s", code, out, errOut)
 	}
 }
 
