@@ -35,8 +35,20 @@ type jsonDiagnostic struct {
 	Pointer    string          `json:"pointer"`
 	Line       int             `json:"line"`
 	Column     int             `json:"column"`
+	EndLine    int             `json:"endLine,omitempty"`
+	EndColumn  int             `json:"endColumn,omitempty"`
+	Related    []jsonRelated   `json:"related,omitempty"`
+	URL        string          `json:"url,omitempty"`
 	RuleError  bool            `json:"ruleError,omitempty"`
 	InputError bool            `json:"inputError,omitempty"`
+}
+
+// jsonRelated is another position a diagnostic concerns.
+type jsonRelated struct {
+	Message string `json:"message"`
+	Pointer string `json:"pointer"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
 }
 
 func (jsonPrinter) Print(w io.Writer, in Input) error {
@@ -55,8 +67,16 @@ func (jsonPrinter) Print(w io.Writer, in Input) error {
 			Pointer:    d.Pointer,
 			Line:       d.Line,
 			Column:     d.Column,
+			EndLine:    d.EndLine,
+			EndColumn:  d.EndColumn,
+			URL:        d.URL,
 			RuleError:  d.RuleError,
 			InputError: d.InputError,
+		}
+	}
+	for i, d := range in.Diagnostics {
+		for _, rel := range d.Related {
+			r.Diagnostics[i].Related = append(r.Diagnostics[i].Related, jsonRelated(rel))
 		}
 	}
 	return encodeJSON(w, r)

@@ -61,9 +61,16 @@
 //   - line, column (numbers): the 1-based position of the offending value
 //     (of its key, for a member); columns count Unicode code points; 0 when
 //     the position is unknown.
+//   - endLine, endColumn (numbers, present when known): where the offending
+//     value ends, just past its last character, so that an editor can mark
+//     the range from line:column to endLine:endColumn.
+//   - related (array, present when not empty): other positions the finding
+//     concerns, each an object with message, pointer, line and column; for
+//     example the references through which a referenced value was reached.
+//   - url (string, present when known): the page that documents the rule.
 //   - ruleError (boolean, present only when true): the rule itself failed
 //     (evaluation error, cost budget exceeded), so the document was not fully
-//     checked by that rule.
+//     checked by that rule; the message says why, without a label.
 //   - inputError (boolean, present only when true): the document could not be
 //     read or parsed.
 //
@@ -95,7 +102,9 @@
 // and has one location: a relative URI (forward slashes, percent-escaped)
 // under the uriBaseId "%SRCROOT%" (an absolute path becomes a file: URI
 // without a base), a region of startLine and startColumn (an unknown position
-// becomes 1:1), and the JSON Pointer as a logical location of kind "member".
+// becomes 1:1) with endLine and endColumn when the end is known, and the
+// JSON Pointer as a logical location of kind "member". Related positions
+// are relatedLocations, each with an id, a message and the same parts.
 // The partial fingerprint "celint/v1" is the first 32 hex digits of the
 // SHA-256 of the rule id, the file (forward slashes), the pointer and the
 // message, each followed by a NUL byte, so that a finding keeps its identity

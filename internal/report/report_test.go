@@ -41,7 +41,8 @@ func sampleInput() Input {
 		{
 			File: "servers/weather.json", RuleID: "mcp.server.name-format", Severity: engine.Error,
 			Message: `server name must match ^[a-z0-9-]+$, got "Wéather Sèrvice"`,
-			Pointer: "/name", Line: 2, Column: 11,
+			Pointer: "/name", Line: 2, Column: 11, EndLine: 2, EndColumn: 28,
+			URL: "https://example.com/rules/mcp.server.name-format",
 		},
 		{
 			File: "servers/weather.json", RuleID: "mcp.server.version-semver", Severity: engine.Info,
@@ -51,7 +52,8 @@ func sampleInput() Input {
 		{
 			File: "servers/weather.json", RuleID: "mcp.tool.description", Severity: engine.Warning,
 			Message: "tool description should not be empty",
-			Pointer: "/tools/get~1forecast/description", Line: 5, Column: 53,
+			Pointer: "/tools/get~1forecast/description", Line: 5, Column: 53, EndLine: 5, EndColumn: 55,
+			Related: []engine.Related{{Message: "referenced here", Pointer: "/tools/get~1forecast", Line: 5, Column: 15}},
 		},
 		{
 			File: "servers/my tools.yaml", RuleID: "mcp.tool.input-schema", Severity: engine.Error,

@@ -66,11 +66,14 @@ type sarifResult struct {
 	Level               string            `json:"level"`
 	Message             sarifText         `json:"message"`
 	Locations           []sarifLocation   `json:"locations"`
+	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
 	Properties          *sarifProperties  `json:"properties,omitempty"`
 }
 
 type sarifLocation struct {
+	ID               *int                   `json:"id,omitempty"`
+	Message          *sarifText             `json:"message,omitempty"`
 	PhysicalLocation sarifPhysicalLocation  `json:"physicalLocation"`
 	LogicalLocations []sarifLogicalLocation `json:"logicalLocations,omitempty"`
 }
@@ -88,6 +91,8 @@ type sarifArtifactLocation struct {
 type sarifRegion struct {
 	StartLine   int `json:"startLine"`
 	StartColumn int `json:"startColumn"`
+	EndLine     int `json:"endLine,omitempty"`
+	EndColumn   int `json:"endColumn,omitempty"`
 }
 
 type sarifLogicalLocation struct {
@@ -141,8 +146,23 @@ func (sarifPrinter) Print(w io.Writer, in Input) error {
 			ArtifactLocation: sarifArtifactLocation{URI: uri, URIBaseID: base},
 			Region:           sarifRegion{StartLine: max(d.Line, 1), StartColumn: max(d.Column, 1)},
 		}}
+		if d.EndLine > 0 && (d.EndLine > d.Line || d.EndLine == d.Line && d.EndColumn > d.Column) {
+			loc.PhysicalLocation.Region.EndLine, loc.PhysicalLocation.Region.EndColumn = d.EndLine, d.EndColumn
+		}
 		if d.Pointer != "" {
 			loc.LogicalLocations = []sarifLogicalLocation{{FullyQualifiedName: d.Pointer, Kind: "member"}}
+		}
+		var related []sarifLocation
+		for j, rel := range d.Related {
+			id := j + 1
+			rl := sarifLocation{ID: &id, Message: &sarifText{Text: rel.Message}, PhysicalLocation: sarifPhysicalLocation{
+				ArtifactLocation: sarifArtifactLocation{URI: uri, URIBaseID: base},
+				Region:           sarifRegion{StartLine: max(rel.Line, 1), StartColumn: max(rel.Column, 1)},
+			}}
+			if rel.Pointer != "" {
+				rl.LogicalLocations = []sarifLogicalLocation{{FullyQualifiedName: rel.Pointer, Kind: "member"}}
+			}
+			related = append(related, rl)
 		}
 		res := sarifResult{
 			RuleID:              d.RuleID,
@@ -150,6 +170,7 @@ func (sarifPrinter) Print(w io.Writer, in Input) error {
 			Level:               sarifLevel(d.Severity),
 			Message:             sarifText{Text: d.Message},
 			Locations:           []sarifLocation{loc},
+			RelatedLocations:    related,
 			PartialFingerprints: map[string]string{sarifFingerprint: fingerprint(d)},
 		}
 		if d.RuleError || d.InputError {
