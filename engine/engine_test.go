@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -95,8 +96,8 @@ func TestPinnedRulesetsCoexist(t *testing.T) {
 
 	// A version nobody accepts is an input error naming the versions.
 	p3 := writeDoc(t, "format: \"3\"\n")
-	if _, _, err := cat.LoadFile(p3, nil); err == nil || !strings.Contains(err.Error(), `version "3" is not accepted`) {
-		t.Errorf("format 3: got %v", err)
+	if _, _, err := cat.LoadFile(p3, nil); err == nil || !strings.Contains(err.Error(), `version "3" is not accepted`) || !errors.Is(err, engine.ErrNoRuleset) {
+		t.Errorf("format 3: got %v, want an error wrapping ErrNoRuleset", err)
 	}
 	if _, err := cat.Find("v9"); err == nil {
 		t.Error("Find(v9) succeeded")

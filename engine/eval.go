@@ -597,7 +597,7 @@ func (rr *ruleRun) evalBool(p *program, fr *frame) (bool, error) {
 	}
 	b, ok := v.(types.Bool)
 	if !ok {
-		return false, fmt.Errorf("a 'when' condition must yield a bool, got %s", typeName(v))
+		return false, &loader.Error{File: p.file, Pos: p.pos, Msg: "a 'when' condition must yield a bool, got " + typeName(v)}
 	}
 	return bool(b), nil
 }

@@ -109,7 +109,7 @@ func build(rs *engine.Ruleset, r *engine.Rule) (*model, error) {
 
 	block, err := ruleBlock(r.Text, r.Pos.Line)
 	if err != nil {
-		return nil, fmt.Errorf("%s: rule %s: %w", r.File, r.ID, err)
+		return nil, &loader.Error{File: r.File, Pos: r.Pos, Msg: fmt.Sprintf("rule %s: %v", r.ID, err), Err: err}
 	}
 	m.SourceYAML = block
 	return m, nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/loader"
 )
 
 // IndexFile is the name of the page listing a ruleset's rules.
@@ -35,21 +36,21 @@ func WriteAll(rs *engine.Ruleset, dir string) ([]string, error) {
 		data []byte
 	}
 	var files []file
-	var errs []error
+	var issues loader.Issues
 	for _, r := range rs.Rules {
 		if !safeName(r.ID) {
-			errs = append(errs, fmt.Errorf("rule id %q cannot name a file", r.ID))
+			issues.Append(&loader.Error{File: r.File, Pos: r.Pos, Msg: fmt.Sprintf("rule id %q cannot name a file", r.ID)})
 			continue
 		}
 		data, err := Page(rs, r)
 		if err != nil {
-			errs = append(errs, err)
+			issues.Append(err)
 			continue
 		}
 		files = append(files, file{filepath.Join(out, r.ID+".md"), data})
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := issues.Err(); err != nil {
+		return nil, err
 	}
 	files = append(files, file{filepath.Join(out, IndexFile), Index(rs)})
 	if err := os.MkdirAll(out, 0o755); err != nil {
