@@ -25,6 +25,9 @@ const (
 	Pass Status = "pass"
 	Fail Status = "FAIL"
 	Skip Status = "skip"
+	// Warn is a doubt about a rule that does not fail it, such as a
+	// selection that matches nothing in any of its examples (a typo?).
+	Warn Status = "warn"
 )
 
 // Result is the outcome of one example of one rule.
@@ -61,10 +64,43 @@ func Run(ctx context.Context, rs *engine.Ruleset, opts Options) []Result {
 		for i := range r.Examples.Invalid {
 			out = append(out, checkExample(ctx, rs, r, &r.Examples.Invalid[i], false, opts))
 		}
+		if w, ok := unselected(rs, r); ok {
+			out = append(out, w)
+		}
 		if len(r.Examples.Valid) == 0 || len(r.Examples.Invalid) == 0 {
 			out = append(out, Result{RuleID: r.ID, Example: "-", Kind: "-", Expected: "at least one valid and one invalid example",
 				Got: fmt.Sprintf("%d valid, %d invalid", len(r.Examples.Valid), len(r.Examples.Invalid)), Status: Fail})
 		}
+	}
+	return out
+}
+
+// unselected returns a warning when the rule's selection matches nothing
+// in any example it can load.
+func unselected(rs *engine.Ruleset, r *engine.Rule) (Result, bool) {
+	loaded := 0
+	for _, ex := range append(examples(r.Examples.Valid), examples(r.Examples.Invalid)...) {
+		doc, err := rs.LoadExample(r, ex, engine.ExampleOptions{})
+		if err != nil {
+			continue
+		}
+		loaded++
+		if r.Selects(doc) {
+			return Result{}, false
+		}
+	}
+	if loaded == 0 {
+		return Result{}, false
+	}
+	return Result{RuleID: r.ID, Example: "-", Kind: "-", Status: Warn,
+		Expected: "'given' selects something in at least one example",
+		Got:      fmt.Sprintf("it selects nothing in any of the %d examples (a typo in a path?)", loaded)}, true
+}
+
+func examples(list []loader.ExampleSpec) []*loader.ExampleSpec {
+	out := make([]*loader.ExampleSpec, len(list))
+	for i := range list {
+		out[i] = &list[i]
 	}
 	return out
 }
@@ -220,7 +256,7 @@ type TB interface {
 }
 
 // Check runs the examples of rs and reports every failure through t; skips
-// are logged.
+// and warnings are logged.
 func Check(t TB, rs *engine.Ruleset, opts Options) []Result {
 	t.Helper()
 	results := Run(context.Background(), rs, opts)
@@ -230,6 +266,8 @@ func Check(t TB, rs *engine.Ruleset, opts Options) []Result {
 			t.Errorf("%s: %s example %s (selected %s): expected %s; got %s", r.RuleID, r.Kind, r.Example, displayPointer(r.Selected), r.Expected, r.Got)
 		case Skip:
 			t.Logf("%s: %s example %s skipped: %s", r.RuleID, r.Kind, r.Example, r.Got)
+		case Warn:
+			t.Logf("%s: warning: expected %s; %s", r.RuleID, r.Expected, r.Got)
 		}
 	}
 	return results

@@ -67,6 +67,22 @@ func (c *Catalog) Find(spec string) (*Ruleset, error) {
 	return nil, fmt.Errorf("several rulesets are pinned at %q; name one as name@tag", spec)
 }
 
+// With returns a catalog that also holds rs.
+func (c *Catalog) With(rs *Ruleset) (*Catalog, error) {
+	return NewCatalog(append(c.Rulesets(), rs)...)
+}
+
+// Without returns a catalog without rs.
+func (c *Catalog) Without(rs *Ruleset) *Catalog {
+	out := &Catalog{}
+	for _, r := range c.rulesets {
+		if r != rs {
+			out.rulesets = append(out.rulesets, r)
+		}
+	}
+	return out
+}
+
 // Replace returns a catalog in which rs takes the place of the ruleset with
 // its name and tag.
 func (c *Catalog) Replace(rs *Ruleset) *Catalog {

@@ -12,15 +12,21 @@ import (
 
 // check is one compiled check of a rule.
 type check struct {
-	each    *program
-	when    *program
-	test    *program
-	forbid  bool // test reports when true
-	at      template
-	message template
-	msgExpr *program
-	file    string     // the rule file, for rule errors
-	pos     loader.Pos // where the check starts
+	code        string   // "" for the rule's own finding
+	severity    Severity // of the check's findings
+	aliases     []string
+	scopeValues []string // nil: wherever the rule applies
+	assume      *assumption
+	each        *program
+	when        *program
+	test        *program
+	forbid      bool // test reports when true
+	at          template
+	pointer     *program // a computed relative pointer, used as it is
+	message     template
+	msgExpr     *program
+	file        string     // the rule file, for rule errors
+	pos         loader.Pos // where the check starts
 }
 
 // errorf returns a rule error located at the check.
@@ -69,6 +75,11 @@ func compileCheck(env *cel.Env, file string, spec *loader.CheckSpec) (*check, er
 	}
 	if spec.At.Value != "" {
 		if c.at, err = compileTemplate(env, file, spec.At); err != nil {
+			return nil, err
+		}
+	}
+	if spec.Pointer != nil {
+		if c.pointer, err = compileExpr(env, file, *spec.Pointer); err != nil {
 			return nil, err
 		}
 	}

@@ -65,8 +65,12 @@ func SeverityOfLevel(level string) Severity {
 // Diagnostic is one finding: a rule's verdict on one location of a document,
 // or an error of the rule itself (RuleError), or of the input (InputError).
 type Diagnostic struct {
-	File     string   `json:"file"`
-	RuleID   string   `json:"ruleId"`
+	File   string `json:"file"`
+	RuleID string `json:"ruleId"`
+	// Code names which of the rule's findings this is; "" for the rule's
+	// own. Aliases are other tools' codes for it.
+	Code     string   `json:"code,omitempty"`
+	Aliases  []string `json:"aliases,omitempty"`
 	Severity Severity `json:"severity"`
 	Message  string   `json:"message"`
 	Pointer  string   `json:"pointer"`
@@ -103,7 +107,7 @@ type Related struct {
 // sameFinding reports whether a and b are the same finding, whatever their
 // related positions.
 func sameFinding(a, b Diagnostic) bool {
-	return a.File == b.File && a.RuleID == b.RuleID && a.Severity == b.Severity &&
+	return a.File == b.File && a.RuleID == b.RuleID && a.Code == b.Code && a.Severity == b.Severity &&
 		a.Message == b.Message && a.Pointer == b.Pointer && a.Line == b.Line &&
 		a.Column == b.Column && a.EndLine == b.EndLine && a.EndColumn == b.EndColumn &&
 		a.URL == b.URL && a.RuleError == b.RuleError && a.InputError == b.InputError
@@ -124,6 +128,7 @@ func SortDiagnostics(ds []Diagnostic) {
 			cmp.Compare(a.Column, b.Column),
 			cmp.Compare(a.Pointer, b.Pointer),
 			cmp.Compare(a.RuleID, b.RuleID),
+			cmp.Compare(a.Code, b.Code),
 			cmp.Compare(a.Message, b.Message),
 		)
 	})

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,7 +16,6 @@ import (
 	"github.com/google/cel-go/interpreter"
 
 	"github.com/celint/celint/cel"
-	"github.com/celint/celint/internal/jsonpointer"
 	"github.com/celint/celint/loader"
 )
 
@@ -115,6 +113,11 @@ type linter struct {
 	docFrame *frame
 	shared   spend // cost of the ruleset's document variables
 	out      []Diagnostic
+
+	refs         *resolver             // nil when the ruleset has no references; built on first use
+	scopeHolders map[*loader.Node]bool // the objects whose scope member counts; nil: every object
+	scopeReady   bool
+	defaultScope any // the scope of a node none of whose ancestors declares one
 }
 
 // spend counts CEL cost against a budget.
@@ -205,37 +208,40 @@ func budgetError(r *Rule, budget uint64, err error) error {
 	return e
 }
 
+// nodeNames are the names a node's frame binds, in the order of its values.
+var nodeNames = []string{"self", "path", "scope", "parentScope", "selfKey", "selfKeys", "resolveError"}
+
 func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 	r := rr.rule
-	var scope any
-	if m := rr.scopeOf(n); m != nil {
-		scope = m.Value
-	}
+	scope := rr.scopeOf(n)
 	if r.scopeValues != nil && !intersects(scope, r.scopeValues) {
 		return nil
 	}
-	fr := &frame{parent: parent, names: []string{"self", "path", "scope"}, vals: []any{n.Value, n.Pointer(), scope}}
-	if r.resolve && rr.rs.resolver != nil && rr.mayHoldReference(n) {
-		v, err := rr.eval(rr.rs.resolver, fr)
-		if err != nil {
-			if errors.Is(err, ErrBudget) || rr.ctx.Err() != nil {
-				return err
+	fr := &frame{parent: parent, names: nodeNames, vals: []any{
+		n.Value, n.Pointer(), scope,
+		&thunk{f: func() any { return rr.scopeOf(n.Parent) }},
+		selfKey(n),
+		&thunk{f: func() any { return memberNames(n) }},
+		&thunk{f: func() any { return rr.resolveError(n) }},
+	}}
+	if r.resolve && rr.rs.refs != nil {
+		refs := rr.resolver()
+		if refs.mayHold(n) {
+			v, err := refs.value(n)
+			if err != nil {
+				// A reference that does not resolve is the document's
+				// problem. When the ruleset names a rule for it, that rule
+				// reports it, once, at the reference; others skip the node.
+				if refs.cfg.rule == "" {
+					rr.report(n, "", "cannot resolve references: "+err.Error(), nil)
+				}
+				return nil
 			}
-			// A reference that does not resolve is the document's problem:
-			// report it at the node, without the ruleset's position.
-			msg := err.Error()
-			var located *loader.Error
-			if errors.As(err, &located) {
-				msg = located.Msg
-			}
-			rr.report(n, "", "cannot resolve references: "+msg)
-			return nil
+			fr.vals[0] = v
 		}
-		self, err := cel.ToNative(v)
-		if err != nil {
-			return err
-		}
-		fr.vals[0] = self
+	}
+	if ok, err := rr.assumed(r.assume, fr); err != nil || !ok {
+		return err
 	}
 	fr.addLazy(rr.ctx, r.vars, &rr.spend)
 	if r.when != nil {
@@ -250,10 +256,18 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 			return err
 		}
 		for _, v := range vs {
-			rr.report(n, v.Pointer, v.Message)
+			rr.report(n, v.Pointer, v.Message, nil)
 		}
 	}
 	for _, c := range r.checks {
+		if c.scopeValues != nil && !intersects(scope, c.scopeValues) {
+			continue
+		}
+		if ok, err := rr.assumed(c.assume, fr); err != nil {
+			return err
+		} else if !ok {
+			continue
+		}
 		if err := rr.runCheck(c, n, fr); err != nil {
 			return err
 		}
@@ -261,33 +275,102 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 	return nil
 }
 
-// mayHoldReference reports whether the node's JSON mentions the reference
-// key at all: most nodes do not, and need no resolving.
-func (rr *ruleRun) mayHoldReference(n *loader.Node) bool {
-	return bytes.Contains(rr.doc.JSON[n.Offset:n.End], rr.rs.refNeedle)
+// assumed reports whether the node in fr has the shape a precondition
+// asks for; true when there is none.
+func (rr *ruleRun) assumed(a *assumption, fr *frame) (bool, error) {
+	switch {
+	case a == nil:
+		return true, nil
+	case a.shape != nil:
+		return a.shape.holds(fr.vals[0]), nil
+	}
+	return rr.evalBool(a.expr, fr)
 }
 
-// scopeOf returns the node's effective scope member: its own, else its
-// nearest ancestor's; nil when the ruleset declares no scope or none is found.
-func (rr *ruleRun) scopeOf(n *loader.Node) *loader.Node {
-	member := rr.rs.scopeMember
-	if member == "" {
+// selfKey is the member name or element index of n; nil for the root.
+func selfKey(n *loader.Node) any {
+	switch {
+	case n.Parent == nil:
 		return nil
+	case n.Parent.Kind == loader.Array:
+		return int64(n.Index)
 	}
-	for ; n != nil; n = n.Parent {
-		if n.Kind == loader.Object {
-			if m := n.Member(member); m != nil {
-				return m
-			}
+	return n.Key
+}
+
+// memberNames are an object's member names in document order; empty for
+// any other value.
+func memberNames(n *loader.Node) []string {
+	out := make([]string, 0, len(n.Children))
+	if n.Kind == loader.Object {
+		for _, c := range n.Children {
+			out = append(out, c.Key)
 		}
 	}
-	return nil
+	return out
 }
 
+// resolver returns the document's reference resolver.
+func (l *linter) resolver() *resolver {
+	if l.refs == nil {
+		l.refs = newResolver(l.doc, l.rs.refs)
+	}
+	return l.refs
+}
+
+// resolveError says why n, a reference object, does not resolve; "" when
+// it does, or is not one.
+func (rr *ruleRun) resolveError(n *loader.Node) string {
+	if rr.rs.refs == nil {
+		return ""
+	}
+	return rr.resolver().errorOf(n)
+}
+
+// scopeOf returns the node's effective scope: the value of its own scope
+// member, else its nearest ancestor's (counting only the objects where the
+// ruleset says the member is a scope), else the default: every declared
+// value, or null when the ruleset lists none. Nil when the ruleset has no
+// scope.
+func (l *linter) scopeOf(n *loader.Node) any {
+	sc := l.rs.scope
+	if sc == nil {
+		return nil
+	}
+	if !l.scopeReady {
+		l.scopeReady = true
+		if sc.at != nil {
+			l.scopeHolders = map[*loader.Node]bool{}
+			for _, sel := range sc.at {
+				_ = sel.match(l.doc, func(n *loader.Node) { l.scopeHolders[n] = true })
+			}
+		}
+		if sc.values != nil {
+			all := make([]any, len(sc.values))
+			for i, v := range sc.values {
+				all[i] = v
+			}
+			l.defaultScope = all
+		}
+	}
+	for ; n != nil; n = n.Parent {
+		if n.Kind != loader.Object || l.scopeHolders != nil && !l.scopeHolders[n] {
+			continue
+		}
+		if m := n.Member(sc.member); m != nil {
+			return m.Value
+		}
+	}
+	return l.defaultScope
+}
+
+// intersects reports whether a node's scope shares a value with values. A
+// node without a scope (the ruleset lists no values and the document
+// declares none) is in every one.
 func intersects(scope any, values []string) bool {
 	list, ok := scope.([]any)
 	if !ok {
-		return scope == nil // no declared scope: the rule applies
+		return scope == nil
 	}
 	for _, v := range list {
 		if s, ok := v.(string); ok && slices.Contains(values, s) {
@@ -395,11 +478,23 @@ func violationOf(v ref.Val) (at, msg string, err error) {
 }
 
 func (rr *ruleRun) violation(c *check, n *loader.Node, fr *frame, at, msg string) error {
-	if at == "" && c.at != nil {
+	switch {
+	case at != "":
+	case c.at != nil:
 		var err error
 		if at, err = rr.render(c.at, fr, true); err != nil {
 			return err
 		}
+	case c.pointer != nil:
+		v, err := rr.eval(c.pointer, fr)
+		if err != nil {
+			return err
+		}
+		s, ok := v.(types.String)
+		if !ok {
+			return c.errorf("pointer must yield a string (a JSON Pointer relative to the node), got %s", typeName(v))
+		}
+		at = string(s)
 	}
 	if msg == "" {
 		switch {
@@ -422,7 +517,7 @@ func (rr *ruleRun) violation(c *check, n *loader.Node, fr *frame, at, msg string
 			msg = rr.rule.Doc.Title
 		}
 	}
-	rr.report(n, at, msg)
+	rr.report(n, at, msg, c)
 	return nil
 }
 
@@ -468,11 +563,11 @@ func (rr *ruleRun) render(t template, fr *frame, pointer bool) (string, error) {
 // reference objects on its way, so that a finding inside a referenced value
 // is reported where that value is written, with the references it was
 // reached through as related positions.
-func (rr *ruleRun) report(n *loader.Node, rel, msg string) {
+func (rr *ruleRun) report(n *loader.Node, rel, msg string, c *check) {
 	rel = strings.TrimPrefix(rel, "/")
-	if rr.rule.resolve && rr.rs.refKey != "" {
+	if rr.rule.resolve && rr.rs.refs != nil {
 		ptr, uses := rr.follow(n, rel)
-		d := rr.diag(ptr, msg)
+		d := rr.diag(ptr, msg, c)
 		for _, u := range uses {
 			start, _ := rr.doc.Span(u)
 			d.Related = append(d.Related, Related{Message: "referenced here", Pointer: u, Line: start.Line, Column: start.Col})
@@ -484,7 +579,7 @@ func (rr *ruleRun) report(n *loader.Node, rel, msg string) {
 	if rel != "" {
 		ptr += "/" + rel
 	}
-	rr.out = append(rr.out, rr.diag(ptr, msg))
+	rr.out = append(rr.out, rr.diag(ptr, msg, c))
 }
 
 // maxFollow bounds the reference hops followed for one location.
@@ -501,8 +596,9 @@ func (rr *ruleRun) follow(n *loader.Node, rel string) (string, []string) {
 	}
 	var uses []string
 	cur := n
+	refs := rr.resolver()
 	for i, tok := range tokens {
-		if target := rr.deref(cur); target != cur {
+		if target := refs.deref(cur); target != cur {
 			uses = append(uses, cur.Pointer())
 			cur = target
 		}
@@ -515,45 +611,26 @@ func (rr *ruleRun) follow(n *loader.Node, rel string) (string, []string) {
 	return cur.Pointer(), uses
 }
 
-// deref follows reference objects from n to the value they point at; a
-// reference that does not resolve leaves n as it is.
-func (rr *ruleRun) deref(n *loader.Node) *loader.Node {
-	for i := 0; i < maxFollow && n.Kind == loader.Object; i++ {
-		m := n.Member(rr.rs.refKey)
-		if m == nil {
-			break
-		}
-		ref, ok := m.Value.(string)
-		if !ok {
-			break
-		}
-		ptr, err := jsonpointer.Target(ref)
-		if err != nil {
-			break
-		}
-		target, ok := rr.doc.Lookup(ptr)
-		if !ok {
-			break
-		}
-		n = target
-	}
-	return n
-}
-
-func (rr *ruleRun) diag(ptr, msg string) Diagnostic {
+// diag makes a diagnostic of the rule at ptr: of check c's code, or of the
+// rule's own when c is nil or names no code.
+func (rr *ruleRun) diag(ptr, msg string, c *check) Diagnostic {
 	start, end := rr.doc.Span(ptr)
-	return Diagnostic{
-		File: rr.doc.Name, RuleID: rr.rule.ID, Severity: rr.rule.Severity,
+	d := Diagnostic{
+		File: rr.doc.Name, RuleID: rr.rule.ID, Severity: rr.rule.Severity, Aliases: rr.rule.Codes[0].Aliases,
 		Message: msg, Pointer: ptr, Line: start.Line, Column: start.Col,
 		EndLine: end.Line, EndColumn: end.Col,
 	}
+	if c != nil {
+		d.Code, d.Severity, d.Aliases = c.code, c.severity, c.aliases
+	}
+	return d
 }
 
 // ruleError reports a failure of the rule itself at node n of the document.
 func (rr *ruleRun) ruleError(n *loader.Node, err error) {
 	rr.errors++
-	d := rr.diag(n.Pointer(), err.Error())
-	d.Severity = Error
+	d := rr.diag(n.Pointer(), err.Error(), nil)
+	d.Severity, d.Aliases = Error, nil
 	d.RuleError = true
 	d.Cause = err
 	rr.out = append(rr.out, d)
@@ -633,11 +710,28 @@ func (f *frame) addLazy(ctx context.Context, vars []*variable, s *spend) {
 	}
 }
 
+// thunk is a value computed when an expression first reads it.
+type thunk struct {
+	f    func() any
+	done bool
+	v    any
+}
+
+func (t *thunk) get() any {
+	if !t.done {
+		t.done, t.v = true, t.f()
+	}
+	return t.v
+}
+
 // ResolveName implements interpreter.Activation.
 func (f *frame) ResolveName(name string) (any, bool) {
 	for fr := f; fr != nil; fr = fr.parent {
 		for i, n := range fr.names {
 			if n == name {
+				if t, ok := fr.vals[i].(*thunk); ok {
+					return t.get(), true
+				}
 				return fr.vals[i], true
 			}
 		}

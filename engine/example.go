@@ -51,7 +51,7 @@ func (rs *Ruleset) LoadExample(r *Rule, ex *loader.ExampleSpec, opts ExampleOpti
 	)
 	if opts.FixturesDir != "" {
 		if !fs.ValidPath(ex.Source.Value) {
-			return nil, rs.sourceError(r, ex, " must be a relative path inside the fixtures folder")
+			return nil, sourceError(r, ex, " must be a relative path inside the fixtures folder")
 		}
 		name = filepath.Join(opts.FixturesDir, filepath.FromSlash(ex.Source.Value))
 		if _, err := os.Stat(name); err != nil {
@@ -60,11 +60,11 @@ func (rs *Ruleset) LoadExample(r *Rule, ex *loader.ExampleSpec, opts ExampleOpti
 		data, err = loader.ReadFile(name, rs.LoadOptions.Limits.Bytes)
 	} else {
 		var file string
-		if file, name, err = rs.exampleFile(r, ex); err != nil {
+		if file, name, err = r.exampleFile(ex); err != nil {
 			return nil, err
 		}
-		if data, err = fs.ReadFile(rs.FS, file); err != nil {
-			return nil, rs.sourceError(r, ex, ": cannot be read: "+unwrapPathError(err))
+		if data, err = fs.ReadFile(r.fixtures.fs, file); err != nil {
+			return nil, sourceError(r, ex, ": cannot be read: "+unwrapPathError(err))
 		}
 	}
 	if err != nil {
@@ -81,18 +81,19 @@ func (rs *Ruleset) LoadExample(r *Rule, ex *loader.ExampleSpec, opts ExampleOpti
 	return doc, err
 }
 
-// exampleFile returns the path of an example's fixture in rs.FS and the
-// name it is reported under, or an error at the example's source.
-func (rs *Ruleset) exampleFile(r *Rule, ex *loader.ExampleSpec) (file, name string, err error) {
+// exampleFile returns the path of an example's fixture in the rule's
+// fixture file system and the name it is reported under, or an error at
+// the example's source.
+func (r *Rule) exampleFile(ex *loader.ExampleSpec) (file, name string, err error) {
 	switch {
-	case rs.Fixtures == "":
-		return "", "", rs.sourceError(r, ex, ": the ruleset declares no 'fixtures' folder")
+	case r.fixtures.dir == "":
+		return "", "", sourceError(r, ex, ": the ruleset declares no 'fixtures' folder")
 	case !fs.ValidPath(ex.Source.Value):
-		return "", "", rs.sourceError(r, ex, " must be a relative path inside the fixtures folder")
+		return "", "", sourceError(r, ex, " must be a relative path inside the fixtures folder")
 	}
-	return path.Join(rs.Fixtures, ex.Source.Value), path.Join(rs.fixturesAt, ex.Source.Value), nil
+	return path.Join(r.fixtures.dir, ex.Source.Value), path.Join(r.fixtures.at, ex.Source.Value), nil
 }
 
-func (rs *Ruleset) sourceError(r *Rule, ex *loader.ExampleSpec, msg string) error {
+func sourceError(r *Rule, ex *loader.ExampleSpec, msg string) error {
 	return &loader.Error{File: r.File, Pos: ex.Source.Pos, Msg: fmt.Sprintf("example source %q%s", ex.Source.Value, msg)}
 }

@@ -5,6 +5,7 @@
 package engine
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,8 @@ import (
 	"strings"
 
 	gocel "github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
 
 	"github.com/celint/celint/cel"
 	"github.com/celint/celint/loader"
@@ -44,13 +47,33 @@ type Ruleset struct {
 	// Rules are sorted by id.
 	Rules []*Rule
 
-	env         *cel.Env
-	docVars     []*variable
-	scopeMember string
-	refKey      string
-	refNeedle   []byte   // the reference key as a member name in compact JSON: "key":
-	resolver    *program // resolveAll(root, self), when references are configured
-	fixturesAt  string   // the fixture folder as it is reported
+	// Extends is the ruleset this one builds on (name@tag), or "".
+	Extends string
+
+	env        *cel.Env
+	opts       Options // as loaded, for rulesets built on this one
+	library    int
+	docVars    []*variable
+	selections map[string][]string // named selections, expanded to plain paths
+	scope      *scopeConfig
+	refs       *refConfig
+	fixturesAt string // the fixture folder as it is reported
+}
+
+// scopeConfig is the ruleset's inherited scope.
+type scopeConfig struct {
+	member string
+	values []string       // closed and ordered, oldest first; nil when not declared
+	index  map[string]int // position of each value
+	at     []*selector    // where the member counts; nil: everywhere
+}
+
+// refConfig is the ruleset's reference objects.
+type refConfig struct {
+	key    string
+	needle []byte      // the key as a member name in compact JSON: "key":
+	at     []*selector // where references are recognised; nil: everywhere
+	rule   string      // the rule that reports unresolvable references, or ""
 }
 
 // Accepts names the member that declares a document's version, and the
@@ -121,14 +144,35 @@ type Rule struct {
 	Tag       string
 	SourceURL string
 
+	// Codes are the distinct findings the rule reports: its own (code "")
+	// and those of its checks that name one, each with its severity and
+	// aliases.
+	Codes []Code
+
 	given       []*selector
+	assume      *assumption
 	when        *program
 	resolve     bool
 	docVars     []*variable
 	vars        []*variable
 	schema      *cel.Schema
 	checks      []*check
-	scopeValues []string // nil: independent of the scope
+	scopeValues []string   // nil: independent of the scope
+	fixtures    fixtureDir // where the examples' sources are
+}
+
+// Code is one distinct finding of a rule: "" for the rule's own.
+type Code struct {
+	Name     string
+	Severity Severity
+	Level    string
+	Aliases  []string
+}
+
+// assumption is a compiled precondition: a shape, or a CEL condition.
+type assumption struct {
+	shape *shape
+	expr  *program
 }
 
 type variable struct {
@@ -170,6 +214,9 @@ type Options struct {
 	// reported under, such as the folder the user named: a file is named
 	// path.Join(DisplayDir, its path) in errors and in Rule.File.
 	DisplayDir string
+	// Bases finds the ruleset a header's 'extends' names (name@tag); nil
+	// when rulesets cannot extend others.
+	Bases func(nameTag string) (*Ruleset, error)
 }
 
 // RuleFile is the text of one rule file and its name, as the user would
@@ -234,43 +281,138 @@ func LoadRuleset(fsys fs.FS, dir string, opts Options) (*Ruleset, error) {
 	var issues loader.Issues
 	files, err := ReadRuleFiles(fsys, dir, opts.DisplayDir)
 	issues.Append(err)
-	rules, err := rs.compileFiles(files)
+	rules, err := rs.compileFiles(files, rs.ownFixtures())
 	issues.Append(err)
+	rules = mergeRules(rs.inherited(spec, &issues), rules)
+	if ref := spec.Context.References; ref != nil && ref.Rule.Value != "" && !slices.ContainsFunc(rules, func(r *Rule) bool { return r.ID == ref.Rule.Value }) {
+		issues.Append(&loader.Error{File: spec.File, Pos: ref.Rule.Pos, Msg: fmt.Sprintf("context.references.rule: no rule %q in the ruleset", ref.Rule.Value)})
+	}
 	if err := issues.Err(); err != nil {
 		return nil, err
 	}
 	return rs.withRules(rules), nil
 }
 
-// WithRules returns a new ruleset: rs with the rules of every rule file in
-// folder dir of fsys added, each replacing a rule of the same id. The folder
-// needs no header: its rules are compiled in rs's context. rs is unchanged.
-func (rs *Ruleset) WithRules(fsys fs.FS, dir string) (*Ruleset, error) {
-	files, err := ReadRuleFiles(fsys, dir, dir)
-	if err != nil {
-		return nil, err
-	}
-	if len(files) == 0 {
-		return nil, &loader.Error{File: dir, Msg: "no rule files (*.yaml) found"}
-	}
-	return rs.WithRuleFiles(files...)
+// ownFixtures is where the examples of the ruleset's own rules live.
+func (rs *Ruleset) ownFixtures() fixtureDir {
+	return fixtureDir{fs: rs.FS, dir: rs.Fixtures, at: rs.fixturesAt}
 }
 
-// WithRuleFiles returns a new ruleset: rs with the rules of files added,
-// each replacing a rule of the same id. rs is unchanged.
-func (rs *Ruleset) WithRuleFiles(files ...RuleFile) (*Ruleset, error) {
-	rules, err := rs.compileFiles(files)
-	if err != nil {
-		return nil, err
+// inherited returns the rules of the ruleset this one extends, without the
+// disabled ones and with the header's level changes.
+func (rs *Ruleset) inherited(spec *loader.RulesetSpec, issues *loader.Issues) []*Rule {
+	if rs.Extends == "" {
+		return nil
 	}
 	byID := map[string]*Rule{}
 	for _, r := range rs.Rules {
 		byID[r.ID] = r
 	}
+	for _, d := range spec.Disable {
+		if _, ok := byID[d.Value]; !ok {
+			issues.Append(&loader.Error{File: spec.File, Pos: d.Pos, Msg: fmt.Sprintf("disable: %s has no rule %q", rs.Extends, d.Value)})
+		}
+		delete(byID, d.Value)
+	}
+	for _, l := range spec.Levels {
+		id, code, _ := strings.Cut(l.ID.Value, "/")
+		r, ok := byID[id]
+		if !ok || !slices.ContainsFunc(r.Codes, func(c Code) bool { return c.Name == code }) {
+			issues.Append(&loader.Error{File: spec.File, Pos: l.ID.Pos, Msg: fmt.Sprintf("levels: %s has no rule or code %q", rs.Extends, l.ID.Value)})
+			continue
+		}
+		byID[id] = r.withLevel(code, l.Level.Value)
+	}
+	return slices.Collect(maps.Values(byID))
+}
+
+// withLevel returns a copy of r in which code ("" for the rule's own
+// findings) has the level.
+func (r *Rule) withLevel(code, level string) *Rule {
+	cp := *r
+	sev := SeverityOfLevel(level)
+	cp.Codes = slices.Clone(r.Codes)
+	for i := range cp.Codes {
+		if cp.Codes[i].Name == code {
+			cp.Codes[i].Severity, cp.Codes[i].Level = sev, level
+		}
+	}
+	if code == "" {
+		cp.Severity, cp.Doc.Level = sev, level
+	}
+	cp.checks = make([]*check, len(r.checks))
+	for i, c := range r.checks {
+		cc := *c
+		if cc.code == code {
+			cc.severity = sev
+		}
+		cp.checks[i] = &cc
+	}
+	return &cp
+}
+
+// mergeRules returns base with rules added, each replacing a rule of base
+// with the same id.
+func mergeRules(base, rules []*Rule) []*Rule {
+	byID := map[string]*Rule{}
+	for _, r := range base {
+		byID[r.ID] = r
+	}
 	for _, r := range rules {
 		byID[r.ID] = r
 	}
-	return rs.withRules(slices.Collect(maps.Values(byID))), nil
+	return slices.Collect(maps.Values(byID))
+}
+
+// WithRules returns a new ruleset: rs with the rules of every rule file in
+// folder dir of fsys added, each replacing a rule of the same id. The folder
+// needs no header: its rules are compiled in rs's context. rs is unchanged.
+func (rs *Ruleset) WithRules(fsys fs.FS, dir string) (*Ruleset, error) {
+	return rs.WithFolder(Folder{FS: fsys, Dir: dir, Name: dir})
+}
+
+// Folder is a folder of rule files to add to a ruleset: folder Dir of FS,
+// reported as Name (such as the path the user gave). Its rules' example
+// sources are looked up in its own fixtures/ folder when it has one, else
+// in the ruleset's.
+type Folder struct {
+	FS   fs.FS
+	Dir  string
+	Name string
+}
+
+// FixturesFolder is the folder of fixtures inside a rule folder.
+const FixturesFolder = "fixtures"
+
+// WithFolder returns a new ruleset: rs with the rules of every rule file
+// of f added, each replacing a rule of the same id. rs is unchanged.
+func (rs *Ruleset) WithFolder(f Folder) (*Ruleset, error) {
+	files, err := ReadRuleFiles(f.FS, f.Dir, f.Name)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, &loader.Error{File: f.Name, Msg: "no rule files (*.yaml) found"}
+	}
+	fix := rs.ownFixtures()
+	if st, err := fs.Stat(f.FS, path.Join(f.Dir, FixturesFolder)); err == nil && st.IsDir() {
+		fix = fixtureDir{fs: f.FS, dir: path.Join(f.Dir, FixturesFolder), at: path.Join(f.Name, f.Dir, FixturesFolder)}
+	}
+	return rs.withFiles(files, fix)
+}
+
+// WithRuleFiles returns a new ruleset: rs with the rules of files added,
+// each replacing a rule of the same id. rs is unchanged.
+func (rs *Ruleset) WithRuleFiles(files ...RuleFile) (*Ruleset, error) {
+	return rs.withFiles(files, rs.ownFixtures())
+}
+
+func (rs *Ruleset) withFiles(files []RuleFile, fix fixtureDir) (*Ruleset, error) {
+	rules, err := rs.compileFiles(files, fix)
+	if err != nil {
+		return nil, err
+	}
+	return rs.withRules(mergeRules(rs.Rules, rules)), nil
 }
 
 // withRules returns a copy of rs with these rules, sorted by id.
@@ -298,62 +440,226 @@ func overrideLimits(base, l loader.Limits) loader.Limits {
 }
 
 func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) (*Ruleset, error) {
-	rs := &Ruleset{
-		Name: spec.Name, Tag: spec.Tag, Title: spec.Title, SourceBase: spec.SourceBase,
-		FS: fsys, Dir: dir,
-	}
 	var issues loader.Issues
+	fail := func(p loader.Pos, format string, args ...any) {
+		issues.Append(&loader.Error{File: spec.File, Pos: p, Msg: fmt.Sprintf(format, args...)})
+	}
+	rs := &Ruleset{opts: opts}
+	var base *Ruleset
+	if spec.Extends.Value != "" {
+		if opts.Bases == nil {
+			return nil, &loader.Error{File: spec.File, Pos: spec.Extends.Pos, Msg: fmt.Sprintf("extends %s: no rulesets to extend are available here", spec.Extends.Value)}
+		}
+		b, err := opts.Bases(spec.Extends.Value)
+		if err != nil {
+			return nil, &loader.Error{File: spec.File, Pos: spec.Extends.Pos, Msg: fmt.Sprintf("extends %s: %v", spec.Extends.Value, err), Err: err}
+		}
+		base = b
+		*rs = *b
+		rs.opts = opts
+		rs.Extends = b.String()
+		if spec.Context.Scope != nil || spec.Context.References != nil {
+			fail(spec.Pos, "a ruleset that extends another inherits its context; leave 'context' out")
+		}
+	}
+	rs.Name, rs.Tag, rs.Title, rs.SourceBase = spec.Name, spec.Tag, spec.Title, spec.SourceBase
+	rs.FS, rs.Dir, rs.Fixtures, rs.fixturesAt = fsys, dir, "", ""
 	if spec.Accepts != nil {
 		sel, err := parseSelector(spec.Accepts.Path.Value)
 		if err != nil {
-			issues.Append(&loader.Error{File: spec.File, Pos: spec.Accepts.Path.Pos, Msg: "accepts.path: " + err.Error()})
+			fail(spec.Accepts.Path.Pos, "accepts.path: %v", err)
 		}
 		rs.Accepts = &Accepts{Path: spec.Accepts.Path.Value, Versions: spec.Accepts.Versions, sel: sel}
 	}
-	lo := loader.DefaultOptions()
-	if len(spec.Loader.Reject) > 0 {
-		lo.Reject = 0
-		for _, r := range spec.Loader.Reject {
-			f, _ := loader.ParseFeature(r.Value) // checked by ReadRulesetSpec
-			lo.Reject |= f
+	if base == nil || len(spec.Loader.Reject) > 0 || spec.Loader.Limits != (loader.Limits{}) {
+		lo := loader.DefaultOptions()
+		if base != nil {
+			lo = base.LoadOptions
 		}
+		if len(spec.Loader.Reject) > 0 {
+			lo.Reject = 0
+			for _, r := range spec.Loader.Reject {
+				f, _ := loader.ParseFeature(r.Value) // checked by ReadRulesetSpec
+				lo.Reject |= f
+			}
+		}
+		lo.Limits = overrideLimits(overrideLimits(lo.Limits, spec.Loader.Limits), opts.Limits)
+		rs.LoadOptions = lo
 	}
-	lo.Limits = overrideLimits(overrideLimits(lo.Limits, spec.Loader.Limits), opts.Limits)
-	rs.LoadOptions = lo
 	if spec.Fixtures != "" {
 		rs.Fixtures = path.Join(dir, spec.Fixtures)
 		rs.fixturesAt = path.Join(opts.DisplayDir, rs.Fixtures)
 	}
-	cfg := cel.Config{CostLimit: opts.CostLimit, Extra: opts.Functions}
-	if spec.Context.Scope != nil {
-		rs.scopeMember = spec.Context.Scope.Member
+	if base == nil {
+		rs.scope = newScopeConfig(spec.Context.Scope, fail)
+		rs.refs = newRefConfig(spec.Context.References)
 	}
-	cfg.Variables = append(cfg.Variables, cel.Var{Name: "scope", Type: gocel.DynType})
-	if spec.Context.References != nil {
-		cfg.ReferenceKey = spec.Context.References.Key
-		rs.refKey = cfg.ReferenceKey
-		quoted, _ := json.Marshal(rs.refKey) // a string always marshals
-		rs.refNeedle = append(quoted, ':')
+	rs.library = spec.Library
+	if base != nil && spec.Library == 0 {
+		rs.library = base.library
+	}
+	if spec.Library > cel.LatestLibrary {
+		fail(spec.LibraryPos, "library %d is newer than this celint knows (%d); update celint", spec.Library, cel.LatestLibrary)
+	}
+	rs.selections = maps.Clone(rs.selections)
+	rs.addSelections(spec, fail)
+	if rs.scope != nil {
+		rs.scope.at = rs.selectors(spec.File, scopeAt(spec), fail, rs.scope.at)
+	}
+	if rs.refs != nil && spec.Context.References != nil {
+		rs.refs.at = rs.selectors(spec.File, spec.Context.References.At, fail, nil)
 	}
 	if err := issues.Err(); err != nil {
 		return nil, err
 	}
-	env, err := cel.NewEnv(cfg)
+	env, err := rs.newEnv(spec.File, base)
 	if err != nil {
-		return nil, &loader.Error{File: spec.File, Msg: err.Error(), Err: err}
+		return nil, err
 	}
-	env, rs.docVars, err = compileVars(env, spec.File, spec.Variables)
+	env, vars, err := compileVars(env, spec.File, spec.Variables)
 	if err != nil {
 		return nil, err
 	}
 	rs.env = env
-	if cfg.ReferenceKey != "" {
-		rs.resolver, err = compileAt(env, "resolveAll(root, self)", cel.Origin{File: spec.File, Line: spec.Pos.Line, Col: spec.Pos.Col})
-		if err != nil {
-			return nil, fmt.Errorf("internal error: %w", err)
+	rs.docVars = append(slices.Clip(rs.docVars), vars...)
+	return rs, nil
+}
+
+func scopeAt(spec *loader.RulesetSpec) []loader.Scalar {
+	if spec.Context.Scope == nil {
+		return nil
+	}
+	return spec.Context.Scope.At
+}
+
+func newScopeConfig(spec *loader.ScopeSpec, fail func(loader.Pos, string, ...any)) *scopeConfig {
+	if spec == nil {
+		return nil
+	}
+	sc := &scopeConfig{member: spec.Member}
+	if len(spec.Values) > 0 {
+		sc.index = map[string]int{}
+		for i, v := range spec.Values {
+			sc.values = append(sc.values, v.Value)
+			sc.index[v.Value] = i
 		}
 	}
-	return rs, nil
+	return sc
+}
+
+func newRefConfig(spec *loader.ReferenceSpec) *refConfig {
+	if spec == nil {
+		return nil
+	}
+	quoted, _ := json.Marshal(spec.Key) // a string always marshals
+	return &refConfig{key: spec.Key, needle: append(quoted, ':'), rule: spec.Rule.Value}
+}
+
+// addSelections adds the header's named selections, each expanded to plain
+// paths; a selection may use the ones before it and the inherited ones.
+func (rs *Ruleset) addSelections(spec *loader.RulesetSpec, fail func(loader.Pos, string, ...any)) {
+	if rs.selections == nil {
+		rs.selections = map[string][]string{}
+	}
+	for _, sel := range spec.Selections {
+		if _, dup := rs.selections[sel.Name]; dup {
+			fail(sel.Pos, "selection %q is already defined", sel.Name)
+			continue
+		}
+		var paths []string
+		for _, p := range sel.Paths {
+			exp, err := rs.expand(p.Value)
+			if err != nil {
+				fail(p.Pos, "selection %s: %v", sel.Name, err)
+				continue
+			}
+			for _, e := range exp {
+				if _, err := parseSelector(e); err != nil {
+					fail(p.Pos, "selection %s: %v", sel.Name, err)
+				}
+			}
+			paths = append(paths, exp...)
+		}
+		rs.selections[sel.Name] = paths
+	}
+}
+
+// expand replaces a leading $name in a selection path by the paths of the
+// named selection; other paths are returned as they are. "$" alone is the
+// root, as in gjson.
+func (rs *Ruleset) expand(p string) ([]string, error) {
+	if !strings.HasPrefix(p, "$") || p == "$" {
+		return []string{p}, nil
+	}
+	name, rest, _ := strings.Cut(p[1:], ".")
+	paths, ok := rs.selections[name]
+	if !ok {
+		known := slices.Sorted(maps.Keys(rs.selections))
+		if len(known) == 0 {
+			return nil, fmt.Errorf("no selection named %q: the ruleset declares no selections", name)
+		}
+		return nil, fmt.Errorf("no selection named %q; declared: %s", name, strings.Join(known, ", "))
+	}
+	if rest == "" {
+		return paths, nil
+	}
+	out := make([]string, len(paths))
+	for i, base := range paths {
+		if base == "$" || base == "@this" {
+			out[i] = rest
+		} else {
+			out[i] = base + "." + rest
+		}
+	}
+	return out, nil
+}
+
+// selectors compiles selection paths (which may name selections).
+func (rs *Ruleset) selectors(file string, paths []loader.Scalar, fail func(loader.Pos, string, ...any), keep []*selector) []*selector {
+	if len(paths) == 0 {
+		return keep
+	}
+	var out []*selector
+	for _, p := range paths {
+		exp, err := rs.expand(p.Value)
+		if err != nil {
+			fail(p.Pos, "%v", err)
+			continue
+		}
+		for _, e := range exp {
+			sel, err := parseSelector(e)
+			if err != nil {
+				fail(p.Pos, "%v", err)
+				continue
+			}
+			out = append(out, sel)
+		}
+	}
+	return out
+}
+
+// newEnv builds the CEL environment of the ruleset's rules: the celint
+// library at the ruleset's version, the engine's variables, the scope
+// functions, and the inherited document variables.
+func (rs *Ruleset) newEnv(file string, base *Ruleset) (*cel.Env, error) {
+	cfg := cel.Config{CostLimit: rs.opts.CostLimit, Extra: slices.Clone(rs.opts.Functions), Library: rs.library}
+	if rs.refs != nil {
+		cfg.ReferenceKey = rs.refs.key
+	}
+	cfg.Variables = append(cfg.Variables, engineVars...)
+	cfg.Extra = append(cfg.Extra, rs.scope.functions()...)
+	env, err := cel.NewEnv(cfg)
+	if err != nil {
+		return nil, &loader.Error{File: file, Msg: err.Error(), Err: err}
+	}
+	if base != nil {
+		for _, v := range base.docVars {
+			if env, err = env.Extend(cel.Var{Name: v.name, Type: v.prg.OutputType()}); err != nil {
+				return nil, &loader.Error{File: file, Msg: err.Error(), Err: err}
+			}
+		}
+	}
+	return env, nil
 }
 
 // compileVars compiles variables in order, each seeing those before it. A
@@ -385,12 +691,12 @@ func compileVars(env *cel.Env, file string, vars loader.Vars) (*cel.Env, []*vari
 
 // compileFiles reads and compiles the rules of files. Every problem of
 // every file is reported, and a rule id declared twice is an error.
-func (rs *Ruleset) compileFiles(files []RuleFile) ([]*Rule, error) {
+func (rs *Ruleset) compileFiles(files []RuleFile, fix fixtureDir) ([]*Rule, error) {
 	var rules []*Rule
 	var issues loader.Issues
 	seen := map[string]string{}
 	for _, f := range files {
-		rf, err := loader.ReadRuleFile(f.Name, f.Data, loader.RuleFileOptions{ScopeKey: rs.scopeMember})
+		rf, err := loader.ReadRuleFile(f.Name, f.Data, loader.RuleFileOptions{ScopeKey: rs.scopeKey()})
 		if err != nil {
 			issues.Append(err)
 			continue
@@ -401,7 +707,7 @@ func (rs *Ruleset) compileFiles(files []RuleFile) ([]*Rule, error) {
 				continue
 			}
 			seen[spec.ID.Value] = fmt.Sprintf("%s:%s", f.Name, spec.ID.Pos)
-			r, err := rs.compileRule(spec, f.Data)
+			r, err := rs.compileRule(spec, f.Data, fix)
 			issues.Append(err)
 			if r != nil {
 				rules = append(rules, r)
@@ -418,13 +724,25 @@ func (rs *Ruleset) checkExampleSources(r *Rule) error {
 		if ex.Source.Value == "" {
 			continue
 		}
-		if _, _, err := rs.exampleFile(r, ex); err != nil {
+		if file, _, err := r.exampleFile(ex); err != nil {
 			issues.Append(err)
-		} else if _, err := fs.Stat(rs.FS, path.Join(rs.Fixtures, ex.Source.Value)); err != nil {
-			issues.Append(&loader.Error{File: r.File, Pos: ex.Source.Pos, Msg: fmt.Sprintf("example source %q not found in %s", ex.Source.Value, rs.fixturesAt)})
+		} else if _, err := fs.Stat(r.fixtures.fs, file); err != nil {
+			issues.Append(&loader.Error{File: r.File, Pos: ex.Source.Pos, Msg: fmt.Sprintf("example source %q not found in %s", ex.Source.Value, r.fixtures.at)})
 		}
 	}
 	return issues.Err()
+}
+
+// Selects reports whether the rule's selection matches anything in doc.
+func (r *Rule) Selects(doc *loader.Document) bool {
+	for _, sel := range r.given {
+		found := false
+		_ = sel.match(doc, func(*loader.Node) { found = true })
+		if found {
+			return true
+		}
+	}
+	return false
 }
 
 // examples returns the rule's examples, valid ones first.
@@ -441,7 +759,7 @@ func (r *Rule) examples() []*loader.ExampleSpec {
 
 // compileRule compiles one rule. It returns every problem of the rule, and
 // no rule when there is one.
-func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte) (*Rule, error) {
+func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDir) (*Rule, error) {
 	file := spec.File
 	r := &Rule{
 		ID:       spec.ID.Value,
@@ -453,35 +771,38 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte) (*Rule, error
 		Examples: spec.Examples,
 		Tag:      rs.Tag,
 		resolve:  spec.Resolve,
+		fixtures: fix,
 	}
 	if rs.SourceBase != "" {
 		r.SourceURL = rs.SourceBase + path.Base(file)
 	}
 	var issues loader.Issues
+	fail := func(p loader.Pos, format string, args ...any) {
+		issues.Append(&loader.Error{File: file, Pos: p, Msg: fmt.Sprintf(format, args...)})
+	}
 	for _, g := range spec.Given {
-		sel, err := parseSelector(g.Value)
-		if err != nil {
-			issues.Append(&loader.Error{File: file, Pos: g.Pos, Msg: err.Error()})
-			continue
-		}
-		r.given = append(r.given, sel)
+		r.given = append(r.given, rs.selectors(file, []loader.Scalar{g}, fail, nil)...)
 	}
-	if spec.Resolve && rs.resolver == nil {
-		issues.Append(&loader.Error{File: file, Pos: spec.Pos, Msg: "resolve: true needs the ruleset to declare context.references"})
+	if spec.Resolve && rs.refs == nil {
+		fail(spec.Pos, "resolve: true needs the ruleset to declare context.references")
 	}
-	if sc := spec.Doc.Scope; !sc.Independent && len(sc.Values) > 0 {
-		r.scopeValues = sc.Values
+	var err error
+	if r.scopeValues, err = rs.scopeSet(file, spec.Doc.Scope); err != nil {
+		issues.Append(err)
 	}
 	if spec.Schema != nil {
 		s, err := cel.CompileSchema(spec.Schema.Value)
 		if err != nil {
-			issues.Append(&loader.Error{File: file, Pos: spec.Schema.Pos, Msg: "schema: " + err.Error(), Err: err})
+			fail(spec.Schema.Pos, "schema: %v", err)
 		}
 		r.schema = s
 	}
 	env, docVars, err := compileVars(rs.env, file, spec.DocVariables)
 	issues.Append(err)
 	r.docVars = docVars
+	if r.assume, err = compileAssume(env, file, spec.Assume); err != nil {
+		issues.Append(err)
+	}
 	if spec.When != nil {
 		if r.when, err = compileExpr(env, file, *spec.When); err != nil {
 			issues.Append(err)
@@ -490,11 +811,25 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte) (*Rule, error
 	env, vars, err := compileVars(env, file, spec.Variables)
 	issues.Append(err)
 	r.vars = vars
+	r.Codes = []Code{{Severity: r.Severity, Level: spec.Doc.Level, Aliases: spec.Doc.Aliases}}
 	for i := range spec.Checks {
-		c, err := compileCheck(env, file, &spec.Checks[i])
+		cs := &spec.Checks[i]
+		c, err := compileCheck(env, file, cs)
 		if err != nil {
 			issues.Append(err)
 			continue
+		}
+		c.severity, c.aliases = r.Severity, spec.Doc.Aliases
+		if cs.Code.Value != "" {
+			level := cmp.Or(cs.Level.Value, spec.Doc.Level)
+			c.code, c.severity, c.aliases = cs.Code.Value, SeverityOfLevel(level), cs.Aliases
+			r.Codes = append(r.Codes, Code{Name: cs.Code.Value, Severity: c.severity, Level: level, Aliases: cs.Aliases})
+		}
+		if c.scopeValues, err = rs.scopeSet(file, cs.Scope); err != nil {
+			issues.Append(err)
+		}
+		if c.assume, err = compileAssume(env, file, cs.Assume); err != nil {
+			issues.Append(err)
 		}
 		r.checks = append(r.checks, c)
 	}
@@ -503,4 +838,129 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte) (*Rule, error
 		return nil, err
 	}
 	return r, nil
+}
+
+// compileAssume compiles a precondition, if there is one.
+func compileAssume(env *cel.Env, file string, a *loader.Assume) (*assumption, error) {
+	switch {
+	case a == nil:
+		return nil, nil
+	case a.Expr != nil:
+		prg, err := compileExpr(env, file, *a.Expr)
+		if err != nil {
+			return nil, err
+		}
+		return &assumption{expr: prg}, nil
+	}
+	sh, err := compileShape(file, a.Shape)
+	if err != nil {
+		return nil, err
+	}
+	return &assumption{shape: sh}, nil
+}
+
+// fixtureDir is where the examples of a rule find their fixtures.
+type fixtureDir struct {
+	fs  fs.FS
+	dir string // inside fs; "" when there is none
+	at  string // as it is reported
+}
+
+// engineVars are the variables the engine binds for every node, besides
+// cel's self, root and path.
+var engineVars = []cel.Var{
+	{Name: "scope", Type: gocel.DynType},
+	{Name: "parentScope", Type: gocel.DynType},
+	{Name: "selfKey", Type: gocel.DynType},
+	{Name: "selfKeys", Type: gocel.ListType(gocel.StringType)},
+	{Name: "resolveError", Type: gocel.StringType},
+}
+
+// scopeKey is the rule member that limits a rule to scope values.
+func (rs *Ruleset) scopeKey() string {
+	if rs.scope == nil {
+		return ""
+	}
+	return rs.scope.member
+}
+
+// functions declares scopeIndex and scopeCompare, which order scope values
+// as the ruleset lists them; none without an ordered list.
+func (sc *scopeConfig) functions() []gocel.EnvOption {
+	if sc == nil || sc.values == nil {
+		return nil
+	}
+	index := func(v ref.Val) int {
+		if s, ok := v.(types.String); ok {
+			if i, ok := sc.index[string(s)]; ok {
+				return i
+			}
+		}
+		return -1
+	}
+	return []gocel.EnvOption{
+		gocel.Function("scopeIndex",
+			gocel.Overload("scopeIndex_string", []*gocel.Type{gocel.StringType}, gocel.IntType,
+				gocel.UnaryBinding(func(v ref.Val) ref.Val { return types.Int(index(v)) }))),
+		gocel.Function("scopeCompare",
+			gocel.Overload("scopeCompare_string_string", []*gocel.Type{gocel.StringType, gocel.StringType}, gocel.IntType,
+				gocel.BinaryBinding(func(a, b ref.Val) ref.Val {
+					i, j := index(a), index(b)
+					if i < 0 || j < 0 {
+						return types.NewErr("scopeCompare: %v is not a declared scope value", map[bool]ref.Val{true: a, false: b}[i < 0].Value())
+					}
+					return types.Int(cmp.Compare(i, j))
+				}))),
+	}
+}
+
+// scopeSet returns the scope values a rule or check written with sc applies
+// to: nil for every node (independent, or not written), else the values.
+func (rs *Ruleset) scopeSet(file string, sc loader.Scope) ([]string, error) {
+	if sc.IsZero() || sc.Independent {
+		return nil, nil
+	}
+	var known *scopeConfig = rs.scope
+	fail := func(format string, args ...any) ([]string, error) {
+		return nil, &loader.Error{File: file, Pos: sc.Pos, Msg: fmt.Sprintf(format, args...)}
+	}
+	check := func(v string) error {
+		if known.values == nil {
+			return nil
+		}
+		if _, ok := known.index[v]; !ok {
+			return &loader.Error{File: file, Pos: sc.Pos, Msg: fmt.Sprintf("%s: %q is not one of the ruleset's values (%s)", sc.Key, v, strings.Join(known.values, ", "))}
+		}
+		return nil
+	}
+	if sc.From == "" && sc.Until == "" {
+		var issues loader.Issues
+		for _, v := range sc.Values {
+			issues.Append(check(v))
+		}
+		if err := issues.Err(); err != nil {
+			return nil, err
+		}
+		return sc.Values, nil
+	}
+	if known.values == nil {
+		return fail("%s: 'from' and 'until' need the ruleset to list its scope values in order (context.scope.values)", sc.Key)
+	}
+	lo, hi := 0, len(known.values)-1
+	if sc.From != "" {
+		if err := check(sc.From); err != nil {
+			return nil, err
+		}
+		lo = known.index[sc.From]
+	}
+	if sc.Until != "" {
+		if err := check(sc.Until); err != nil {
+			return nil, err
+		}
+		hi = known.index[sc.Until]
+	}
+	if lo > hi {
+		return fail("%s: 'from' %s comes after 'until' %s", sc.Key, sc.From, sc.Until)
+	}
+	return known.values[lo : hi+1], nil
 }

@@ -26,13 +26,39 @@ type RulesetSpec struct {
 	Tag        string
 	Title      string
 	SourceBase string // URL prefix of the published rule files
+	// Extends names the ruleset this one builds on, as name@tag; "" when
+	// none. Its header, selections and rules are inherited.
+	Extends Scalar
+	// Library is the version of celint's CEL library the rules were written
+	// for; 0 when not written (the newest).
+	Library    int
+	LibraryPos Pos
 	Accepts    *AcceptsSpec
 	Loader     LoaderSpec
 	Context    ContextSpec
+	Selections []SelectionSpec
 	Variables  Vars
-	Fixtures   string // the fixture folder, relative to the header
-	File       string // the header's file name as given
-	Pos        Pos
+	// Disable lists inherited rules switched off; Levels changes the level
+	// of inherited rules (or of their codes, as id/code).
+	Disable  []Scalar
+	Levels   []LevelSpec
+	Fixtures string // the fixture folder, relative to the header
+	File     string // the header's file name as given
+	Pos      Pos
+}
+
+// SelectionSpec is a named selection: one or more selection paths that
+// rules use in 'given' as $name.
+type SelectionSpec struct {
+	Name  string
+	Pos   Pos
+	Paths []Scalar
+}
+
+// LevelSpec changes the level of an inherited rule or code.
+type LevelSpec struct {
+	ID    Scalar // a rule id, or id/code
+	Level Scalar
 }
 
 // AcceptsSpec says which documents a ruleset is for.
@@ -59,11 +85,25 @@ type ContextSpec struct {
 // ScopeSpec configures the inherited scope.
 type ScopeSpec struct {
 	Member string
+	// Values is the closed, ordered list of scope values, oldest first;
+	// nil when the ruleset declares none (then values have no order).
+	Values []Scalar
+	// At lists the selection paths of the objects whose member counts as a
+	// scope; nil means every object's.
+	At []Scalar
+	Pos Pos
 }
 
 // ReferenceSpec configures reference resolution.
 type ReferenceSpec struct {
 	Key string
+	// At lists the selection paths of the places a reference object is
+	// recognised; nil means anywhere.
+	At []Scalar
+	// Rule is the id of the rule that reports unresolvable references;
+	// other rules then skip what does not resolve.
+	Rule Scalar
+	Pos  Pos
 }
 
 // RuleSpec is one rule as written, with the source position of every part
@@ -72,12 +112,15 @@ type RuleSpec struct {
 	ID           Scalar
 	Doc          RuleDoc // what the rule says about itself
 	Given        []Scalar
+	Assume       *Assume // the shape of node the rule needs; nil when none
 	When         *Expr
 	Resolve      bool
 	DocVariables Vars
 	Variables    Vars
 	Schema       *Node // a JSON Schema fragment, located in the rule file
-	Checks       []CheckSpec
+	// SchemaMessages are message templates per schema keyword.
+	SchemaMessages []NamedText
+	Checks         []CheckSpec
 	Examples     ExamplesSpec
 	File         string // the rule file's name as given
 	Pos          Pos    // where the rule's list item starts
@@ -95,6 +138,7 @@ type RuleDoc struct {
 	Kind            string
 	Level           string // must, should or may
 	Scope           Scope  // the rule's limit to scope values; zero when not written
+	Aliases         []string // other tools' codes for the rule's findings
 	SchemaLocations []string
 	Status          string
 	Enforcement     string
@@ -107,7 +151,26 @@ type RuleDoc struct {
 type Scope struct {
 	Key         string // the member it was written under; "" when absent
 	Independent bool
-	Values      []string
+	Values      []string // a list of values; or
+	From, Until string   // a range of the ordered values, both ends included; either may be ""
+	Pos         Pos
+}
+
+// IsZero reports whether the scope was not written.
+func (s Scope) IsZero() bool { return s.Key == "" }
+
+// Assume is the shape of node a rule or check needs: a small JSON Schema
+// (Shape), or a CEL condition (Expr).
+type Assume struct {
+	Shape *Node
+	Expr  *Expr
+	Pos   Pos
+}
+
+// NamedText is one entry of an ordered mapping of names to texts.
+type NamedText struct {
+	Name string
+	Text Scalar
 }
 
 // RequiredBy names the normative text that requires a rule.
@@ -128,11 +191,19 @@ type BasedOn struct {
 
 // CheckSpec is one check of a rule.
 type CheckSpec struct {
+	// Code names the check's finding within its rule; with Level and
+	// Aliases it makes one rule able to report several distinct findings.
+	Code              Scalar
+	Level             Scalar // "" for the rule's level
+	Aliases           []string
+	Scope             Scope   // the check's limit to scope values; zero when not written
+	Assume            *Assume // the shape of node the check needs
 	Each              *Expr
 	When              *Expr
 	Assert            *Expr
 	Forbid            *Expr
 	At                Scalar
+	Pointer           *Expr // a computed relative pointer, used as it is
 	Message           Scalar
 	MessageExpression *Expr
 	Pos               Pos
@@ -231,7 +302,8 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 		return nil, err
 	}
 	rs := &RulesetSpec{File: name, Pos: root.Pos}
-	fields := []string{"name", "tag", "title", "sourceBase", "accepts", "loader", "context", "variables", "fixtures"}
+	fields := []string{"name", "tag", "title", "sourceBase", "extends", "library", "accepts", "loader", "context",
+		"selections", "variables", "disable", "levels", "fixtures"}
 	r.members(root, "a ruleset header", fields, func(key string, v *Node) {
 		switch key {
 		case "name":
@@ -246,6 +318,42 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 			rs.Fixtures = r.str(v)
 		case "variables":
 			rs.Variables = r.vars(v)
+		case "extends":
+			rs.Extends = r.scalar(v)
+			if !strings.Contains(rs.Extends.Value, "@") {
+				r.add(v.Pos, "extends %q: expected name@tag, like mcpdesc@v0.9.0-rc.3", rs.Extends.Value)
+			}
+		case "library":
+			rs.Library, rs.LibraryPos = int(r.count(v)), v.Pos
+			if rs.Library == 0 {
+				r.add(v.Pos, "library versions start at 1")
+			}
+		case "selections":
+			if v.Kind != Object {
+				r.add(v.Pos, "selections: expected a mapping of names to selection paths, found %s", kindPhrase(v))
+				return
+			}
+			for _, c := range v.Children {
+				if !identRE.MatchString(c.Key) {
+					r.add(c.KeyPos, "selection name %q is not an identifier (letters, digits, _)", c.Key)
+					continue
+				}
+				rs.Selections = append(rs.Selections, SelectionSpec{Name: c.Key, Pos: c.KeyPos, Paths: r.scalars(c)})
+			}
+		case "disable":
+			r.list(v, "a list of rule ids", func(c *Node) { rs.Disable = append(rs.Disable, r.scalar(c)) })
+		case "levels":
+			if v.Kind != Object {
+				r.add(v.Pos, "levels: expected a mapping of rule ids to levels, found %s", kindPhrase(v))
+				return
+			}
+			for _, c := range v.Children {
+				l := r.scalar(c)
+				if !isLevel(l.Value) {
+					r.add(l.Pos, "level %q is not one of must, should, may", l.Value)
+				}
+				rs.Levels = append(rs.Levels, LevelSpec{ID: Scalar{c.Key, c.KeyPos}, Level: l})
+			}
 		case "accepts":
 			rs.Accepts = &AcceptsSpec{}
 			r.members(v, "accepts", []string{"path", "versions"}, func(key string, v *Node) {
@@ -285,16 +393,43 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 		case "context":
 			r.members(v, "context", []string{"scope", "references"}, func(key string, v *Node) {
 				if key == "scope" {
-					rs.Context.Scope = &ScopeSpec{}
-					r.members(v, "context.scope", []string{"member"}, func(_ string, v *Node) { rs.Context.Scope.Member = r.str(v) })
-					if rs.Context.Scope.Member == "" {
+					sc := &ScopeSpec{Pos: v.Pos}
+					rs.Context.Scope = sc
+					r.members(v, "context.scope", []string{"member", "values", "at"}, func(key string, v *Node) {
+						switch key {
+						case "member":
+							sc.Member = r.str(v)
+						case "values":
+							r.list(v, "the ordered list of scope values", func(c *Node) { sc.Values = append(sc.Values, r.scalar(c)) })
+						case "at":
+							sc.At = r.scalars(v)
+						}
+					})
+					if sc.Member == "" {
 						r.add(v.Pos, "context.scope needs a 'member'")
+					}
+					seen := map[string]bool{}
+					for _, val := range sc.Values {
+						if seen[val.Value] {
+							r.add(val.Pos, "scope value %q is listed twice", val.Value)
+						}
+						seen[val.Value] = true
 					}
 					return
 				}
-				rs.Context.References = &ReferenceSpec{}
-				r.members(v, "context.references", []string{"key"}, func(_ string, v *Node) { rs.Context.References.Key = r.str(v) })
-				if rs.Context.References.Key == "" {
+				ref := &ReferenceSpec{Pos: v.Pos}
+				rs.Context.References = ref
+				r.members(v, "context.references", []string{"key", "at", "rule"}, func(key string, v *Node) {
+					switch key {
+					case "key":
+						ref.Key = r.str(v)
+					case "at":
+						ref.At = r.scalars(v)
+					case "rule":
+						ref.Rule = r.scalar(v)
+					}
+				})
+				if ref.Key == "" {
 					r.add(v.Pos, "context.references needs a 'key'")
 				}
 			})
@@ -302,6 +437,9 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 	})
 	if rs.Name == "" {
 		r.add(r.keyPos(root, "name"), "a ruleset needs a 'name'")
+	}
+	if (len(rs.Disable) > 0 || len(rs.Levels) > 0) && rs.Extends.Value == "" {
+		r.add(r.keyPos(root, "disable"), "'disable' and 'levels' change inherited rules: they need 'extends'")
 	}
 	if rs.Tag == "" {
 		r.add(r.keyPos(root, "tag"), "a ruleset needs a 'tag' (the spec tag it is pinned at)")
@@ -498,8 +636,8 @@ var (
 // ruleFields are a rule's members, in the order the unknown-field message
 // lists them; the scope member follows "level" when the ruleset has one.
 var ruleFields = []string{"id", "title", "description", "requirement", "owner", "surface", "path", "kind", "level",
-	"schemaLocations", "status", "enforcement", "requiredBy", "basedOn", "given", "when", "resolve",
-	"documentVariables", "variables", "schema", "checks", "examples"}
+	"aliases", "schemaLocations", "status", "enforcement", "requiredBy", "basedOn", "given", "assume", "when", "resolve",
+	"documentVariables", "variables", "schema", "schemaMessages", "checks", "examples"}
 
 // rule reads one rule and checks its required parts.
 func (r *reader) rule(n *Node, opts RuleFileOptions) *RuleSpec {
@@ -531,6 +669,18 @@ func (r *reader) rule(n *Node, opts RuleFileOptions) *RuleSpec {
 			d.Kind = r.str(v)
 		case "level":
 			level = r.scalar(v)
+		case "aliases":
+			d.Aliases = r.strs(v)
+		case "assume":
+			s.Assume = r.assume(v)
+		case "schemaMessages":
+			if v.Kind != Object {
+				r.add(v.Pos, "schemaMessages: expected a mapping of schema keywords to messages, found %s", kindPhrase(v))
+				return
+			}
+			for _, c := range v.Children {
+				s.SchemaMessages = append(s.SchemaMessages, NamedText{Name: c.Key, Text: r.scalar(c)})
+			}
 		case opts.ScopeKey:
 			d.Scope = r.scope(v, key)
 		case "schemaLocations":
@@ -557,7 +707,7 @@ func (r *reader) rule(n *Node, opts RuleFileOptions) *RuleSpec {
 			s.Schema = v
 		case "checks":
 			checksSeen = true
-			r.list(v, "a list of checks", func(c *Node) { s.Checks = append(s.Checks, r.check(c)) })
+			r.list(v, "a list of checks", func(c *Node) { s.Checks = append(s.Checks, r.check(c, opts.ScopeKey)) })
 		case "examples":
 			r.examples(v, &s.Examples)
 		}
@@ -572,10 +722,10 @@ func (r *reader) rule(n *Node, opts RuleFileOptions) *RuleSpec {
 	case !ruleIDRE.MatchString(id) || !strings.Contains(id, "."):
 		r.add(s.ID.Pos, "rule id %q must be dotted lower-case words, like owner.area.name", id)
 	}
-	switch level.Value {
-	case "must", "should", "may":
+	switch {
+	case isLevel(level.Value):
 		s.Doc.Level = level.Value
-	case "":
+	case level.Value == "":
 		r.add(s.Pos, "rule %s needs a 'level': must, should or may", id)
 	default:
 		r.add(level.Pos, "level %q is not one of must, should, may", level.Value)
@@ -586,18 +736,61 @@ func (r *reader) rule(n *Node, opts RuleFileOptions) *RuleSpec {
 	if !checksSeen && s.Schema == nil {
 		r.add(s.Pos, "rule %s needs 'checks' or a 'schema'", id)
 	}
+	codes := map[string]Pos{}
+	for _, c := range s.Checks {
+		if c.Code.Value == "" {
+			continue
+		}
+		if p, dup := codes[c.Code.Value]; dup {
+			r.add(c.Code.Pos, "code %q is already used by the check at %s; a code names one finding", c.Code.Value, p)
+		}
+		codes[c.Code.Value] = c.Pos
+	}
 	return s
+}
+
+func isLevel(s string) bool { return s == "must" || s == "should" || s == "may" }
+
+var codeRE = regexp.MustCompile(`^[a-z0-9]+([._-][a-z0-9]+)*$`)
+
+// assume reads a precondition: a mapping is a small JSON Schema, a string
+// a CEL condition.
+func (r *reader) assume(n *Node) *Assume {
+	a := &Assume{Pos: n.Pos}
+	switch n.Kind {
+	case Object, Bool:
+		a.Shape = n
+	case String:
+		a.Expr = r.expr(n)
+	default:
+		r.add(n.Pos, "assume: expected a JSON Schema (a mapping) or a CEL condition (a string), found %s", kindPhrase(n))
+		return nil
+	}
+	return a
 }
 
 // scope reads a rule's scope values: "independent" or a list.
 func (r *reader) scope(n *Node, key string) Scope {
-	sc := Scope{Key: key}
+	sc := Scope{Key: key, Pos: n.Pos}
 	if n.Value == "independent" {
 		sc.Independent = true
 		return sc
 	}
+	if n.Kind == Object {
+		r.members(n, key, []string{"from", "until"}, func(k string, v *Node) {
+			if k == "from" {
+				sc.From = r.str(v)
+			} else {
+				sc.Until = r.str(v)
+			}
+		})
+		if sc.From == "" && sc.Until == "" {
+			r.add(n.Pos, "%s: give 'from', 'until' or both", key)
+		}
+		return sc
+	}
 	if n.Kind != Array {
-		r.add(n.Pos, `expected "independent" or a list of versions, found %s`, kindPhrase(n))
+		r.add(n.Pos, `expected "independent", a list of values, or {from, until}, found %s`, kindPhrase(n))
 		return sc
 	}
 	for _, c := range n.Children {
@@ -644,13 +837,35 @@ func (r *reader) basedOn(n *Node) BasedOn {
 	return b
 }
 
-func (r *reader) check(n *Node) CheckSpec {
+func (r *reader) check(n *Node, scopeKey string) CheckSpec {
 	c := CheckSpec{Pos: n.Pos}
-	fields := []string{"each", "when", "assert", "forbid", "at", "message", "messageExpression"}
+	fields := []string{"code", "level", "aliases"}
+	if scopeKey != "" {
+		fields = append(fields, scopeKey)
+	}
+	fields = append(fields, "assume", "each", "when", "assert", "forbid", "at", "pointer", "message", "messageExpression")
 	seen := map[string]bool{}
 	r.members(n, "a check", fields, func(key string, v *Node) {
 		seen[key] = true
 		switch key {
+		case "code":
+			c.Code = r.scalar(v)
+			if !codeRE.MatchString(c.Code.Value) {
+				r.add(v.Pos, "code %q must be lower-case words joined by '.', '-' or '_'", c.Code.Value)
+			}
+		case "level":
+			c.Level = r.scalar(v)
+			if !isLevel(c.Level.Value) {
+				r.add(v.Pos, "level %q is not one of must, should, may", c.Level.Value)
+			}
+		case "aliases":
+			c.Aliases = r.strs(v)
+		case scopeKey:
+			c.Scope = r.scope(v, key)
+		case "assume":
+			c.Assume = r.assume(v)
+		case "pointer":
+			c.Pointer = r.expr(v)
 		case "each":
 			c.Each = r.expr(v)
 		case "when":
@@ -675,6 +890,12 @@ func (r *reader) check(n *Node) CheckSpec {
 	}
 	if seen["message"] && seen["messageExpression"] {
 		r.add(c.Message.Pos, "a check takes 'message' or 'messageExpression', not both")
+	}
+	if seen["at"] && seen["pointer"] {
+		r.add(c.At.Pos, "a check takes 'at' (a template) or 'pointer' (a CEL expression), not both")
+	}
+	if (seen["level"] || seen["aliases"]) && !seen["code"] {
+		r.add(c.Pos, "a check with its own level or aliases needs a 'code' that names its finding")
 	}
 	return c
 }

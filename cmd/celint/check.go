@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -53,7 +54,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	f.register(fset)
 	fset.StringVar(&f.format, "format", "text", "output `format`: "+strings.Join(report.Formats(), ", "))
 	fset.StringVar(&f.failOn, "fail-on", "error", "exit 1 when a diagnostic is at or above this `severity`: error, warning, info, or never")
-	fset.StringVar(&f.only, "rule", "", "run only the rules with these comma-separated `ids`")
+	fset.StringVar(&f.only, "rule", "", "run only these comma-separated rule `ids`; id/code keeps only that finding of the rule")
 	fset.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "lint this many files at once")
 	fset.StringVar(&f.color, "color", "auto", "colour text output: auto, always, never")
 	fset.Int64Var(&f.maxBytes, "max-bytes", 0, "refuse documents larger than this many `bytes` (default: the ruleset's limit)")
@@ -90,26 +91,34 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	files, inputDiags := expandPaths(paths)
 	var filter func(*engine.Rule) bool
+	var keep func(engine.Diagnostic) bool
 	if f.only != "" {
-		ids := strings.Split(f.only, ",")
+		// Each entry is a rule id, or id/code for one of its findings.
+		codes := map[string][]string{} // rule id -> codes; nil: all of them
 		known := map[string]bool{}
 		for _, rs := range f.rulesetFor(cat, pinned) {
 			for _, r := range rs.Rules {
+				for _, c := range r.Codes {
+					known[r.ID+"/"+c.Name] = true
+				}
 				known[r.ID] = true
 			}
 		}
-		for _, id := range ids {
-			if !known[id] {
-				return exitError, &usageError{fmt.Sprintf("--rule: no rule %q; 'celint rules' lists them", id)}
+		for _, entry := range strings.Split(f.only, ",") {
+			if !known[entry] {
+				return exitError, &usageError{fmt.Sprintf("--rule: no rule or code %q; 'celint rules' lists them", entry)}
+			}
+			id, code, hasCode := strings.Cut(entry, "/")
+			if list, seen := codes[id]; !hasCode || (seen && list == nil) {
+				codes[id] = nil
+			} else {
+				codes[id] = append(list, code)
 			}
 		}
-		filter = func(r *engine.Rule) bool {
-			for _, id := range ids {
-				if r.ID == id {
-					return true
-				}
-			}
-			return false
+		filter = func(r *engine.Rule) bool { _, ok := codes[r.ID]; return ok }
+		keep = func(d engine.Diagnostic) bool {
+			list, ok := codes[d.RuleID]
+			return !ok || list == nil || d.RuleError || slices.Contains(list, d.Code)
 		}
 	}
 	in := inputs{stdin: stdin, stdinName: f.stdinName}
@@ -124,7 +133,11 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	sources := map[string][]byte{}
 	usedRules := map[*engine.Rule]bool{}
 	for _, r := range results {
-		diags = append(diags, r.diags...)
+		for _, d := range r.diags {
+			if keep == nil || keep(d) {
+				diags = append(diags, d)
+			}
+		}
 		if r.source != nil {
 			sources[r.file] = r.source
 		}

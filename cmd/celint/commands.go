@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/celint/celint/conformance"
@@ -53,7 +54,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		}
 	} else {
 		for _, a := range all {
-			var pass, fail, skip int
+			var pass, fail, skip, warn int
 			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintf(stdout, "%s\n", a.Ruleset)
 			fmt.Fprintln(tw, "  RESULT\tRULE\tEXAMPLE\tEXPECTED\tGOT")
@@ -63,13 +64,19 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 					pass++
 				case conformance.Fail:
 					fail++
+				case conformance.Warn:
+					warn++
 				default:
 					skip++
 				}
 				fmt.Fprintf(tw, "  %s\t%s\t%s %s\t%s\t%s\n", r.Status, r.RuleID, r.Kind, r.Example, r.Expected, r.Got)
 			}
 			tw.Flush()
-			fmt.Fprintf(stdout, "%d passed, %d failed, %d skipped\n\n", pass, fail, skip)
+			fmt.Fprintf(stdout, "%d passed, %d failed, %d skipped", pass, fail, skip)
+			if warn > 0 {
+				fmt.Fprintf(stdout, ", %d warnings", warn)
+			}
+			fmt.Fprint(stdout, "\n\n")
 		}
 	}
 	if failed {
@@ -98,6 +105,9 @@ func runRules(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprintln(tw, "ID\tLEVEL\tSURFACE\tTITLE")
 		for _, r := range rs.Rules {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Doc.Level, r.Doc.Surface, r.Doc.Title)
+			for _, c := range r.Codes[1:] {
+				fmt.Fprintf(tw, "  %s/%s\t%s\t\t%s\n", r.ID, c.Name, c.Level, strings.Join(c.Aliases, ", "))
+			}
 		}
 		if err := tw.Flush(); err != nil {
 			return exitError, err

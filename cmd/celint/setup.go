@@ -15,7 +15,7 @@ import (
 // ruleFlags are the flags that choose rules: shared by every command.
 type ruleFlags struct {
 	spec      string
-	rules     string
+	rules     []string
 	costLimit uint64
 	limits    loader.Limits // set by check's --max-* flags
 }
@@ -23,7 +23,10 @@ type ruleFlags struct {
 func (f *ruleFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.spec, "spec", "", "use the ruleset pinned at this spec `tag` (e.g. v0.9.0-rc.3, or name@tag); default: the newest that accepts each document")
 	fs.Uint64Var(&f.costLimit, "cost-limit", 0, "CEL cost limit of one evaluation (default 1000000)")
-	fs.StringVar(&f.rules, "rules", "", "add the rule files (*.yaml) of `DIR`; a rule with the id of an embedded one replaces it. A DIR with a ruleset.yaml is a ruleset of its own")
+	fs.Func("rules", "add the rule files (*.yaml) of `DIR`, and its fixtures/; a rule with the id of an embedded one replaces it. A DIR with a ruleset.yaml is a ruleset of its own, or, when it 'extends' one, takes its place. Repeat to add several folders", func(dir string) error {
+		f.rules = append(f.rules, dir)
+		return nil
+	})
 }
 
 // catalog loads the embedded rulesets and applies --rules. It returns the
@@ -38,8 +41,8 @@ func (f *ruleFlags) catalog() (*engine.Catalog, *engine.Ruleset, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if f.rules != "" {
-		if cat, err = withRulesDir(cat, f.rules, opts); err != nil {
+	for _, dir := range f.rules {
+		if cat, err = withRulesDir(cat, dir, opts); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -53,10 +56,11 @@ func (f *ruleFlags) catalog() (*engine.Catalog, *engine.Ruleset, error) {
 	return cat, pinned, nil
 }
 
-// withRulesDir applies a --rules folder: a ruleset of its own when it has a
-// header, otherwise extra rules for every ruleset of the catalog. Its files
-// are named in errors as the user would open them: the folder as given,
-// then the file.
+// withRulesDir applies a --rules folder: with a header, a ruleset of its
+// own, which takes the place of the ruleset it extends if it extends one;
+// otherwise extra rules for every ruleset of the catalog. Its files are
+// named in errors as the user would open them: the folder as given, then
+// the file.
 func withRulesDir(cat *engine.Catalog, dir string, opts engine.Options) (*engine.Catalog, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -72,25 +76,23 @@ func withRulesDir(cat *engine.Catalog, dir string, opts engine.Options) (*engine
 	fsys := os.DirFS(abs)
 	opts.DisplayDir = dir
 	if _, err := os.Stat(filepath.Join(abs, engine.HeaderFile)); err == nil {
+		opts.Bases = cat.Find
 		rs, err := engine.LoadRuleset(fsys, ".", opts)
 		if err != nil {
 			return nil, err
 		}
+		if rs.Extends != "" {
+			base, _ := cat.Find(rs.Extends) // found when it loaded
+			return cat.Without(base).With(rs)
+		}
 		if _, err := cat.Find(rs.Name + "@" + rs.Tag); err == nil {
 			return cat.Replace(rs), nil
 		}
-		return engine.NewCatalog(append(cat.Rulesets(), rs)...)
-	}
-	files, err := engine.ReadRuleFiles(fsys, ".", dir)
-	if err != nil {
-		return nil, err
-	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("--rules %s: no rule files (*.yaml) found", dir)
+		return cat.With(rs)
 	}
 	var out []*engine.Ruleset
 	for _, rs := range cat.Rulesets() {
-		ext, err := rs.WithRuleFiles(files...)
+		ext, err := rs.WithFolder(engine.Folder{FS: fsys, Dir: ".", Name: dir})
 		if err != nil {
 			return nil, err
 		}

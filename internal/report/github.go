@@ -38,7 +38,7 @@ func githubCommand(d engine.Diagnostic) string {
 			fmt.Fprintf(&b, ",col=%d", d.Column)
 		}
 	}
-	title := d.RuleID
+	title := ruleLabel(d)
 	switch {
 	case d.RuleError:
 		title += " (rule error)"

@@ -30,6 +30,8 @@ type jsonTool struct {
 type jsonDiagnostic struct {
 	File       string          `json:"file"`
 	RuleID     string          `json:"ruleId"`
+	Code       string          `json:"code,omitempty"`
+	Aliases    []string        `json:"aliases,omitempty"`
 	Severity   engine.Severity `json:"severity"`
 	Message    string          `json:"message"`
 	Pointer    string          `json:"pointer"`
@@ -62,6 +64,8 @@ func (jsonPrinter) Print(w io.Writer, in Input) error {
 		r.Diagnostics[i] = jsonDiagnostic{
 			File:       d.File,
 			RuleID:     d.RuleID,
+			Code:       d.Code,
+			Aliases:    d.Aliases,
 			Severity:   d.Severity,
 			Message:    d.Message,
 			Pointer:    d.Pointer,

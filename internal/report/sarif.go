@@ -103,8 +103,10 @@ type sarifLogicalLocation struct {
 // sarifProperties is the property bag of a result that is not a finding
 // about the document but a failure to check it.
 type sarifProperties struct {
-	RuleError  bool `json:"ruleError,omitempty"`
-	InputError bool `json:"inputError,omitempty"`
+	Code       string   `json:"code,omitempty"`
+	Aliases    []string `json:"aliases,omitempty"`
+	RuleError  bool     `json:"ruleError,omitempty"`
+	InputError bool     `json:"inputError,omitempty"`
 }
 
 func (sarifPrinter) Print(w io.Writer, in Input) error {
@@ -173,8 +175,8 @@ func (sarifPrinter) Print(w io.Writer, in Input) error {
 			RelatedLocations:    related,
 			PartialFingerprints: map[string]string{sarifFingerprint: fingerprint(d)},
 		}
-		if d.RuleError || d.InputError {
-			res.Properties = &sarifProperties{RuleError: d.RuleError, InputError: d.InputError}
+		if d.RuleError || d.InputError || d.Code != "" || len(d.Aliases) > 0 {
+			res.Properties = &sarifProperties{Code: d.Code, Aliases: d.Aliases, RuleError: d.RuleError, InputError: d.InputError}
 		}
 		results[i] = res
 	}
@@ -229,7 +231,7 @@ func sarifURI(file string) (uri, base string) {
 // slashes), pointer and message, separated by NUL bytes.
 func fingerprint(d engine.Diagnostic) string {
 	h := sha256.New()
-	for _, s := range []string{d.RuleID, filepath.ToSlash(d.File), d.Pointer, d.Message} {
+	for _, s := range []string{ruleLabel(d), filepath.ToSlash(d.File), d.Pointer, d.Message} {
 		io.WriteString(h, s)
 		h.Write([]byte{0})
 	}

@@ -114,7 +114,7 @@ func (t textWriter) printFile(ds []engine.Diagnostic, src []byte) {
 			loc:      "-",
 			severity: d.Severity.String(),
 			message:  sanitize(d.Message),
-			rule:     sanitize(d.RuleID),
+			rule:     sanitize(ruleLabel(d)),
 		}
 		if d.Line > 0 {
 			r.loc = strconv.Itoa(d.Line) + ":" + strconv.Itoa(max(d.Column, 0))

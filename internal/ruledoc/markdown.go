@@ -57,6 +57,16 @@ func (m *model) markdown() []byte {
 	}
 	p("\n")
 
+	if len(m.Codes) > 0 {
+		p("## Codes\n\n")
+		p("Besides its own findings, the rule reports these, each under its code.\n\n")
+		p("| Code | Level | Aliases |\n|---|---|---|\n")
+		for _, c := range m.Codes {
+			p("| `%s/%s` | %s | %s |\n", m.ID, c.Name, c.Level, escapeInline(strings.Join(c.Aliases, ", ")))
+		}
+		p("\n")
+	}
+
 	if len(m.RequiredBy) > 0 {
 		p("## Required by\n\n")
 		for _, rb := range m.RequiredBy {

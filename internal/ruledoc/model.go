@@ -35,7 +35,8 @@ type model struct {
 	Tag         string
 	Ruleset     string // name@tag
 
-	Details    [][]fact // one line each; a line's facts are joined with " · "
+	Details    [][]fact      // one line each; a line's facts are joined with " · "
+	Codes      []engine.Code // the findings a rule reports under codes of their own
 	RequiredBy []loader.RequiredBy
 	BasedOn    []loader.BasedOn
 	Examples   []example
@@ -92,6 +93,11 @@ func build(rs *engine.Ruleset, r *engine.Rule) (*model, error) {
 		m.Summary = summary(m.Requirement)
 	}
 	m.Details = details(r)
+	for _, c := range r.Codes {
+		if c.Name != "" {
+			m.Codes = append(m.Codes, c)
+		}
+	}
 
 	for _, kind := range []struct {
 		valid bool
@@ -135,12 +141,19 @@ func details(r *engine.Rule) [][]fact {
 	add(fact{"Surface", d.Surface, false}, fact{"Path", d.Path, true})
 	add(fact{"Kind", d.Kind, false})
 	add(fact{"Requirement level", d.Level, false})
+	add(fact{"Aliases", strings.Join(d.Aliases, ", "), true})
 	label := humanize(d.Scope.Key)
 	switch sc := d.Scope; {
 	case sc.Independent:
 		add(fact{label, "independent of the " + strings.ToLower(strings.TrimSuffix(label, "s")), false})
 	case len(sc.Values) > 0:
 		add(fact{label, strings.Join(sc.Values, ", "), true})
+	case sc.From != "" && sc.Until != "":
+		add(fact{label, "from " + sc.From + " until " + sc.Until, false})
+	case sc.From != "":
+		add(fact{label, "from " + sc.From, false})
+	case sc.Until != "":
+		add(fact{label, "until " + sc.Until, false})
 	}
 	if len(d.SchemaLocations) > 0 {
 		add(fact{"Document schema locations", strings.Join(d.SchemaLocations, ", "), true})

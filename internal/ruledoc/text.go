@@ -51,6 +51,17 @@ func (m *model) text() []byte {
 		}
 	}
 
+	if len(m.Codes) > 0 {
+		section("Codes")
+		for _, c := range m.Codes {
+			p("%s/%s (%s)", m.ID, c.Name, c.Level)
+			if len(c.Aliases) > 0 {
+				p("  aliases: %s", strings.Join(c.Aliases, ", "))
+			}
+			p("\n")
+		}
+	}
+
 	if len(m.RequiredBy) > 0 {
 		section("Required by")
 		for _, rb := range m.RequiredBy {

@@ -1,0 +1,211 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/celint/celint/loader"
+)
+
+// A shape is a compiled 'assume' schema: a small subset of JSON Schema
+// (type, required, properties, items, enum, const, minItems, minLength),
+// checked by a direct walk of the value rather than a full validation, so
+// that it costs about as much as the guards it replaces.
+type shape struct {
+	never      bool     // the schema false
+	types      []string // JSON types the value may have; nil for any
+	required   []string
+	properties []namedShape
+	items      *shape
+	enum       []any
+	minItems   int
+	minLength  int
+}
+
+type namedShape struct {
+	name  string
+	shape *shape
+}
+
+// shapeKeywords are the JSON Schema keywords an assume schema may use.
+var shapeKeywords = []string{"type", "required", "properties", "items", "enum", "const", "minItems", "minLength"}
+
+var jsonTypes = []string{"null", "boolean", "object", "array", "number", "integer", "string"}
+
+// compileShape compiles an assume schema written at n in file.
+func compileShape(file string, n *loader.Node) (*shape, error) {
+	var issues loader.Issues
+	add := func(p loader.Pos, format string, args ...any) {
+		issues.Append(&loader.Error{File: file, Pos: p, Msg: fmt.Sprintf(format, args...)})
+	}
+	var build func(n *loader.Node) *shape
+	build = func(n *loader.Node) *shape {
+		s := &shape{}
+		if b, ok := n.Value.(bool); ok {
+			s.never = !b
+			return s
+		}
+		if n.Kind != loader.Object {
+			add(n.Pos, "assume: expected a schema (a mapping or a boolean), found a %s", n.Kind)
+			return s
+		}
+		for _, m := range n.Children {
+			switch m.Key {
+			case "type":
+				for _, t := range stringsOf(m) {
+					if !slices.Contains(jsonTypes, t) {
+						add(m.Pos, "assume: unknown type %q; expected one of %s", t, strings.Join(jsonTypes, ", "))
+					}
+					s.types = append(s.types, t)
+				}
+				if len(s.types) == 0 {
+					add(m.Pos, "assume: type is a type name or a list of them")
+				}
+			case "required":
+				s.required = stringsOf(m)
+				if m.Kind != loader.Array || len(s.required) != len(m.Children) {
+					add(m.Pos, "assume: required is a list of member names")
+				}
+			case "properties":
+				if m.Kind != loader.Object {
+					add(m.Pos, "assume: properties is a mapping of member names to schemas")
+					continue
+				}
+				for _, p := range m.Children {
+					s.properties = append(s.properties, namedShape{p.Key, build(p)})
+				}
+			case "items":
+				s.items = build(m)
+			case "enum":
+				if m.Kind != loader.Array {
+					add(m.Pos, "assume: enum is a list of values")
+					continue
+				}
+				for _, c := range m.Children {
+					s.enum = append(s.enum, c.Value)
+				}
+			case "const":
+				s.enum = []any{m.Value}
+			case "minItems", "minLength":
+				i, ok := m.Value.(int64)
+				if !ok || i < 0 {
+					add(m.Pos, "assume: %s is a non-negative integer", m.Key)
+					continue
+				}
+				if m.Key == "minItems" {
+					s.minItems = int(i)
+				} else {
+					s.minLength = int(i)
+				}
+			default:
+				add(m.KeyPos, "assume: keyword %q is not supported in a precondition; use one of %s, or a CEL condition", m.Key, strings.Join(shapeKeywords, ", "))
+			}
+		}
+		return s
+	}
+	s := build(n)
+	if err := issues.Err(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func stringsOf(n *loader.Node) []string {
+	if s, ok := n.Value.(string); ok {
+		return []string{s}
+	}
+	var out []string
+	for _, c := range n.Children {
+		if s, ok := c.Value.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// holds reports whether v, a JSON-compatible value, has the shape.
+func (s *shape) holds(v any) bool {
+	if s.never {
+		return false
+	}
+	if s.types != nil && !slices.ContainsFunc(s.types, func(t string) bool { return hasType(v, t) }) {
+		return false
+	}
+	if s.enum != nil && !slices.ContainsFunc(s.enum, func(e any) bool { return sameJSON(e, v) }) {
+		return false
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		for _, r := range s.required {
+			if _, ok := t[r]; !ok {
+				return false
+			}
+		}
+		for _, p := range s.properties {
+			if m, ok := t[p.name]; ok && !p.shape.holds(m) {
+				return false
+			}
+		}
+	case []any:
+		if len(t) < s.minItems {
+			return false
+		}
+		if s.items != nil {
+			for _, e := range t {
+				if !s.items.holds(e) {
+					return false
+				}
+			}
+		}
+	case string:
+		if s.minLength > 0 && len([]rune(t)) < s.minLength {
+			return false
+		}
+	}
+	return true
+}
+
+func hasType(v any, t string) bool {
+	switch x := v.(type) {
+	case nil:
+		return t == "null"
+	case bool:
+		return t == "boolean"
+	case string:
+		return t == "string"
+	case []any:
+		return t == "array"
+	case map[string]any:
+		return t == "object"
+	case int64:
+		return t == "number" || t == "integer"
+	case float64:
+		return t == "number" || t == "integer" && x == math.Trunc(x) && !math.IsInf(x, 0)
+	}
+	return false
+}
+
+// sameJSON compares two JSON-compatible scalars; numbers by value.
+func sameJSON(a, b any) bool {
+	switch x := a.(type) {
+	case int64:
+		switch y := b.(type) {
+		case int64:
+			return x == y
+		case float64:
+			return float64(x) == y
+		}
+	case float64:
+		switch y := b.(type) {
+		case int64:
+			return x == float64(y)
+		case float64:
+			return x == y
+		}
+	case nil, bool, string:
+		return a == b
+	}
+	return false
+}

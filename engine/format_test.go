@@ -1,0 +1,331 @@
+package engine_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/celint/celint/engine"
+	"github.com/celint/celint/loader"
+)
+
+// lintWith loads a ruleset from a header and one rule file, lints doc, and
+// returns "line:col severity pointer [rule/code] message" lines.
+func lintWith(t *testing.T, header, rules, doc string) []string {
+	t.Helper()
+	rs, err := engine.LoadRuleset(rulesetFS(header, rules), "rs", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := loader.Parse("doc.yaml", []byte(doc), rs.LoadOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, x := range mustLint(t, rs, d, engine.LintOptions{}) {
+		label := x.RuleID
+		if x.Code != "" {
+			label += "/" + x.Code
+		}
+		line := fmt.Sprintf("%d:%d %s %s [%s] %s", x.Line, x.Column, x.Severity, x.Pointer, label, x.Message)
+		if len(x.Aliases) > 0 {
+			line += " aliases=" + strings.Join(x.Aliases, ",")
+		}
+		if x.RuleError {
+			line += " RULE ERROR"
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func sameLines(t *testing.T, got, want []string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
+
+const orderedHeader = `name: t
+tag: v1
+context:
+  scope:
+    member: versions
+    values: [a, b, c, d]
+    at: ["$", "items.#"]
+  references:
+    key: $ref
+selections:
+  items: items.#
+  names: $items.name
+`
+
+func TestCodesLevelsAliases(t *testing.T) {
+	rules := `rules:
+  - id: t.pair
+    level: must
+    aliases: [ref-pair]
+    given: $items
+    checks:
+      - assert: has(self.name)
+        message: no name
+      - code: short
+        level: should
+        aliases: [ref-short, ref-len]
+        assume: {required: [name], properties: {name: {type: string}}}
+        assert: size(self.name) > 2
+        at: name
+        message: "name {self.name} is short"
+`
+	got := lintWith(t, orderedHeader, rules, "items:\n  - {}\n  - {name: ab}\n  - {name: 12}\n")
+	sameLines(t, got, []string{
+		"2:5 error /items/0 [t.pair] no name aliases=ref-pair",
+		"3:6 warning /items/1/name [t.pair/short] name \"ab\" is short aliases=ref-short,ref-len",
+	})
+}
+
+func TestOrderedScopes(t *testing.T) {
+	rules := `rules:
+  - id: t.from
+    level: must
+    versions: {from: c}
+    given: $items
+    checks:
+      - assert: "false"
+        messageExpression: "'from c; scope ' + scope.join(',') + '; parent ' + parentScope.join(',')"
+      - code: old
+        versions: {until: a}
+        assert: "false"
+        message: old only
+  - id: t.order
+    level: may
+    versions: independent
+    given: $items
+    checks:
+      - assert: scope.all(v, scopeCompare(v, 'b') >= 0)
+        message: "scope starts before b: {scope}"
+`
+	// The scope member counts at the root and on items; the "versions"
+	// member inside "schema" is data, not a scope.
+	doc := `versions: [a, b, c]
+items:
+  - {name: x}
+  - {name: y, versions: [d]}
+  - {name: z, schema: {versions: [d]}}
+`
+	got := lintWith(t, orderedHeader, rules, doc)
+	sameLines(t, got, []string{
+		`3:5 error /items/0 [t.from] from c; scope a,b,c; parent a,b,c`,
+		`3:5 error /items/0 [t.from/old] old only`,
+		`3:5 info /items/0 [t.order] scope starts before b: ["a","b","c"]`,
+		`4:5 error /items/1 [t.from] from c; scope d; parent a,b,c`,
+		`5:5 error /items/2 [t.from] from c; scope a,b,c; parent a,b,c`,
+		`5:5 error /items/2 [t.from/old] old only`,
+		`5:5 info /items/2 [t.order] scope starts before b: ["a","b","c"]`,
+	})
+	// Without a root scope, a node's scope is every declared value.
+	got = lintWith(t, orderedHeader, rules, "items:\n  - {name: x}\n")
+	sameLines(t, got, []string{
+		`2:5 error /items/0 [t.from] from c; scope a,b,c,d; parent a,b,c,d`,
+		`2:5 error /items/0 [t.from/old] old only`,
+		`2:5 info /items/0 [t.order] scope starts before b: ["a","b","c","d"]`,
+	})
+}
+
+func TestAssumeKeepsMalformedDocumentsQuiet(t *testing.T) {
+	rules := `rules:
+  - id: t.names
+    level: must
+    given: $items
+    assume: {type: object, required: [tags], properties: {tags: {type: array, items: {type: string}}}}
+    checks:
+      - assert: self.tags.all(t, t.size() > 1)
+        message: short tag
+  - id: t.cel
+    level: must
+    given: $items
+    assume: type(self) == map && has(self.count)
+    checks:
+      - assert: self.count + 1 > 1
+        message: count
+`
+	doc := "items:\n  - {tags: [a, bb]}\n  - {tags: 12}\n  - [x]\n  - {tags: [1]}\n  - {count: 0}\n  - {count: x}\n"
+	got := lintWith(t, orderedHeader, rules, doc)
+	// Items 1, 2 and 3 lack the shape t.names needs; item 5 makes t.cel's
+	// check fail at run time, which is a rule error: assume is a guard on
+	// shape, not on every value.
+	sameLines(t, got, []string{
+		"2:5 error /items/0 [t.names] short tag",
+		"6:5 error /items/4 [t.cel] count",
+		"7:5 error /items/5 [t.cel] rs/rules.yaml:14:17: no such overload RULE ERROR",
+	})
+}
+
+func TestNamedSelectionsAndKeys(t *testing.T) {
+	rules := `rules:
+  - id: t.keys
+    level: may
+    given: $names
+    checks:
+      - assert: "false"
+        messageExpression: "'key ' + string(selfKey)"
+  - id: t.members
+    level: may
+    given: items.0
+    checks:
+      - assert: "false"
+        messageExpression: "selfKeys.join(',')"
+      - code: at
+        assert: "false"
+        pointer: "'/' + selfKeys[1]"
+        message: second member
+`
+	got := lintWith(t, orderedHeader, rules, "items:\n  - {zeta: 1, name: n, alpha: 2}\n")
+	sameLines(t, got, []string{
+		"2:5 info /items/0 [t.members] zeta,name,alpha",
+		"2:15 info /items/0/name [t.keys] key name",
+		"2:15 info /items/0/name [t.members/at] second member",
+	})
+	_, err := engine.LoadRuleset(rulesetFS(orderedHeader, strings.Replace(rules, "$names", "$nope.x", 1)), "rs", engine.Options{})
+	if err == nil || !strings.Contains(err.Error(), `rs/rules.yaml:4:12: no selection named "nope"; declared: items, names`) {
+		t.Errorf("unknown selection: %v", err)
+	}
+}
+
+func TestReferencesReportedOnce(t *testing.T) {
+	rules := `rules:
+  - id: t.refs
+    level: must
+    given: "**"
+    assume: "resolveError != ''"
+    checks:
+      - assert: "false"
+        messageExpression: resolveError
+  - id: t.a
+    level: must
+    given: $items
+    resolve: true
+    checks:
+      - assert: has(self.name)
+        message: no name
+  - id: t.b
+    level: should
+    given: $items
+    resolve: true
+    checks:
+      - assert: "true"
+`
+	doc := `defs:
+  ok: {name: fine}
+items:
+  - {$ref: "#/defs/missing"}
+  - {$ref: "#/defs/ok"}
+  - {$ref: "#/defs/loop"}
+loopy: {$ref: "#/defs/loop"}
+`
+	doc = strings.Replace(doc, "  ok: {name: fine}\n", "  ok: {name: fine}\n  loop: {$ref: \"#/defs/loop\"}\n", 1)
+	header := strings.Replace(orderedHeader, "    key: $ref\n", "    key: $ref\n    rule: t.refs\n", 1)
+	got := lintWith(t, header, rules, doc)
+	sameLines(t, got, []string{
+		`3:3 error /defs/loop [t.refs] reference cycle: #/defs/loop -> #/defs/loop`,
+		`5:5 error /items/0 [t.refs] reference "#/defs/missing" does not resolve`,
+		`7:5 error /items/2 [t.refs] reference cycle: #/defs/loop -> #/defs/loop`,
+		`8:1 error /loopy [t.refs] reference cycle: #/defs/loop -> #/defs/loop`,
+	})
+}
+
+func TestExtendsDisableLevels(t *testing.T) {
+	base, err := engine.LoadRuleset(rulesetFS(orderedHeader, `rules:
+  - id: t.refs
+    level: must
+    given: $items
+    checks: [{assert: "resolveError == ''"}]
+  - id: t.one
+    level: must
+    given: $items
+    checks:
+      - assert: "false"
+        message: one
+      - code: loud
+        assert: "false"
+        message: loud
+  - id: t.two
+    level: must
+    given: $items
+    checks: [{assert: "false", message: two}]
+`), "rs", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	house := fstest.MapFS{
+		"h/ruleset.yaml": {Data: []byte("name: house\ntag: v0.1.0\nextends: t@v1\ndisable: [t.two]\nlevels: {t.one/loud: may}\nselections:\n  named: $items.name\n")},
+		"h/house.yaml": {Data: []byte(`rules:
+  - id: house.named
+    level: should
+    given: $named
+    checks: [{assert: "self != 'x'", message: no x}]
+`)},
+	}
+	bases := func(nameTag string) (*engine.Ruleset, error) {
+		if nameTag == "t@v1" {
+			return base, nil
+		}
+		return nil, fmt.Errorf("no ruleset %s", nameTag)
+	}
+	rs, err := engine.LoadRuleset(house, "h", engine.Options{Bases: bases})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs.Extends != "t@v1" || rs.Rule("t.two") != nil || rs.Rule("t.one") == nil || rs.Rule("house.named") == nil {
+		t.Fatalf("extended ruleset has the wrong rules: %v", rs.Rules)
+	}
+	d, err := loader.Parse("doc.yaml", []byte("items:\n  - {name: x}\n"), rs.LoadOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, x := range mustLint(t, rs, d, engine.LintOptions{}) {
+		got = append(got, fmt.Sprintf("%s/%s %s %s", x.RuleID, x.Code, x.Severity, x.Message))
+	}
+	sameLines(t, got, []string{"t.one/ error one", "t.one/loud info loud", "house.named/ warning no x"})
+	if len(base.Rules) != 3 || base.Rule("t.one").Codes[1].Level != "must" {
+		t.Error("extending changed the base ruleset")
+	}
+	bad := fstest.MapFS{"h/ruleset.yaml": {Data: []byte("name: house\ntag: v1\nextends: t@v1\ndisable: [t.nope]\n")}, "h/r.yaml": {Data: []byte("rules: []\n")}}
+	if _, err := engine.LoadRuleset(bad, "h", engine.Options{Bases: bases}); err == nil || !strings.Contains(err.Error(), `h/ruleset.yaml:4:11: disable: t@v1 has no rule "t.nope"`) {
+		t.Errorf("disabling an unknown rule: %v", err)
+	}
+}
+
+func TestFolderFixtures(t *testing.T) {
+	base, err := engine.LoadRuleset(rulesetFS(orderedHeader, "rules: []\n"), "rs", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	folder := fstest.MapFS{
+		"house.yaml": {Data: []byte(`rules:
+  - id: house.x
+    level: must
+    given: $items
+    checks: [{assert: "has(self.name)"}]
+    examples:
+      valid: [{source: ok.yaml, selected: /items/0}]
+      invalid: [{source: bad.yaml, selected: /items/0}]
+`)},
+		"fixtures/ok.yaml":  {Data: []byte("items: [{name: a}]\n")},
+		"fixtures/bad.yaml": {Data: []byte("items: [{}]\n")},
+	}
+	rs, err := base.WithFolder(engine.Folder{FS: folder, Dir: ".", Name: "my-rules"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rs.Rule("house.x")
+	doc, err := rs.LoadExample(r, &r.Examples.Invalid[0], engine.ExampleOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Name != "my-rules/fixtures/bad.yaml" {
+		t.Errorf("fixture named %q", doc.Name)
+	}
+}

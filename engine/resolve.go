@@ -1,0 +1,180 @@
+package engine
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/celint/celint/internal/jsonpointer"
+	"github.com/celint/celint/loader"
+)
+
+const (
+	// maxReferenceChain bounds a chain of references to references.
+	maxReferenceChain = 64
+	// maxResolvedValues bounds the values one document's resolution builds.
+	maxResolvedValues = 1_000_000
+)
+
+// resolver resolves the reference objects of one document, on its located
+// tree: only objects at the places the ruleset recognises count, a target
+// is followed by JSON Pointer, and what a node resolves to is computed once
+// per document, whichever rules ask.
+type resolver struct {
+	doc        *loader.Document
+	cfg        *refConfig
+	recognised map[*loader.Node]bool // nil: everywhere
+	values     map[*loader.Node]resolved
+	built      int
+}
+
+type resolved struct {
+	v   any
+	err error
+}
+
+func newResolver(doc *loader.Document, cfg *refConfig) *resolver {
+	x := &resolver{doc: doc, cfg: cfg, values: map[*loader.Node]resolved{}}
+	if cfg.at != nil {
+		x.recognised = map[*loader.Node]bool{}
+		for _, sel := range cfg.at {
+			_ = sel.match(doc, func(n *loader.Node) { x.recognised[n] = true })
+		}
+	}
+	return x
+}
+
+// reference returns the reference a node makes, if it is a recognised
+// reference object.
+func (x *resolver) reference(n *loader.Node) (string, bool) {
+	if n.Kind != loader.Object || x.recognised != nil && !x.recognised[n] {
+		return "", false
+	}
+	m := n.Member(x.cfg.key)
+	if m == nil {
+		return "", false
+	}
+	s, ok := m.Value.(string)
+	return s, ok
+}
+
+// mayHold reports whether the node's JSON mentions the reference key at
+// all: most nodes do not, and need no resolving.
+func (x *resolver) mayHold(n *loader.Node) bool {
+	return bytes.Contains(x.doc.JSON[n.Offset:n.End], x.cfg.needle)
+}
+
+// target follows the reference object n, and the references its target
+// makes, to the first node that is not a reference.
+func (x *resolver) target(n *loader.Node) (*loader.Node, error) {
+	var chain []string
+	for {
+		ref, ok := x.reference(n)
+		if !ok {
+			return n, nil
+		}
+		for _, seen := range chain {
+			if seen == ref {
+				return nil, fmt.Errorf("reference cycle: %s", strings.Join(append(chain, ref), " -> "))
+			}
+		}
+		chain = append(chain, ref)
+		if len(chain) > maxReferenceChain {
+			return nil, fmt.Errorf("reference chain longer than %d: %s -> ...", maxReferenceChain, strings.Join(chain[:3], " -> "))
+		}
+		ptr, err := jsonpointer.Target(ref)
+		if err != nil {
+			return nil, err
+		}
+		t, ok := x.doc.Lookup(ptr)
+		if !ok {
+			return nil, fmt.Errorf("reference %q does not resolve", ref)
+		}
+		n = t
+	}
+}
+
+// errorOf returns why the reference object n does not resolve, or "" when
+// it does or is not a reference.
+func (x *resolver) errorOf(n *loader.Node) string {
+	if _, ok := x.reference(n); !ok {
+		return ""
+	}
+	if _, err := x.target(n); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// value returns n's value with every recognised reference object inside it
+// replaced by its target's value, recursively.
+func (x *resolver) value(n *loader.Node) (any, error) {
+	if !x.mayHold(n) {
+		return n.Value, nil
+	}
+	if r, ok := x.values[n]; ok {
+		return r.v, r.err
+	}
+	v, err := x.expand(n, nil)
+	x.values[n] = resolved{v, err}
+	return v, err
+}
+
+// expand builds n's resolved value; active holds the references being
+// expanded, outermost first, to catch a value that contains itself.
+func (x *resolver) expand(n *loader.Node, active []string) (any, error) {
+	if !x.mayHold(n) {
+		return n.Value, nil
+	}
+	if ref, ok := x.reference(n); ok {
+		for i, a := range active {
+			if a == ref {
+				return nil, fmt.Errorf("reference cycle: %s", strings.Join(append(active[i:], ref), " -> "))
+			}
+		}
+		t, err := x.target(n)
+		if err != nil {
+			return nil, err
+		}
+		return x.expand(t, append(active, ref))
+	}
+	x.built += len(n.Children) + 1
+	if x.built > maxResolvedValues {
+		return nil, fmt.Errorf("the references expand to more than %d values", maxResolvedValues)
+	}
+	switch n.Kind {
+	case loader.Object:
+		out := make(map[string]any, len(n.Children))
+		for _, c := range n.Children {
+			v, err := x.expand(c, active)
+			if err != nil {
+				return nil, err
+			}
+			out[c.Key] = v
+		}
+		return out, nil
+	case loader.Array:
+		out := make([]any, len(n.Children))
+		for i, c := range n.Children {
+			v, err := x.expand(c, active)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	}
+	return n.Value, nil
+}
+
+// deref follows reference objects from n to the node they point at; a
+// reference that does not resolve leaves n as it is.
+func (x *resolver) deref(n *loader.Node) *loader.Node {
+	if _, ok := x.reference(n); !ok {
+		return n
+	}
+	if t, err := x.target(n); err == nil {
+		return t
+	}
+	return n
+}
