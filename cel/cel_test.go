@@ -378,16 +378,38 @@ func TestSchema(t *testing.T) {
 		{name: "message", expr: `schemaErrors({'a': 'x'}, {'properties': {'a': {'type': 'integer'}}})`,
 			want: []any{map[string]any{"pointer": "/a", "keyword": "/properties/a/type", "message": "got string, want integer"}}},
 		{name: "escaped pointer", expr: `schemaErrors({'a/b': 1}, {'properties': {'a/b': {'type': 'string'}}})[0].pointer`, want: "/a~1b"},
-		{name: "invalid schema", expr: `matchesSchema(1, {'type': 'wrong'})`, wantErr: "invalid schema"},
-		{name: "invalid schema errors", expr: `schemaErrors(1, {'minimum': 'x'})`, wantErr: "invalid schema"},
-		{name: "remote ref", expr: `matchesSchema(1, {'$ref': 'https://example.com/s.json'})`, wantErr: "refusing to load \"https://example.com/s.json\""},
-		{name: "file ref", expr: `matchesSchema(1, {'$ref': 'file:///etc/passwd'})`, wantErr: "refusing to load \"file:///etc/passwd\""},
-		{name: "relative file ref", expr: `matchesSchema(1, {'$ref': 'other.json'})`, wantErr: "refusing to load"},
-		{name: "remote metaschema", expr: `matchesSchema(1, {'$schema': 'https://example.com/meta'})`, wantErr: "refusing to load"},
+		// A schema that does not compile is false, or one entry saying why
+		// (version 2); version 1 errors, below.
+		{name: "invalid schema", expr: `matchesSchema(1, {'type': 'wrong'})`, want: false},
+		{name: "invalid schema errors", expr: `schemaErrors(1, {'minimum': 'x'})`,
+			want: []any{map[string]any{"pointer": "", "keyword": "", "message": `schema does not compile: at "/minimum": got string, want number`}}},
+		{name: "remote ref", expr: `matchesSchema(1, {'$ref': 'https://example.com/s.json'})`, want: false},
+		{name: "remote ref errors", expr: `schemaErrors(1, {'$ref': 'https://example.com/s.json'})[0].message`,
+			want: "schema does not compile: $ref https://example.com/s.json leaves the schema (nothing is fetched)"},
+		{name: "file ref", expr: `schemaErrors(1, {'$ref': 'file:///etc/passwd'})[0].message`,
+			want: "schema does not compile: $ref file:///etc/passwd leaves the schema (nothing is fetched)"},
+		{name: "relative file ref", expr: `matchesSchema(1, {'$ref': 'other.json'})`, want: false},
+		{name: "remote metaschema", expr: `matchesSchema(1, {'$schema': 'https://example.com/meta'})`, want: false},
 		{name: "draft 7", expr: `matchesSchema(5, {'$schema': 'http://json-schema.org/draft-07/schema#', 'exclusiveMaximum': 5})`, want: false},
 		{name: "internal id ref", expr: `matchesSchema('a', {'$id': 'https://x.test/root', '$defs': {'s': {'type': 'string'}}, '$ref': '#/$defs/s'})`, want: true},
-		{name: "NaN schema", expr: `matchesSchema(1, {'minimum': 0.0/0.0})`, wantErr: "invalid schema"},
+		{name: "NaN schema", expr: `matchesSchema(1, {'minimum': 0.0/0.0})`, want: false},
 		{name: "value without JSON form", expr: `matchesSchema(duration('1s'), true)`, want: true},
+		{name: "value error is still an error", expr: `matchesSchema(type(1), true)`, wantErr: "value cannot be validated"},
+		{name: "value error with a bad schema", expr: `matchesSchema(type(1), {'type': 'wrong'})`, want: false},
+	})
+	// Version 1: a schema that does not compile is an error.
+	v1 := newEnv(t, Config{Library: 1})
+	runCases(t, v1, []evalCase{
+		{name: "v1 invalid schema", expr: `matchesSchema(1, {'type': 'wrong'})`, wantErr: "invalid schema"},
+		{name: "v1 invalid schema errors", expr: `schemaErrors(1, {'minimum': 'x'})`, wantErr: "invalid schema"},
+		{name: "v1 remote ref", expr: `matchesSchema(1, {'$ref': 'https://example.com/s.json'})`, wantErr: "refusing to load \"https://example.com/s.json\""},
+		{name: "v1 file ref", expr: `matchesSchema(1, {'$ref': 'file:///etc/passwd'})`, wantErr: "refusing to load \"file:///etc/passwd\""},
+		{name: "v1 relative file ref", expr: `matchesSchema(1, {'$ref': 'other.json'})`, wantErr: "refusing to load"},
+		{name: "v1 remote metaschema", expr: `matchesSchema(1, {'$schema': 'https://example.com/meta'})`, wantErr: "refusing to load"},
+		{name: "v1 NaN schema", expr: `matchesSchema(1, {'minimum': 0.0/0.0})`, wantErr: "invalid schema"},
+		{name: "v1 valid", expr: `matchesSchema(3, {'type': 'integer', 'minimum': 1})`, want: true},
+		{name: "v1 errors", expr: `schemaErrors({'a': 'x'}, {'properties': {'a': {'type': 'integer'}}})`,
+			want: []any{map[string]any{"pointer": "/a", "keyword": "/properties/a/type", "message": "got string, want integer"}}},
 	})
 
 	// Compiled schemas are cached per library instance.

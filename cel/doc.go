@@ -53,6 +53,15 @@
 // The celint library (Library) adds these global functions; the doc
 // comment of Library gives each one's full description and examples.
 //
+// The library is versioned (Config.Library, 0 for the newest,
+// LatestLibrary = 2): an environment declares the functions of its version
+// and earlier ones only, so with Library: 1 an expression using a
+// version-2 function fails to compile ("undeclared reference" or "found no
+// matching overload"), and matchesSchema and schemaErrors keep their
+// version-1 behaviour (a schema that does not compile is an error).
+//
+// Version 1:
+//
 //	isURI(string) -> bool
 //	    the string is an absolute URI by the RFC 3986 grammar
 //	    isURI('https://auth.example.com/authorize') == true
@@ -92,12 +101,15 @@
 //
 //	matchesSchema(dyn value, dyn schema) -> bool
 //	    JSON Schema validation (draft 2020-12 by default); $ref only
-//	    within the schema value, nothing is ever fetched or read
+//	    within the schema value, nothing is ever fetched or read; a schema
+//	    that does not compile gives false (version 1: an error)
 //	    matchesSchema(3, {'type': 'integer'}) == true
 //
 //	schemaErrors(dyn value, dyn schema) -> list(map(string, dyn))
 //	    the most specific validation failures as
-//	    {'pointer': ..., 'message': ..., 'keyword': ...}
+//	    {'pointer': ..., 'message': ..., 'keyword': ...}; a schema that
+//	    does not compile gives one entry whose message is
+//	    'schema ' + schemaError(schema) (version 1: an error)
 //	    schemaErrors({'a': 'x'}, {'properties': {'a': {'type': 'integer'}}})
 //	        == [{'pointer': '/a', 'keyword': '/properties/a/type',
 //	             'message': 'got string, want integer'}]
@@ -117,4 +129,62 @@
 //	isInteger(dyn) -> bool
 //	    an int, a uint or an integral finite double
 //	    isInteger(2.0) == true
+//
+// Version 2 adds:
+//
+//	asList(dyn) -> list(dyn)
+//	    the value if it is a list, else []; an optional stands for its
+//	    value (none gives [])
+//	    asList(optional.of([1])) == [1]
+//	    asList({'a': 1}.?required) == []
+//
+//	asMap(dyn) -> map(string, dyn)
+//	    the value if it is a map, else {}; optionals as for asList
+//	    asMap('x') == {}
+//
+//	asString(dyn) -> string
+//	    the value if it is a string, else ""; optionals as for asList
+//	    asString(optional.of('a')) == 'a'
+//
+//	asInt(dyn) -> int
+//	    the value if it is an integral number (int, uint or integral
+//	    double, within int range) as an int, else 0; optionals as for asList
+//	    asInt(2.0) == 2
+//	    asInt(2.5) == 0
+//
+//	descendants(dyn) -> list(map(string, dyn))
+//	    every value nested inside the argument, depth first, pre-order,
+//	    map members in sorted key order, as {'path': <JSON Pointer
+//	    relative to the argument>, 'key': <member name or index>,
+//	    'value': ...}; at most 1,000,000 nodes
+//	    descendants({'a': [5]}) == [{'path': '/a', 'key': 'a', 'value': [5]}, {'path': '/a/0', 'key': 0, 'value': 5}]
+//
+//	indexesBy(list(dyn), string field) -> map(dyn, list(int))
+//	    the indexes of the elements that are maps whose member field is a
+//	    string or an integer, grouped by that value; linear time
+//	    indexesBy([{'n': 'a'}, {'n': 'b'}, {'n': 'a'}], 'n') == {'a': [0, 2], 'b': [1]}
+//
+//	indexOf(list(dyn), dyn) -> int
+//	    index of the first element equal to the value (CEL equality), or
+//	    -1; string.indexOf(string) of the strings extension is unchanged
+//	    indexOf(['a', 'b'], 'b') == 1
+//
+//	tryBase64Decode(string) -> optional(bytes)
+//	    standard base64 (padded or not) decoded, or none when the text is
+//	    not base64; never an error (unlike base64.decode)
+//	    tryBase64Decode('aGk=') == optional.of(b'hi')
+//	    tryBase64Decode('%%%') == optional.none()
+//
+//	quote(dyn) -> string
+//	    the value as a message template writes it (Quote): strings
+//	    double-quoted with Go escapes, other values as compact JSON, so
+//	    '%s'.format([quote(x)]) gives what a template {x} gives
+//	    quote('a"b') == '"a\\"b"'
+//	    quote([1, 'x']) == '[1,"x"]'
+//
+//	schemaError(dyn schema) -> string
+//	    "" when the value is a JSON Schema that compiles (as for
+//	    matchesSchema), else "does not compile: <why>"
+//	    schemaError({'type': 'string'}) == ''
+//	    schemaError({'$ref': '#/$defs/x'}) == 'does not compile: unresolved $ref #/$defs/x'
 package cel

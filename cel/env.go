@@ -3,6 +3,7 @@ package cel
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -14,6 +15,14 @@ import (
 // DefaultCostLimit is the per-evaluation CEL cost limit used when
 // Config.CostLimit is zero.
 const DefaultCostLimit = 1_000_000
+
+// LatestLibrary is the newest version of the celint function library.
+// Version 1 is the library as first released; version 2 adds asList,
+// asMap, asString, asInt, descendants, indexesBy, indexOf,
+// tryBase64Decode, quote and schemaError, and makes matchesSchema and
+// schemaErrors report a schema that does not compile as a result instead
+// of an error. See Config.Library.
+const LatestLibrary = 2
 
 // interruptCheckFrequency is how many comprehension iterations run between
 // checks of the evaluation context for cancellation.
@@ -31,6 +40,13 @@ type Config struct {
 	// CostLimit is the per-evaluation CEL cost limit; 0 means
 	// DefaultCostLimit.
 	CostLimit uint64
+	// Library is the version of the celint function library the
+	// expressions are written for, 1 to LatestLibrary; 0 means
+	// LatestLibrary. An environment declares only the functions of its
+	// version and earlier ones, so an expression calling a newer function
+	// does not compile, and the functions behave as they did in that
+	// version. Any other value is an error from NewEnv.
+	Library int
 	// Extra are further cel-go options, applied last: for example the
 	// functions of a program that embeds celint. A panic inside such a
 	// function is recovered and returned as an error wrapping ErrPanic.
@@ -70,9 +86,21 @@ func newProgramCache() *programCache {
 // JSON Pointer of self), plus cfg.Variables; the cel-go extension libraries
 // strings, lists, sets, math, bindings (cel.bind), encoders (base64),
 // two-variable comprehensions, regex and optional types; cross-type numeric
-// comparisons (1 < 2.5); and Library(cfg).
+// comparisons (1 < 2.5); and Library(cfg), at version cfg.Library.
 func NewEnv(cfg Config) (*Env, error) {
-	lib := newLibrary(cfg)
+	limit := cfg.CostLimit
+	if limit == 0 {
+		limit = DefaultCostLimit
+	}
+	lib, err := newLibrary(cfg)
+	if err != nil {
+		return nil, err
+	}
+	// A descendants walk longer than the cost limit would exceed it anyway
+	// (it costs a unit per node), so it may stop there.
+	if limit < uint64(lib.walkBound) {
+		lib.walkBound = int(limit)
+	}
 	base := []Var{
 		{Name: "self", Type: gocel.DynType},
 		{Name: "root", Type: gocel.DynType},
@@ -103,10 +131,6 @@ func NewEnv(cfg Config) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("celint: building the CEL environment: %w", err)
 	}
-	limit := cfg.CostLimit
-	if limit == 0 {
-		limit = DefaultCostLimit
-	}
 	return &Env{env: env, lib: lib, limit: limit, vars: vars, cache: newProgramCache()}, nil
 }
 
@@ -122,6 +146,10 @@ func checkVar(v Var) error {
 
 // CostLimit returns the per-evaluation cost limit of programs compiled in e.
 func (e *Env) CostLimit() uint64 { return e.limit }
+
+// LibraryVersion returns the version of the celint library declared in e,
+// 1 to LatestLibrary (Config.Library, with 0 made LatestLibrary).
+func (e *Env) LibraryVersion() int { return e.lib.version }
 
 // Extend returns an environment with the same library instance (and so the
 // same schema cache and program cache) that also declares vars. Use it for
@@ -142,14 +170,16 @@ func (e *Env) Extend(vars ...Var) (*Env, error) {
 	return &Env{env: env, lib: e.lib, limit: e.limit, vars: all, cache: e.cache}, nil
 }
 
-// varsKey is the cache-key prefix describing the declared variables.
-func (e *Env) varsKey() string {
+// cacheKey is the program cache key of expr: the library version, the
+// declared variables and the text. (Environments of one cache share a
+// library instance, and so a version, but the key does not rely on it.)
+func (e *Env) cacheKey(expr string) string {
 	parts := make([]string, len(e.vars))
 	for i, v := range e.vars {
 		parts[i] = v.Name + ":" + v.Type.String()
 	}
 	sort.Strings(parts)
-	return strings.Join(parts, ",")
+	return "lib" + strconv.Itoa(e.lib.version) + "\x00" + strings.Join(parts, ",") + "\x00" + expr
 }
 
 // Origin says where an expression's text sits in a source file, so that
@@ -225,12 +255,13 @@ func (e *CompileError) Error() string {
 
 // Compile parses and type-checks expr. On failure the error is a
 // *CompileError whose issues are positioned through o. Successful
-// compilations are cached by expression text and declared variables, so
-// compiling the same text twice in an environment (or one Extend'ed with
-// the same variables) returns the same *Program. The cache is not bounded:
-// it holds one entry per distinct expression of the loaded rules.
+// compilations are cached by expression text, declared variables and
+// library version, so compiling the same text twice in an environment (or
+// one Extend'ed with the same variables) returns the same *Program. The
+// cache is not bounded: it holds one entry per distinct expression of the
+// loaded rules.
 func (e *Env) Compile(expr string, o Origin) (*Program, error) {
-	key := e.varsKey() + "\x00" + expr
+	key := e.cacheKey(expr)
 	e.cache.mu.Lock()
 	p, ok := e.cache.programs[key]
 	e.cache.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -262,6 +263,10 @@ func FuzzSchemaErrors(f *testing.F) {
 	f.Add([]byte(`[1]`), []byte(`{"prefixItems":[{"type":"string"}],"pattern":"(a+)+$"}`))
 	f.Add([]byte(`{}`), []byte(`{"$schema":"http://json-schema.org/draft-04/schema#","required":["a"]}`))
 	f.Add([]byte(`{}`), []byte(`false`))
+	f.Add([]byte(`1`), []byte(`{"$ref":"#/$defs/x"}`))
+	f.Add([]byte(`1`), []byte(`{"$ref":"#nope","type":"wrong"}`))
+	f.Add([]byte(`1`), []byte(`{"$schema":"http://json-schema.org/draft-03/schema#"}`))
+	f.Add([]byte(`1`), []byte(`{"$defs":{"a":{"$anchor":"x"},"b":{"$anchor":"x"}}}`))
 	f.Fuzz(func(t *testing.T, value, schema []byte) {
 		v, _, ok := decodeJSON(value)
 		if !ok {
@@ -272,12 +277,27 @@ func FuzzSchemaErrors(f *testing.F) {
 			return
 		}
 		act := map[string]any{"self": v, "root": s, "path": "", "p": ""}
+		// A schema that does not compile is not an error (library version
+		// 2): only the cost limit is.
 		got, err := fuzzEval(t, `schemaErrors(self, root)`, act)
 		if err != nil {
-			if !strings.Contains(err.Error(), "invalid schema") && !errors.Is(err, ErrCostLimit) {
-				t.Fatalf("schemaErrors error without the invalid-schema prefix: %v", err)
+			if !errors.Is(err, ErrCostLimit) {
+				t.Fatalf("schemaErrors error: %v", err)
 			}
 			return
+		}
+		problem, err := fuzzEval(t, `schemaError(root)`, act)
+		if err != nil {
+			t.Fatalf("schemaError error: %v", err)
+		}
+		if problem != "" {
+			// One entry saying why, and matchesSchema false.
+			want := []any{map[string]any{"pointer": "", "keyword": "", "message": "schema " + problem.(string)}}
+			gj, _ := json.Marshal(got)
+			wj, _ := json.Marshal(want)
+			if !strings.HasPrefix(problem.(string), "does not compile: ") || !bytes.Equal(gj, wj) {
+				t.Fatalf("schemaError = %q but schemaErrors = %s", problem, gj)
+			}
 		}
 		for _, it := range got.([]any) {
 			m := it.(map[string]any)
@@ -409,6 +429,10 @@ func FuzzValueFunctions(f *testing.F) {
 	f.Add([]byte(`{"":{"":[]}}`), "//")
 	f.Add([]byte(`null`), "https://example.com/a?b#c")
 	f.Add([]byte(`{"a":{"$ref":"x","b":2}}`), "../a b")
+	f.Add([]byte(`[{"n":"a"},{"n":1},{"n":1.0},{"n":"a"},{"n":2.5},{"m":"a"},"n",{"n":null},{"n":1e30}]`), "n")
+	f.Add([]byte(`{"b":{"~1":[{"/":null}]},"a":[[],{}],"":"x"}`), "aGk=")
+	f.Add([]byte(`{"$ref":"#/$defs/x","type":"wrong"}`), "aGk")
+	f.Add([]byte(`{"$schema":"https://example.com/meta"}`), "a\nGk=")
 	f.Fuzz(func(t *testing.T, data []byte, s string) {
 		defer failIfSlow(t, time.Now(), data, s)
 		v, _, ok := decodeJSON(data)
@@ -506,5 +530,156 @@ func FuzzValueFunctions(f *testing.F) {
 				}
 			}
 		}
+		act["p"] = s
+		checkVersion2Functions(t, data, v, s, act)
 	})
+}
+
+// checkVersion2Functions checks the functions of library version 2 on a
+// JSON value v and a string s (the activation binds both: self and p)
+// against their definitions.
+func checkVersion2Functions(t *testing.T, data []byte, v any, s string, act map[string]any) {
+	t.Helper()
+	got, err := fuzzEval(t, `[asList(self), asMap(self), asString(self), asInt(self), `+
+		`asList(optional.of(self)), asMap(optional.of(self)), asString(optional.of(self)), asInt(optional.of(self)), `+
+		`quote(self), schemaError(self), asList(optional.none()), asInt(optional.none())]`, act)
+	if err != nil {
+		if errors.Is(err, ErrCostLimit) {
+			return
+		}
+		t.Fatalf("%s: %v", data, err)
+	}
+	list := got.([]any)
+	wantList, wantMap, wantString, wantInt := any([]any{}), any(map[string]any{}), any(""), any(int64(0))
+	switch x := v.(type) {
+	case []any:
+		wantList = x
+	case map[string]any:
+		wantMap = x
+	case string:
+		wantString = x
+	case int64:
+		wantInt = x
+	case float64:
+		if x == math.Trunc(x) && x >= -(1<<63) && x < 1<<63 {
+			wantInt = int64(x)
+		}
+	}
+	sameJSON := func(what string, got, want any) {
+		t.Helper()
+		gj, _ := json.Marshal(got)
+		wj, _ := json.Marshal(want)
+		if !bytes.Equal(gj, wj) {
+			t.Fatalf("%s of %s = %s, want %s", what, data, gj, wj)
+		}
+	}
+	for i, name := range []string{"asList", "asMap", "asString", "asInt"} {
+		want := []any{wantList, wantMap, wantString, wantInt}[i]
+		sameJSON(name, list[i], want)
+		sameJSON(name+" of an optional", list[4+i], want)
+	}
+	if list[8] != Quote(v) {
+		t.Fatalf("quote(%s) = %v, Quote = %s", data, list[8], Quote(v))
+	}
+	if ve, ok := v.(string); ok && list[8] != strconv.Quote(ve) {
+		t.Fatalf("quote(%s) = %v", data, list[8])
+	}
+	if problem := list[9].(string); problem != "" && !strings.HasPrefix(problem, "does not compile: ") {
+		t.Fatalf("schemaError(%s) = %q", data, problem)
+	}
+	sameJSON("asList(none)", list[10], []any{})
+	sameJSON("asInt(none)", list[11], int64(0))
+
+	// descendants: pre-order, sorted keys, pointers relative to self.
+	var want []any
+	var walk func(ptr string, x any)
+	walk = func(ptr string, x any) {
+		switch x := x.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				p := jsonpointer.Append(ptr, k)
+				want = append(want, map[string]any{"path": p, "key": k, "value": x[k]})
+				walk(p, x[k])
+			}
+		case []any:
+			for i, c := range x {
+				p := ptr + "/" + strconv.Itoa(i)
+				want = append(want, map[string]any{"path": p, "key": int64(i), "value": c})
+				walk(p, c)
+			}
+		}
+	}
+	walk("", v)
+	if want == nil {
+		want = []any{}
+	}
+	desc, err := fuzzEval(t, `descendants(self)`, act)
+	if err != nil {
+		if errors.Is(err, ErrCostLimit) {
+			return
+		}
+		t.Fatalf("descendants(%s): %v", data, err)
+	}
+	sameJSON("descendants", desc, want)
+	if ok, err := fuzzEval(t, `descendants(self).all(d, jsonPointer(self, d.path) == optional.of(d.value))`, act); err == nil && ok != true {
+		t.Fatalf("descendants(%s): a path does not find its value", data)
+	}
+
+	// indexesBy and indexOf on the value as a list (field p).
+	qualifying := 0
+	if l, ok := v.([]any); ok {
+		for _, el := range l {
+			m, ok := el.(map[string]any)
+			if !ok {
+				continue
+			}
+			switch x := m[s].(type) {
+			case string, int64:
+				qualifying++
+			case float64:
+				if x == math.Trunc(x) && x >= -(1<<63) && x < 1<<63 {
+					qualifying++
+				}
+			}
+		}
+	}
+	sizes, err := fuzzEval(t, `cel.bind(l, asList(self), cel.bind(g, indexesBy(l, p), `+
+		`g.all(k, g[k].all(i, l[i][p] == k)) ? g.map(k, size(g[k])) : [-1]))`, act)
+	if err == nil {
+		n := 0
+		for _, x := range sizes.([]any) {
+			if x.(int64) < 0 {
+				t.Fatalf("indexesBy(%s, %q) groups an element under another value", data, s)
+			}
+			n += int(x.(int64))
+		}
+		if n != qualifying {
+			t.Fatalf("indexesBy(%s, %q) has %d indexes, want %d", data, s, n, qualifying)
+		}
+	} else if !errors.Is(err, ErrCostLimit) {
+		t.Fatalf("indexesBy(%s, %q): %v", data, s, err)
+	}
+	ok, err := fuzzEval(t, `cel.bind(l, asList(self), cel.bind(f, lists.range(size(l)).filter(i, l[i] == p), `+
+		`lists.range(size(l)).all(i, indexOf(l, l[i]) <= i && l[indexOf(l, l[i])] == l[i]) && indexOf(l, p) == (size(f) > 0 ? f[0] : -1)))`, act)
+	if err == nil && ok != true {
+		t.Fatalf("indexOf on %s (and %q) disagrees with ==", data, s)
+	}
+	if err != nil && !errors.Is(err, ErrCostLimit) {
+		t.Fatalf("indexOf on %s: %v", data, err)
+	}
+
+	// tryBase64Decode has a value exactly when base64.decode succeeds.
+	dec, err := fuzzEval(t, `tryBase64Decode(p)`, act)
+	if err != nil {
+		t.Fatalf("tryBase64Decode(%q): %v", s, err)
+	}
+	strict, serr := fuzzEval(t, `base64.decode(p)`, act)
+	if (dec == nil) != (serr != nil) || (serr == nil && dec != strict) {
+		t.Fatalf("tryBase64Decode(%q) = %v, base64.decode = %v, %v", s, dec, strict, serr)
+	}
 }

@@ -1,6 +1,7 @@
 package cel
 
 import (
+	"fmt"
 	"math"
 
 	gocel "github.com/google/cel-go/cel"
@@ -20,6 +21,10 @@ import (
 // All functions are global (called as f(x), not x.f()). Functions that can
 // fail return a CEL error value, which makes the whole expression fail
 // unless it is absorbed by || or &&.
+//
+// Config.Library picks the version of the library (see LatestLibrary):
+// each function below says "(version 2)" when it is not in version 1, and
+// an environment of an older version does not declare it.
 //
 // # isURI
 //
@@ -169,8 +174,9 @@ import (
 // default, which makes it an annotation only. A "$ref" may
 // only point inside the schema itself: anything else (https:, file:, a
 // relative file name) is refused, never fetched or read, and makes the
-// schema invalid. An invalid schema is an error saying why. Compiled
-// schemas are cached per library instance (up to 256).
+// schema invalid. A schema that does not compile gives false (schemaError
+// says why); in version 1 it is an error saying why. Compiled schemas are
+// cached per library instance (up to 256).
 //
 //	matchesSchema(dyn value, dyn schema) -> bool
 //
@@ -178,8 +184,8 @@ import (
 //
 //	matchesSchema(3, {'type': 'integer', 'minimum': 1})        // true
 //	matchesSchema('x', {'type': 'integer'})                    // false
-//	matchesSchema(1, {'$ref': 'https://example.com/s.json'})   // error: invalid schema: ...
-//	matchesSchema(1, {'type': 'wrong'})                        // error: invalid schema: ...
+//	matchesSchema(1, {'$ref': 'https://example.com/s.json'})   // false (version 1: error: invalid schema: ...)
+//	matchesSchema(1, {'type': 'wrong'})                        // false (version 1: error: invalid schema: ...)
 //
 // # schemaErrors
 //
@@ -189,7 +195,10 @@ import (
 // "pointer": the JSON Pointer of the failing value within the validated
 // value ("" for the value itself), "message": the validator's English
 // message, and "keyword": the JSON Pointer of the failing keyword within
-// the schema (through any "$ref", e.g. "/properties/a/$ref/type").
+// the schema (through any "$ref", e.g. "/properties/a/$ref/type"). A
+// schema that does not compile gives one entry, with an empty "pointer"
+// and "keyword" and the "message" "schema " + schemaError(schema); in
+// version 1 it is an error, as for matchesSchema.
 //
 //	schemaErrors(dyn value, dyn schema) -> list(map(string, dyn))
 //
@@ -198,6 +207,8 @@ import (
 //	schemaErrors({'a': 'x'}, {'properties': {'a': {'type': 'integer'}}})
 //	// [{'pointer': '/a', 'keyword': '/properties/a/type', 'message': 'got string, want integer'}]
 //	schemaErrors(1, {'type': 'integer'}) // []
+//	schemaErrors(1, {'$ref': '#/$defs/x'})
+//	// [{'pointer': '', 'keyword': '', 'message': 'schema does not compile: unresolved $ref #/$defs/x'}]
 //
 // # duplicates
 //
@@ -262,79 +273,299 @@ import (
 //	isInteger(3.0)   // true
 //	isInteger(3.5)   // false
 //	isInteger('3')   // false
+//
+// # asList, asMap, asString, asInt
+//
+// (Version 2.) Total accessors: each returns its argument when it has the
+// wanted type, else the empty value of that type, and never fails. An
+// optional argument stands for its value, so a member that may be absent
+// reads as asList(self.?required); optional.none() gives the empty value.
+// asInt takes an integral number: an int, a uint or an integral double
+// within int range (1u and 2.0 give 1 and 2; 2.5, 1e300 and NaN give 0).
+// A map passes through asMap whatever its key type. The argument is
+// returned as it is, without a copy.
+//
+//	asList(dyn) -> list(dyn)
+//	asMap(dyn) -> map(string, dyn)
+//	asString(dyn) -> string
+//	asInt(dyn) -> int
+//
+// Examples (self = {'required': ['a'], 'n': 2.0}):
+//
+//	asList(self.?required)      // ['a']
+//	asList(self.?missing)       // []
+//	asList(self.n)              // []
+//	asMap(self.?properties)     // {}
+//	asString(self.?name)        // ''
+//	asInt(self.n)               // 2
+//	asInt(2.5)                  // 0
+//
+// # descendants
+//
+// (Version 2.) Lists every value nested inside a value, at any depth (not
+// the value itself), depth first and in pre-order: a member or element
+// comes before the values inside it. Map members come in sorted key order
+// (CEL maps keep no document order), list elements in order. Each entry is
+// a map {'path': p, 'key': k, 'value': v}: p is the RFC 6901 JSON Pointer
+// of v relative to the argument ("/a/0"; tokens escaped, "~0" and "~1"), k
+// is the member name (the key as it is: a string in documents) or the
+// element index (an int). Scalars have no descendants. The walk visits at
+// most 1,000,000 nodes (fewer when the cost limit is lower); more is an
+// error. It costs one unit per node.
+//
+//	descendants(dyn) -> list(map(string, dyn))
+//
+// Examples:
+//
+//	descendants({'b': 1, 'a': [true]})
+//	// [{'path': '/a', 'key': 'a', 'value': [true]},
+//	//  {'path': '/a/0', 'key': 0, 'value': true},
+//	//  {'path': '/b', 'key': 'b', 'value': 1}]
+//	descendants({'a/b': 1})[0].path                     // '/a~1b'
+//	descendants(self).filter(d, isReference(d.value)).map(d, d.path)
+//	descendants('x')                                    // []
+//
+// # indexesBy
+//
+// (Version 2.) Groups the indexes of a list's elements by the value of one
+// member: every element that is a map with that member, whose value is a
+// string or an integer number, puts its index under that value; other
+// elements are skipped. Integer numbers group as CEL equality has it (1,
+// 1u and 1.0 are the key 1). Index lists are in ascending order. The work
+// is linear in the length of the list.
+//
+//	indexesBy(list(dyn), string field) -> map(dyn, list(int))
+//
+// Examples:
+//
+//	indexesBy([{'n': 'a'}, {'n': 'b'}, {'n': 'a'}], 'n') // {'a': [0, 2], 'b': [1]}
+//	indexesBy([{'n': 1}, {'n': 1.0}, {'n': 1.5}, 'x', {}], 'n') // {1: [0, 1]}
+//	indexesBy(self.tools, 'name').exists(k, size(indexesBy(self.tools, 'name')[k]) > 1)
+//
+// # indexOf
+//
+// (Version 2.) The index of the first element of a list equal to a value
+// (CEL equality: 1 == 1.0), or -1. This global function sits beside the
+// strings extension's member function string.indexOf(string), which is
+// unchanged.
+//
+//	indexOf(list(dyn), dyn) -> int
+//
+// Examples:
+//
+//	indexOf(['a', 'b', 'a'], 'a') // 0
+//	indexOf([1, 2], 2.0)          // 1
+//	indexOf([], 1)                // -1
+//	'banana'.indexOf('n')         // 2 (the strings extension)
+//
+// # tryBase64Decode
+//
+// (Version 2.) Decodes standard base64 (RFC 4648 section 4, padded or
+// not) to bytes, accepting what base64.decode accepts; text that is not
+// base64 gives optional.none() instead of an error.
+//
+//	tryBase64Decode(string) -> optional(bytes)
+//
+// Examples:
+//
+//	tryBase64Decode('aGk=')                     // optional.of(b'hi')
+//	tryBase64Decode('aGk')                      // optional.of(b'hi')
+//	tryBase64Decode('not base64!')              // optional.none()
+//	tryBase64Decode(self.data).hasValue()
+//
+// # quote
+//
+// (Version 2.) Writes a value as celint's message templates write one
+// (see Quote): a string double-quoted with Go escapes, anything else as
+// compact JSON with sorted map keys. '%s'.format([quote(x)]) is what the
+// template {x} gives. A value without a JSON form (NaN, infinities, a
+// type) is an error, as it is in a template.
+//
+//	quote(dyn) -> string
+//
+// Examples:
+//
+//	quote('a"b')             // '"a\\"b"'
+//	quote([1, 'x'])          // '[1,"x"]'
+//	quote({'b': 1, 'a': 2})  // '{"a":2,"b":1}'
+//	quote(null)              // 'null'
+//
+// # schemaError
+//
+// (Version 2.) Says why a value is not a JSON Schema that compiles, with
+// the compiler of matchesSchema (nothing is fetched): "" when it compiles,
+// else "does not compile: " and the reason.
+//
+//	schemaError(dyn schema) -> string
+//
+// Examples:
+//
+//	schemaError({'type': 'string'})              // ''
+//	schemaError({'$ref': '#/$defs/x'})           // 'does not compile: unresolved $ref #/$defs/x'
+//	schemaError({'$schema': 'https://example.com/meta'})
+//	// 'does not compile: unknown $schema dialect https://example.com/meta (only drafts 4, 6, 7, 2019-09 and 2020-12 are known; nothing is fetched)'
+//	schemaError({'$ref': 'https://example.com/s.json'})
+//	// 'does not compile: $ref https://example.com/s.json leaves the schema (nothing is fetched)'
+//	schemaError({'type': 'wrong'})               // 'does not compile: at "/type": ...'
 func Library(cfg Config) gocel.EnvOption {
-	return gocel.Lib(newLibrary(cfg))
+	lib, err := newLibrary(cfg)
+	if err != nil {
+		return func(*gocel.Env) (*gocel.Env, error) { return nil, err }
+	}
+	return gocel.Lib(lib)
 }
 
 // library is one instance of the celint library: its configuration and its
 // compiled-schema cache.
 type library struct {
 	refKey  string
-	schemas schemaCache
+	version int // 1 to LatestLibrary
+	// walkBound bounds the nodes one descendants call visits.
+	walkBound int
+	// The empty values of the total helpers, made once so that asList and
+	// asMap never allocate.
+	emptyList traits.Lister
+	emptyMap  traits.Mapper
+	schemas   schemaCache
 }
 
-func newLibrary(cfg Config) *library {
-	return &library{refKey: cfg.ReferenceKey}
+func newLibrary(cfg Config) (*library, error) {
+	version := cfg.Library
+	if version == 0 {
+		version = LatestLibrary
+	}
+	if version < 1 || version > LatestLibrary {
+		return nil, fmt.Errorf("celint: unknown celint library version %d (Config.Library): the newest known is %d, and 0 means the newest", cfg.Library, LatestLibrary)
+	}
+	return &library{
+		refKey:    cfg.ReferenceKey,
+		version:   version,
+		walkBound: maxDescendantsNodes,
+		emptyList: types.NewRefValList(types.DefaultTypeAdapter, []ref.Val{}),
+		emptyMap:  types.NewRefValMap(types.DefaultTypeAdapter, map[ref.Val]ref.Val{}),
+	}, nil
 }
 
 // LibraryName implements gocel.SingletonLibrary.
 func (*library) LibraryName() string { return "celint.lib" }
 
-// CompileOptions implements gocel.Library.
+// versioned is a function declaration and the library version that
+// introduced it.
+type versioned struct {
+	since int
+	decl  gocel.EnvOption
+}
+
+// CompileOptions implements gocel.Library: the functions of the library's
+// version and earlier ones.
 func (l *library) CompileOptions() []gocel.EnvOption {
+	var opts []gocel.EnvOption
+	for _, f := range l.functions() {
+		if f.since <= l.version {
+			opts = append(opts, f.decl)
+		}
+	}
+	return opts
+}
+
+// functions declares every function of the library with the version that
+// introduced it.
+//
+// The total helpers (asList, ...) take dyn, which also admits an optional
+// argument (asList(self.?required)): the binding unwraps it. cel-go cannot
+// declare an optional_type(dyn) overload beside a dyn one: it refuses the
+// pair as an "overload signature collision", dyn being assignable from
+// every type.
+func (l *library) functions() []versioned {
 	listT := gocel.ListType(gocel.TypeParamType("T"))
 	dyn := gocel.DynType
 	str := gocel.StringType
-	return []gocel.EnvOption{
-		gocel.Function("isURI",
+	entries := gocel.ListType(gocel.MapType(str, dyn))
+	return []versioned{
+		{1, gocel.Function("isURI",
 			gocel.Overload("string_is_uri", []*gocel.Type{str}, gocel.BoolType,
-				gocel.UnaryBinding(stringPredicate(isURI)))),
-		gocel.Function("isURIReference",
+				gocel.UnaryBinding(stringPredicate(isURI))))},
+		{1, gocel.Function("isURIReference",
 			gocel.Overload("string_is_uri_reference", []*gocel.Type{str}, gocel.BoolType,
-				gocel.UnaryBinding(stringPredicate(isURIReference)))),
-		gocel.Function("jsonPointer",
+				gocel.UnaryBinding(stringPredicate(isURIReference))))},
+		{1, gocel.Function("jsonPointer",
 			gocel.Overload("dyn_json_pointer_string", []*gocel.Type{dyn, str}, gocel.OptionalType(dyn),
-				gocel.BinaryBinding(jsonPointerBinding))),
-		gocel.Function("jsonPointerTokens",
+				gocel.BinaryBinding(jsonPointerBinding)))},
+		{1, gocel.Function("jsonPointerTokens",
 			gocel.Overload("string_json_pointer_tokens", []*gocel.Type{str}, gocel.ListType(str),
-				gocel.UnaryBinding(jsonPointerTokensBinding))),
-		gocel.Function("jsonPointerEscape",
+				gocel.UnaryBinding(jsonPointerTokensBinding)))},
+		{1, gocel.Function("jsonPointerEscape",
 			gocel.Overload("string_json_pointer_escape", []*gocel.Type{str}, str,
-				gocel.UnaryBinding(jsonPointerEscapeBinding))),
-		gocel.Function("isReference",
+				gocel.UnaryBinding(jsonPointerEscapeBinding)))},
+		{1, gocel.Function("isReference",
 			gocel.Overload("dyn_is_reference", []*gocel.Type{dyn}, gocel.BoolType,
-				gocel.UnaryBinding(l.isReferenceBinding))),
-		gocel.Function("resolve",
+				gocel.UnaryBinding(l.isReferenceBinding)))},
+		{1, gocel.Function("resolve",
 			gocel.Overload("dyn_resolve_dyn", []*gocel.Type{dyn, dyn}, dyn,
-				gocel.BinaryBinding(l.resolveBinding))),
-		gocel.Function("resolveAll",
+				gocel.BinaryBinding(l.resolveBinding)))},
+		{1, gocel.Function("resolveAll",
 			gocel.Overload("dyn_resolve_all_dyn", []*gocel.Type{dyn, dyn}, dyn,
-				gocel.BinaryBinding(l.resolveAllBinding))),
-		gocel.Function("matchesSchema",
+				gocel.BinaryBinding(l.resolveAllBinding)))},
+		{1, gocel.Function("matchesSchema",
 			gocel.Overload("dyn_matches_schema_dyn", []*gocel.Type{dyn, dyn}, gocel.BoolType,
-				gocel.BinaryBinding(l.matchesSchemaBinding))),
-		gocel.Function("schemaErrors",
+				gocel.BinaryBinding(l.matchesSchemaBinding)))},
+		{1, gocel.Function("schemaErrors",
 			gocel.Overload("dyn_schema_errors_dyn", []*gocel.Type{dyn, dyn},
 				gocel.ListType(gocel.MapType(str, dyn)),
-				gocel.BinaryBinding(l.schemaErrorsBinding))),
-		gocel.Function("duplicates",
+				gocel.BinaryBinding(l.schemaErrorsBinding)))},
+		{1, gocel.Function("duplicates",
 			gocel.Overload("list_duplicates", []*gocel.Type{listT}, listT,
-				gocel.UnaryBinding(duplicatesBinding))),
-		gocel.Function("duplicateIndexes",
+				gocel.UnaryBinding(duplicatesBinding)))},
+		{1, gocel.Function("duplicateIndexes",
 			gocel.Overload("list_duplicate_indexes", []*gocel.Type{listT}, gocel.ListType(gocel.IntType),
-				gocel.UnaryBinding(duplicateIndexesBinding))),
-		gocel.Function("jsonType",
+				gocel.UnaryBinding(duplicateIndexesBinding)))},
+		{1, gocel.Function("jsonType",
 			gocel.Overload("dyn_json_type", []*gocel.Type{dyn}, str,
-				gocel.UnaryBinding(jsonTypeBinding))),
-		gocel.Function("isInteger",
+				gocel.UnaryBinding(jsonTypeBinding)))},
+		{1, gocel.Function("isInteger",
 			gocel.Overload("dyn_is_integer", []*gocel.Type{dyn}, gocel.BoolType,
-				gocel.UnaryBinding(isIntegerBinding))),
+				gocel.UnaryBinding(isIntegerBinding)))},
+
+		{2, gocel.Function("asList",
+			gocel.Overload("dyn_as_list", []*gocel.Type{dyn}, gocel.ListType(dyn),
+				gocel.UnaryBinding(l.asListBinding)))},
+		{2, gocel.Function("asMap",
+			gocel.Overload("dyn_as_map", []*gocel.Type{dyn}, gocel.MapType(str, dyn),
+				gocel.UnaryBinding(l.asMapBinding)))},
+		{2, gocel.Function("asString",
+			gocel.Overload("dyn_as_string", []*gocel.Type{dyn}, str,
+				gocel.UnaryBinding(asStringBinding)))},
+		{2, gocel.Function("asInt",
+			gocel.Overload("dyn_as_int", []*gocel.Type{dyn}, gocel.IntType,
+				gocel.UnaryBinding(asIntBinding)))},
+		{2, gocel.Function("descendants",
+			gocel.Overload("dyn_descendants", []*gocel.Type{dyn}, entries,
+				gocel.UnaryBinding(l.descendantsBinding)))},
+		{2, gocel.Function("indexesBy",
+			gocel.Overload("list_indexes_by_string", []*gocel.Type{gocel.ListType(dyn), str},
+				gocel.MapType(dyn, gocel.ListType(gocel.IntType)),
+				gocel.BinaryBinding(indexesByBinding)))},
+		// A global function; ext.Strings declares the member function
+		// string.indexOf(string) under the same name.
+		{2, gocel.Function("indexOf",
+			gocel.Overload("list_index_of_dyn", []*gocel.Type{gocel.ListType(dyn), dyn}, gocel.IntType,
+				gocel.BinaryBinding(indexOfBinding)))},
+		{2, gocel.Function("tryBase64Decode",
+			gocel.Overload("string_try_base64_decode", []*gocel.Type{str}, gocel.OptionalType(gocel.BytesType),
+				gocel.UnaryBinding(tryBase64DecodeBinding)))},
+		{2, gocel.Function("quote",
+			gocel.Overload("dyn_quote", []*gocel.Type{dyn}, str,
+				gocel.UnaryBinding(quoteBinding)))},
+		{2, gocel.Function("schemaError",
+			gocel.Overload("dyn_schema_error", []*gocel.Type{dyn}, str,
+				gocel.UnaryBinding(l.schemaErrorBinding)))},
 	}
 }
 
 // ProgramOptions implements gocel.Library: the functions that walk values
 // cost one unit per node walked (capped), so the cost limit also bounds
-// them.
+// them. (Trackers of functions a version does not declare are never
+// used.)
 func (l *library) ProgramOptions() []gocel.ProgramOption {
 	argNodes := func(i int) interpreter.FunctionTracker {
 		return func(args []ref.Val, _ ref.Val) *uint64 {
@@ -347,6 +578,27 @@ func (l *library) ProgramOptions() []gocel.ProgramOption {
 	}
 	resultNodes := func(args []ref.Val, result ref.Val) *uint64 {
 		c := 1 + nodeCount(result, maxCostNodes)
+		return &c
+	}
+	argSize := func(args []ref.Val, _ ref.Val) *uint64 {
+		c := uint64(1)
+		if len(args) > 0 {
+			if sz, ok := args[0].(traits.Sizer); ok {
+				if n, ok := sz.Size().(types.Int); ok && n > 0 {
+					c += uint64(n)
+				}
+			}
+		}
+		return &c
+	}
+	quoted := func(args []ref.Val, result ref.Val) *uint64 {
+		c := uint64(1)
+		if len(args) == 1 {
+			c += nodeCount(args[0], maxCostNodes)
+		}
+		if s, ok := result.(types.String); ok {
+			c += uint64(len(s)) / 10
+		}
 		return &c
 	}
 	stringLen := func(args []ref.Val, _ ref.Val) *uint64 {
@@ -367,6 +619,12 @@ func (l *library) ProgramOptions() []gocel.ProgramOption {
 			interpreter.OverloadCostTracker("dyn_schema_errors_dyn", argNodes(0)),
 			interpreter.OverloadCostTracker("list_duplicates", argNodes(0)),
 			interpreter.OverloadCostTracker("list_duplicate_indexes", argNodes(0)),
+			interpreter.OverloadCostTracker("dyn_descendants", argNodes(0)),
+			interpreter.OverloadCostTracker("list_indexes_by_string", argSize),
+			interpreter.OverloadCostTracker("list_index_of_dyn", argNodes(0)),
+			interpreter.OverloadCostTracker("string_try_base64_decode", stringLen),
+			interpreter.OverloadCostTracker("dyn_quote", quoted),
+			interpreter.OverloadCostTracker("dyn_schema_error", argNodes(0)),
 		),
 	}
 }
@@ -473,9 +731,18 @@ func (l *library) resolveAllBinding(root, v ref.Val) ref.Val {
 	return types.DefaultTypeAdapter.NativeToValue(got)
 }
 
+// From version 2, matchesSchema and schemaErrors report a schema that does
+// not compile as a result (false; one entry saying why) instead of an
+// error. validate compiles first, so a failure is a compile failure exactly
+// when schemaProblem, which asks the (cached) compiler again, says so; the
+// common path compiles once.
+
 func (l *library) matchesSchemaBinding(v, schema ref.Val) ref.Val {
 	issues, err := l.validate(v, schema)
 	if err != nil {
+		if l.version >= 2 && l.schemaProblem(schema) != "" {
+			return types.False
+		}
 		return types.WrapErr(err)
 	}
 	return types.Bool(len(issues) == 0)
@@ -484,6 +751,15 @@ func (l *library) matchesSchemaBinding(v, schema ref.Val) ref.Val {
 func (l *library) schemaErrorsBinding(v, schema ref.Val) ref.Val {
 	issues, err := l.validate(v, schema)
 	if err != nil {
+		if l.version >= 2 {
+			if problem := l.schemaProblem(schema); problem != "" {
+				return types.DefaultTypeAdapter.NativeToValue([]any{map[string]any{
+					"pointer": "",
+					"keyword": "",
+					"message": "schema " + problem,
+				}})
+			}
+		}
 		return types.WrapErr(err)
 	}
 	if issues == nil {
@@ -522,6 +798,18 @@ func jsonTypeBinding(v ref.Val) ref.Val {
 		return types.String(t)
 	}
 	return types.NewErr("jsonType: a %s value has no JSON type", v.Type().TypeName())
+}
+
+func (l *library) schemaErrorBinding(schema ref.Val) ref.Val {
+	return types.String(l.schemaProblem(schema))
+}
+
+func (l *library) descendantsBinding(v ref.Val) ref.Val {
+	out, err := descendants(v, l.walkBound)
+	if err != nil {
+		return types.WrapErr(err)
+	}
+	return types.NewRefValList(types.DefaultTypeAdapter, out)
 }
 
 func isIntegerBinding(v ref.Val) ref.Val {

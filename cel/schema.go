@@ -4,12 +4,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/celint/celint/internal/jsonpointer"
 )
 
 // schemaCacheSize bounds the compiled schemas one library instance keeps.
@@ -78,44 +84,617 @@ func (l *library) compiledSchema(schema ref.Val) (*jsonschema.Schema, error) {
 // Schema is a compiled JSON Schema (draft 2020-12 unless it says otherwise)
 // whose references never leave it: compiling or validating never reads a
 // file or the network. Formats are asserted. It is safe for concurrent use.
-type Schema struct{ s *jsonschema.Schema }
+type Schema struct {
+	s        *jsonschema.Schema
+	messages SchemaMessages
+}
 
-// SchemaViolation is one most-specific cause of a validation failure.
+// SchemaViolation is one finding of a validation failure.
+//
+// Findings about object members are placed at the member, as Ajv places
+// them: a required member that is missing (required, dependentRequired,
+// dependencies), a member that is not allowed (additionalProperties: false,
+// or an additionalProperties or unevaluatedProperties schema that is
+// false), and a member whose name fails propertyNames are each one
+// violation whose Pointer is the object's pointer plus the member's name,
+// even when that member does not exist. Every other failure is reported by
+// its most specific causes (the leaves of the validation), each at the
+// value that fails.
 type SchemaViolation struct {
-	Pointer string // JSON Pointer of the failing value, relative to the validated value
+	// Pointer is the JSON Pointer of the failing value (or of the member
+	// concerned), relative to the validated value.
+	Pointer string
+	// Message is the default message, or the SchemaMessages template for
+	// Keyword filled in.
 	Message string
-	Keyword string // the schema keyword location
+	// Keyword is the name of the failing keyword: "required",
+	// "additionalProperties", "type", "minLength", ...; "false" for a false
+	// schema that is not the value of additionalProperties or
+	// unevaluatedProperties.
+	Keyword string
+	// KeywordLocation is the JSON Pointer of the failing keyword within the
+	// schema, through any "$ref" (e.g. "/properties/a/$ref/type").
+	KeywordLocation string
 }
 
-// CompileSchema compiles a schema given as a JSON-compatible Go value.
+// SchemaMessages maps a keyword name (as in SchemaViolation.Keyword) to the
+// template of its message. In a template, {member} is the member name (for
+// required, dependentRequired, dependencies, additionalProperties,
+// unevaluatedProperties and propertyNames; empty otherwise), {keyword} is
+// the keyword name and {message} is the default message; any other text,
+// braces included, is kept as it is. An empty template, or a keyword that is
+// not in the map, keeps the default message.
+type SchemaMessages map[string]string
+
+// SchemaOptions are the options of CompileSchemaWith.
+type SchemaOptions struct {
+	// Messages replaces the default messages of some keywords.
+	Messages SchemaMessages
+}
+
+// SchemaCompileError is why a schema does not compile. Pointer, when not
+// empty, is the JSON Pointer of the offending value within the schema (a
+// keyword's value, a "$ref" that does not resolve, an unknown "$schema").
+type SchemaCompileError struct {
+	Pointer string
+	Msg     string
+}
+
+func (e *SchemaCompileError) Error() string {
+	if e.Pointer == "" {
+		return e.Msg
+	}
+	return "at " + e.Pointer + ": " + e.Msg
+}
+
+// CompileSchema compiles a schema given as a JSON-compatible Go value, with
+// the default messages. Its errors are *SchemaCompileError.
 func CompileSchema(doc any) (*Schema, error) {
-	s, err := compileSchema(doc)
-	if err != nil {
-		return nil, err
-	}
-	return &Schema{s: s}, nil
+	return CompileSchemaWith(doc, SchemaOptions{})
 }
 
-// Validate validates a JSON-compatible Go value and returns the most
-// specific causes of failure, sorted by pointer, keyword and message; nil
-// when the value is valid.
+// CompileSchemaWith compiles a schema given as a JSON-compatible Go value,
+// with options. Its errors are *SchemaCompileError.
+func CompileSchemaWith(doc any, opts SchemaOptions) (*Schema, error) {
+	c := newSchemaCompiler()
+	if err := c.AddResource(schemaLocation, doc); err != nil {
+		return nil, &SchemaCompileError{Msg: oneLine(err.Error())}
+	}
+	s, err := c.Compile(schemaLocation)
+	if err != nil {
+		return nil, compileError(doc, err)
+	}
+	var msgs SchemaMessages
+	for k, v := range opts.Messages {
+		if v == "" {
+			continue
+		}
+		if msgs == nil {
+			msgs = SchemaMessages{}
+		}
+		msgs[k] = v
+	}
+	return &Schema{s: s, messages: msgs}, nil
+}
+
+// Validate validates a JSON-compatible Go value and returns its violations
+// (see SchemaViolation), sorted by pointer, keyword, message and keyword
+// location, without two of the same pointer, keyword and message; nil when
+// the value is valid.
 func (s *Schema) Validate(v any) ([]SchemaViolation, error) {
-	issues, err := validateWith(s.s, v)
-	if err != nil {
-		return nil, err
+	err := s.s.Validate(v)
+	if err == nil {
+		return nil, nil
 	}
-	out := make([]SchemaViolation, len(issues))
-	for i, is := range issues {
-		out[i] = SchemaViolation{Pointer: is.pointer, Message: is.message, Keyword: is.keyword}
+	var verr *jsonschema.ValidationError
+	if !errors.As(err, &verr) {
+		return nil, fmt.Errorf("schema validation failed: %v", err)
 	}
-	return out, nil
+	pl := placer{root: s.s, inst: v, msgs: s.messages}
+	pl.place(verr, "", "")
+	pl.placeNames()
+	out := pl.out
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Pointer != b.Pointer {
+			return a.Pointer < b.Pointer
+		}
+		if a.Keyword != b.Keyword {
+			return a.Keyword < b.Keyword
+		}
+		if a.Message != b.Message {
+			return a.Message < b.Message
+		}
+		return a.KeywordLocation < b.KeywordLocation
+	})
+	uniq := out[:0]
+	for i, x := range out {
+		if i > 0 {
+			p := uniq[len(uniq)-1]
+			if p.Pointer == x.Pointer && p.Keyword == x.Keyword && p.Message == x.Message {
+				continue
+			}
+		}
+		uniq = append(uniq, x)
+	}
+	return uniq, nil
 }
 
-func compileSchema(doc any) (*jsonschema.Schema, error) {
+// placer turns a validation error tree into violations.
+type placer struct {
+	root  *jsonschema.Schema
+	inst  any
+	msgs  SchemaMessages
+	out   []SchemaViolation
+	names []nameFailure
+}
+
+// nameFailure is a propertyNames error, placed once they are all known.
+type nameFailure struct {
+	kwLoc, name, message string
+	hint                 []string // the object's instance location as reported; possibly wrong
+}
+
+func (pl *placer) add(pointer, keyword, member, msg, kwLoc string) {
+	if t, ok := pl.msgs[keyword]; ok {
+		msg = strings.NewReplacer("{member}", member, "{keyword}", keyword, "{message}", msg).Replace(t)
+	}
+	pl.out = append(pl.out, SchemaViolation{Pointer: pointer, Message: msg, Keyword: keyword, KeywordLocation: kwLoc})
+}
+
+// place walks the validation error tree, computing each node's keyword
+// location as jsonschema's DetailedOutput does, and adds the violations of
+// its leaves, member findings placed at the member.
+func (pl *placer) place(e *jsonschema.ValidationError, schemaURL, kwLoc string) {
+	ref, isRef := e.ErrorKind.(*kind.Reference)
+	if schemaURL != "" {
+		if strings.HasPrefix(e.SchemaURL, schemaURL) {
+			kwLoc += e.SchemaURL[len(schemaURL):]
+		}
+		if isRef {
+			kwLoc += jsonPtr(ref.KeywordPath())
+		}
+	}
+	schemaURL = e.SchemaURL
+	if isRef {
+		schemaURL = ref.URL
+	}
+	keywordLocation := kwLoc
+	switch k := e.ErrorKind.(type) {
+	case *kind.Reference:
+	case *kind.PropertyNames:
+		// The error's schema is the propertyNames subschema: kwLoc already
+		// ends with the keyword.
+	case *kind.Dependency:
+		keywordLocation += jsonPtr([]string{"dependencies", k.Prop}) // not "dependency"
+	default:
+		keywordLocation += jsonPtr(e.ErrorKind.KeywordPath())
+	}
+	ptr := jsonpointer.Join(e.InstanceLocation...)
+	add := func(pointer, keyword, member, msg string) {
+		pl.add(pointer, keyword, member, msg, keywordLocation)
+	}
+	if k, ok := e.ErrorKind.(*kind.PropertyNames); ok {
+		// The causes are about the name, at the name's own (empty)
+		// location: they become the reason of one violation at the member.
+		var reasons []string
+		for _, c := range e.Causes {
+			collectReasons(c, &reasons)
+		}
+		pl.names = append(pl.names, nameFailure{
+			kwLoc:   keywordLocation,
+			name:    k.Property,
+			message: fmt.Sprintf("invalid member name %q: %s", k.Property, strings.Join(uniqueSorted(reasons), "; ")),
+			hint:    slices.Clone(e.InstanceLocation),
+		})
+		return
+	}
+	if len(e.Causes) > 0 {
+		for _, c := range e.Causes {
+			pl.place(c, schemaURL, kwLoc)
+		}
+		return
+	}
+	switch k := e.ErrorKind.(type) {
+	case *kind.Required:
+		for _, m := range k.Missing {
+			add(jsonpointer.Append(ptr, m), "required", m, fmt.Sprintf("missing required member %q", m))
+		}
+	case *kind.DependentRequired:
+		for _, m := range k.Missing {
+			add(jsonpointer.Append(ptr, m), "dependentRequired", m, fmt.Sprintf("missing member %q, required when %q is present", m, k.Prop))
+		}
+	case *kind.Dependency:
+		for _, m := range k.Missing {
+			add(jsonpointer.Append(ptr, m), "dependencies", m, fmt.Sprintf("missing member %q, required when %q is present", m, k.Prop))
+		}
+	case *kind.AdditionalProperties:
+		for _, m := range k.Properties {
+			add(jsonpointer.Append(ptr, m), "additionalProperties", m, fmt.Sprintf("unknown member %q", m))
+		}
+	case *kind.FalseSchema:
+		if h := holdingKeyword(keywordLocation); (h == "additionalProperties" || h == "unevaluatedProperties") && len(e.InstanceLocation) > 0 {
+			m := e.InstanceLocation[len(e.InstanceLocation)-1]
+			add(ptr, h, m, fmt.Sprintf("unknown member %q", m))
+			return
+		}
+		add(ptr, "false", "", "not allowed (the schema is false)")
+	default:
+		add(ptr, keywordName(e.ErrorKind), "", kindMessage(e.ErrorKind))
+	}
+}
+
+// placeNames adds the propertyNames violations. jsonschema reports the
+// object of a propertyNames error at a location that later validation may
+// have overwritten (the error shares its location slice with the
+// validator), so the objects are found again: those that the schema
+// path of the error reaches in the value and that have the member. A group
+// of errors with the same schema path and name is placed at as many such
+// objects, in pointer order; the reported location is used only when no
+// object is found.
+func (pl *placer) placeNames() {
+	type group struct {
+		kwLoc, name string
+		failures    []nameFailure
+	}
+	var groups []*group
+	byKey := map[[2]string]*group{}
+	for _, f := range pl.names {
+		key := [2]string{f.kwLoc, f.name}
+		g := byKey[key]
+		if g == nil {
+			g = &group{kwLoc: f.kwLoc, name: f.name}
+			byKey[key] = g
+			groups = append(groups, g)
+		}
+		g.failures = append(g.failures, f)
+	}
+	reached := map[string][]object{} // by keyword location
+	for _, g := range groups {
+		f := g.failures[0]
+		all, ok := reached[g.kwLoc]
+		if !ok {
+			all = objectsAt(pl.root, pl.inst, g.kwLoc)
+			reached[g.kwLoc] = all
+		}
+		var objs []string
+		for _, o := range all {
+			if _, ok := o.members[g.name]; ok {
+				objs = append(objs, o.pointer)
+			}
+		}
+		if len(objs) == 0 {
+			for _, f := range g.failures {
+				pl.add(jsonpointer.Append(jsonpointer.Join(f.hint...), f.name), "propertyNames", f.name, f.message, f.kwLoc)
+			}
+			continue
+		}
+		if len(objs) > len(g.failures) {
+			objs = objs[:len(g.failures)]
+		}
+		for _, o := range objs {
+			pl.add(jsonpointer.Append(o, g.name), "propertyNames", g.name, f.message, g.kwLoc)
+		}
+	}
+}
+
+// object is an object in a value, and its pointer.
+type object struct {
+	pointer string
+	members map[string]any
+}
+
+// objectsAt returns, in pointer order, the objects in inst that the
+// subschema at the keyword location kwLoc (ending with "/propertyNames") of
+// root applies to; nil when kwLoc cannot be followed. Where the schema path
+// goes through unevaluatedProperties or unevaluatedItems, every member or
+// element is taken to be unevaluated.
+func objectsAt(root *jsonschema.Schema, inst any, kwLoc string) []object {
+	toks, err := jsonpointer.ParseFragment("#" + kwLoc)
+	if err != nil || len(toks) == 0 || toks[len(toks)-1] != "propertyNames" {
+		return nil
+	}
+	toks = toks[:len(toks)-1]
+	type at struct {
+		v    any
+		path []string
+	}
+	sch := root
+	cur := []at{{inst, nil}}
+	child := func(a at, tok string, v any) at {
+		return at{v, append(a.path[:len(a.path):len(a.path)], tok)}
+	}
+	// The members that keep accepts, the elements from index from on, the
+	// element at index n, of each value reached so far.
+	members := func(keep func(string) bool) []at {
+		var next []at
+		for _, a := range cur {
+			if m, ok := a.v.(map[string]any); ok {
+				for k, v := range m {
+					if keep(k) {
+						next = append(next, child(a, k, v))
+					}
+				}
+			}
+		}
+		return next
+	}
+	elements := func(from int) []at {
+		var next []at
+		for _, a := range cur {
+			if arr, ok := a.v.([]any); ok {
+				for i := from; i < len(arr); i++ {
+					next = append(next, child(a, strconv.Itoa(i), arr[i]))
+				}
+			}
+		}
+		return next
+	}
+	elementAt := func(n int) []at {
+		var next []at
+		for _, a := range cur {
+			if arr, ok := a.v.([]any); ok && n < len(arr) {
+				next = append(next, child(a, strconv.Itoa(n), arr[n]))
+			}
+		}
+		return next
+	}
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		arg := ""
+		if i+1 < len(toks) {
+			arg = toks[i+1]
+		}
+		nth := func(list []*jsonschema.Schema) *jsonschema.Schema {
+			n, ok := jsonpointer.ArrayIndex(arg)
+			if !ok || n >= len(list) {
+				return nil
+			}
+			i++
+			return list[n]
+		}
+		var next *jsonschema.Schema
+		switch t {
+		case "$ref":
+			next = sch.Ref
+		case "$recursiveRef":
+			next = sch.RecursiveRef
+		case "$dynamicRef":
+			if sch.DynamicRef != nil {
+				next = sch.DynamicRef.Ref
+			}
+		case "allOf":
+			next = nth(sch.AllOf)
+		case "anyOf":
+			next = nth(sch.AnyOf)
+		case "oneOf":
+			next = nth(sch.OneOf)
+		case "not":
+			next = sch.Not
+		case "if":
+			next = sch.If
+		case "then":
+			next = sch.Then
+		case "else":
+			next = sch.Else
+		case "properties":
+			next = sch.Properties[arg]
+			i++
+			cur = members(func(k string) bool { return k == arg })
+		case "patternProperties":
+			i++
+			for re, s := range sch.PatternProperties {
+				if re.String() == arg {
+					next = s
+					cur = members(re.MatchString)
+					break
+				}
+			}
+		case "additionalProperties":
+			next, _ = sch.AdditionalProperties.(*jsonschema.Schema)
+			props, pats := sch.Properties, sch.PatternProperties
+			cur = members(func(k string) bool {
+				if _, ok := props[k]; ok {
+					return false
+				}
+				for re := range pats {
+					if re.MatchString(k) {
+						return false
+					}
+				}
+				return true
+			})
+		case "unevaluatedProperties":
+			next = sch.UnevaluatedProperties
+			cur = members(func(string) bool { return true })
+		case "dependentSchemas", "dependencies":
+			if t == "dependentSchemas" {
+				next = sch.DependentSchemas[arg]
+			} else {
+				next, _ = sch.Dependencies[arg].(*jsonschema.Schema)
+			}
+			i++
+			var have []at // the objects that have the member
+			for _, a := range cur {
+				if m, ok := a.v.(map[string]any); ok {
+					if _, ok := m[arg]; ok {
+						have = append(have, a)
+					}
+				}
+			}
+			cur = have
+		case "prefixItems":
+			if next = nth(sch.PrefixItems); next != nil {
+				n, _ := jsonpointer.ArrayIndex(arg)
+				cur = elementAt(n)
+			}
+		case "items":
+			switch items := sch.Items.(type) {
+			case []*jsonschema.Schema:
+				if next = nth(items); next != nil {
+					n, _ := jsonpointer.ArrayIndex(arg)
+					cur = elementAt(n)
+				}
+			case *jsonschema.Schema:
+				next = items
+				cur = elements(0)
+			default:
+				next = sch.Items2020
+				cur = elements(len(sch.PrefixItems))
+			}
+		case "additionalItems":
+			next, _ = sch.AdditionalItems.(*jsonschema.Schema)
+			items, _ := sch.Items.([]*jsonschema.Schema)
+			cur = elements(len(items))
+		case "unevaluatedItems":
+			next = sch.UnevaluatedItems
+			cur = elements(0)
+		case "contains":
+			next = sch.Contains
+			cur = elements(0)
+		}
+		if next == nil {
+			return nil
+		}
+		sch = next
+	}
+	if sch.PropertyNames == nil {
+		return nil
+	}
+	var out []object
+	for _, a := range cur {
+		if m, ok := a.v.(map[string]any); ok {
+			out = append(out, object{jsonpointer.Join(a.path...), m})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].pointer < out[j].pointer })
+	return slices.CompactFunc(out, func(a, b object) bool { return a.pointer == b.pointer })
+}
+
+// collectReasons appends the messages of the leaves under e.
+func collectReasons(e *jsonschema.ValidationError, out *[]string) {
+	if len(e.Causes) > 0 {
+		for _, c := range e.Causes {
+			collectReasons(c, out)
+		}
+		return
+	}
+	*out = append(*out, nameReason(e.ErrorKind))
+}
+
+// nameReason says why a member name fails propertyNames.
+func nameReason(k jsonschema.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.Pattern:
+		return "does not match pattern '" + k.Want + "'"
+	case *kind.MinLength:
+		return fmt.Sprintf("shorter than %d characters", k.Want)
+	case *kind.MaxLength:
+		return fmt.Sprintf("longer than %d characters", k.Want)
+	case *kind.Enum, *kind.Const:
+		return "not one of the allowed names"
+	case *kind.Format:
+		return "not a valid " + k.Want
+	case *kind.FalseSchema:
+		return "no member is allowed"
+	}
+	return kindMessage(k)
+}
+
+// uniqueSorted sorts ss in place and drops repeats.
+func uniqueSorted(ss []string) []string {
+	sort.Strings(ss)
+	return slices.Compact(ss)
+}
+
+// keywordName is the name of the keyword that fails with k.
+func keywordName(k jsonschema.ErrorKind) string {
+	switch k.(type) {
+	case *kind.Dependency:
+		return "dependencies"
+	case *kind.FalseSchema:
+		return "false"
+	case *kind.RefCycle:
+		return "$ref"
+	case *kind.InvalidJsonValue:
+		return "type"
+	}
+	if p := k.KeywordPath(); len(p) > 0 {
+		return p[0]
+	}
+	return ""
+}
+
+// kindMessage is jsonschema's English message for k.
+func kindMessage(k jsonschema.ErrorKind) string {
+	u := (&jsonschema.ValidationError{ErrorKind: k}).DetailedOutput()
+	if u.Error == nil {
+		return "invalid"
+	}
+	return u.Error.String()
+}
+
+func jsonPtr(tokens []string) string { return jsonpointer.Join(tokens...) }
+
+// Keywords whose value is a map of names to subschemas, or an array of
+// subschemas; every other keyword in a keyword location is followed by a
+// subschema's keywords, if by anything.
+var (
+	schemaMapKeywords = map[string]bool{
+		"properties": true, "patternProperties": true, "$defs": true, "definitions": true,
+		"dependentSchemas": true, "dependencies": true,
+	}
+	schemaArrayKeywords = map[string]bool{
+		"allOf": true, "anyOf": true, "oneOf": true, "prefixItems": true,
+		"items": true, "additionalItems": true, // the array form of older drafts
+	}
+)
+
+// holdingKeyword returns the keyword whose value is the subschema at the end
+// of a keyword location, looking through references: "additionalProperties"
+// for "/additionalProperties" and "/additionalProperties/$ref",
+// "properties" for "/properties/a".
+func holdingKeyword(kwLoc string) string {
+	toks, err := jsonpointer.ParseFragment("#" + kwLoc)
+	if err != nil {
+		return ""
+	}
+	var last string
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch t {
+		case "$ref", "$dynamicRef", "$recursiveRef":
+		default:
+			last = t
+		}
+		switch {
+		case schemaMapKeywords[t]:
+			i++ // a name
+		case schemaArrayKeywords[t]:
+			if i+1 < len(toks) {
+				if _, ok := jsonpointer.ArrayIndex(toks[i+1]); ok {
+					i++
+				}
+			}
+		}
+	}
+	return last
+}
+
+// newSchemaCompiler returns a compiler for draft 2020-12 by default, with
+// formats asserted, that loads nothing.
+func newSchemaCompiler() *jsonschema.Compiler {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
 	c.UseLoader(refusingLoader{})
+	return c
+}
+
+// compileSchema compiles a schema for the CEL functions, whose error texts
+// are their own (see schemaErrorText).
+func compileSchema(doc any) (*jsonschema.Schema, error) {
+	c := newSchemaCompiler()
 	if err := c.AddResource(schemaLocation, doc); err != nil {
 		return nil, fmt.Errorf("invalid schema: %v", err)
 	}
@@ -141,8 +720,10 @@ func schemaErrorText(err error) string {
 		sort.Strings(parts)
 		return "it does not conform to its meta-schema: " + strings.Join(parts, "; ")
 	}
-	return strings.Join(strings.Fields(err.Error()), " ")
+	return oneLine(err.Error())
 }
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // validate validates value against schema and returns the most specific
 // causes of failure (nil when value is valid).
@@ -211,4 +792,383 @@ func collectLeaves(u jsonschema.OutputUnit, out *[]schemaIssue) {
 	for _, c := range u.Errors {
 		collectLeaves(c, out)
 	}
+}
+
+// compileError describes why doc does not compile, at the offending value
+// when there is one.
+func compileError(doc any, err error) *SchemaCompileError {
+	var (
+		sve      *jsonschema.SchemaValidationError
+		verr     *jsonschema.ValidationError
+		notFound *jsonschema.JSONPointerNotFoundError
+		badPtr   *jsonschema.InvalidJsonPointerError
+		noAnchor *jsonschema.AnchorNotFoundError
+		load     *jsonschema.LoadURLError
+		regex    *jsonschema.InvalidRegexError
+		dupID    *jsonschema.DuplicateIDError
+		dupAnch  *jsonschema.DuplicateAnchorError
+		parseID  *jsonschema.ParseIDError
+		parseAn  *jsonschema.ParseAnchorError
+	)
+	switch {
+	case errors.As(err, &sve) && errors.As(sve.Err, &verr):
+		return metaSchemaError(sve.URL, verr)
+	case errors.As(err, &notFound):
+		return refError(doc, notFound.URL, "points to nothing in the schema")
+	case errors.As(err, &badPtr):
+		return refError(doc, badPtr.URL, "is not a valid JSON Pointer fragment")
+	case errors.As(err, &noAnchor):
+		return refError(doc, noAnchor.Reference, "names no anchor in the schema")
+	case errors.As(err, &load):
+		site, ok := findSite(doc, func(s refSite) bool { return stripFragment(s.resolved) == stripFragment(load.URL) })
+		if ok && site.key == "$schema" {
+			return &SchemaCompileError{Pointer: site.pointer, Msg: fmt.Sprintf(
+				"unknown $schema %q: use a JSON Schema draft (2020-12, 2019-09, 7, 6 or 4); nothing is fetched", site.value)}
+		}
+		if ok {
+			return &SchemaCompileError{Pointer: site.pointer, Msg: fmt.Sprintf(
+				"%s %q leaves the schema: references must point inside it; nothing is fetched", site.key, site.value)}
+		}
+		return &SchemaCompileError{Msg: fmt.Sprintf("cannot load %q: references must point inside the schema; nothing is fetched", load.URL)}
+	case errors.As(err, &regex):
+		return &SchemaCompileError{Pointer: fragmentPointer(regex.URL), Msg: fmt.Sprintf("invalid regular expression %q: %v", regex.Regex, regex.Err)}
+	case errors.As(err, &dupID):
+		first, second := ordered(dupID.Ptr1, dupID.Ptr2)
+		return &SchemaCompileError{Pointer: second, Msg: fmt.Sprintf("duplicate $id %q (also at %s)", dupID.ID, orRoot(first))}
+	case errors.As(err, &dupAnch):
+		first, second := ordered(dupAnch.Ptr1, dupAnch.Ptr2)
+		return &SchemaCompileError{Pointer: second, Msg: fmt.Sprintf("duplicate anchor %q (also at %s)", dupAnch.Anchor, orRoot(first))}
+	case errors.As(err, &parseID):
+		return &SchemaCompileError{Pointer: jsonpointer.Append(fragmentPointer(parseID.URL), "$id"), Msg: "invalid $id"}
+	case errors.As(err, &parseAn):
+		return &SchemaCompileError{Pointer: fragmentPointer(parseAn.URL), Msg: "invalid anchor"}
+	}
+	msg := oneLine(strings.ReplaceAll(err.Error(), schemaLocation, "the schema"))
+	return &SchemaCompileError{Msg: msg}
+}
+
+// ordered returns a and b in string order, so that which of two duplicates
+// the compiler met first does not show.
+func ordered(a, b string) (string, string) {
+	if b < a {
+		return b, a
+	}
+	return a, b
+}
+
+func orRoot(ptr string) string {
+	if ptr == "" {
+		return "the root"
+	}
+	return ptr
+}
+
+// fragmentPointer returns the JSON Pointer that the fragment of a URL under
+// schemaLocation names; "" for any other URL.
+func fragmentPointer(u string) string {
+	frag, ok := strings.CutPrefix(u, schemaLocation+"#")
+	if !ok {
+		return ""
+	}
+	toks, err := jsonpointer.ParseFragment("#" + frag)
+	if err != nil {
+		return ""
+	}
+	return jsonpointer.Join(toks...)
+}
+
+func stripFragment(u string) string {
+	if i := strings.IndexByte(u, '#'); i >= 0 {
+		return u[:i]
+	}
+	return u
+}
+
+// refError is the error of a reference to target that does not resolve.
+func refError(doc any, target, why string) *SchemaCompileError {
+	frag := target
+	if i := strings.IndexByte(target, '#'); i >= 0 {
+		frag = target[i:]
+	}
+	site, ok := findSite(doc, func(s refSite) bool {
+		return s.key != "$schema" && (s.resolved == target || strings.HasPrefix(s.value, "#") && s.value == frag)
+	})
+	if !ok {
+		return &SchemaCompileError{Msg: fmt.Sprintf("reference %q %s", frag, why)}
+	}
+	return &SchemaCompileError{Pointer: site.pointer, Msg: fmt.Sprintf("%s %q %s", site.key, site.value, why)}
+}
+
+// refSite is a "$ref", "$dynamicRef", "$recursiveRef" or "$schema" in a
+// schema document.
+type refSite struct {
+	pointer  string // of the value
+	key      string
+	value    string
+	resolved string // the value resolved against the base URI
+}
+
+var (
+	refKeys = []string{"$dynamicRef", "$recursiveRef", "$ref", "$schema"}
+	// schemaKeywords have one subschema as their value.
+	schemaKeywords = map[string]bool{
+		"additionalProperties": true, "unevaluatedProperties": true, "propertyNames": true,
+		"items": true, "additionalItems": true, "unevaluatedItems": true, "contains": true,
+		"not": true, "if": true, "then": true, "else": true, "contentSchema": true,
+	}
+)
+
+// findSite returns the first reference site of doc, in a walk of its
+// subschemas in key order, that match accepts; failing that, the first of
+// anywhere in doc.
+func findSite(doc any, match func(refSite) bool) (refSite, bool) {
+	var found refSite
+	ok := false
+	visit := func(s refSite) bool {
+		if match(s) {
+			found, ok = s, true
+			return true
+		}
+		return false
+	}
+	walkSites(doc, nil, schemaLocation, true, visit)
+	if !ok {
+		walkSites(doc, nil, schemaLocation, false, visit)
+	}
+	return found, ok
+}
+
+// walkSites visits the reference sites of the schema v at ptr; with
+// schemasOnly it descends only into subschemas, else into every value. It
+// reports true when visit did.
+func walkSites(v any, ptr []string, base string, schemasOnly bool, visit func(refSite) bool) bool {
+	at := func(toks ...string) []string { return append(ptr[:len(ptr):len(ptr)], toks...) }
+	switch v := v.(type) {
+	case []any:
+		if schemasOnly {
+			return false
+		}
+		for i, x := range v {
+			if walkSites(x, at(strconv.Itoa(i)), base, false, visit) {
+				return true
+			}
+		}
+		return false
+	case map[string]any:
+		if id, ok := v["$id"].(string); ok {
+			base = resolveURL(base, id)
+		}
+		for _, k := range refKeys {
+			if s, ok := v[k].(string); ok {
+				r := s
+				if k != "$schema" {
+					r = resolveURL(base, s)
+				}
+				if visit(refSite{pointer: jsonpointer.Join(at(k)...), key: k, value: s, resolved: r}) {
+					return true
+				}
+			}
+		}
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			x := v[k]
+			if !schemasOnly {
+				if walkSites(x, at(k), base, false, visit) {
+					return true
+				}
+				continue
+			}
+			switch {
+			case schemaMapKeywords[k]:
+				m, _ := x.(map[string]any)
+				names := make([]string, 0, len(m))
+				for n := range m {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+				for _, n := range names {
+					if walkSites(m[n], at(k, n), base, true, visit) {
+						return true
+					}
+				}
+			case schemaArrayKeywords[k]:
+				if arr, ok := x.([]any); ok {
+					for i, y := range arr {
+						if walkSites(y, at(k, strconv.Itoa(i)), base, true, visit) {
+							return true
+						}
+					}
+					continue
+				}
+				if walkSites(x, at(k), base, true, visit) {
+					return true
+				}
+			case schemaKeywords[k]:
+				if walkSites(x, at(k), base, true, visit) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// resolveURL resolves ref against base; ref itself when either does not
+// parse.
+func resolveURL(base, ref string) string {
+	b, err := url.Parse(base)
+	if err != nil {
+		return ref
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return ref
+	}
+	return b.ResolveReference(r).String()
+}
+
+// metaSchemaError describes a schema that breaks its meta-schema by its most
+// specific problem: the deepest failing value first in pointer order, and
+// the count of the other values that fail.
+func metaSchemaError(resourceURL string, verr *jsonschema.ValidationError) *SchemaCompileError {
+	prefix := fragmentPointer(resourceURL)
+	type leaf struct {
+		pointer string
+		kind    jsonschema.ErrorKind
+	}
+	var leaves []leaf
+	var collect func(e *jsonschema.ValidationError)
+	collect = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			leaves = append(leaves, leaf{prefix + jsonpointer.Join(e.InstanceLocation...), e.ErrorKind})
+			return
+		}
+		for _, c := range e.Causes {
+			collect(c)
+		}
+	}
+	collect(verr)
+	// The most specific pointers: those that no other leaf lies under.
+	var ptrs []string
+	seen := map[string]bool{}
+	for _, lf := range leaves {
+		if !seen[lf.pointer] {
+			seen[lf.pointer] = true
+			ptrs = append(ptrs, lf.pointer)
+		}
+	}
+	var specific []string
+	for _, p := range ptrs {
+		under := false
+		for _, q := range ptrs {
+			if strings.HasPrefix(q, p+"/") {
+				under = true
+				break
+			}
+		}
+		if !under {
+			specific = append(specific, p)
+		}
+	}
+	if len(specific) == 0 {
+		return &SchemaCompileError{Msg: "the schema does not conform to its meta-schema"}
+	}
+	sort.Strings(specific)
+	at := specific[0]
+	var kinds []jsonschema.ErrorKind
+	nonType := false
+	for _, lf := range leaves {
+		if lf.pointer == at {
+			kinds = append(kinds, lf.kind)
+			if _, ok := lf.kind.(*kind.Type); !ok {
+				nonType = true
+			}
+		}
+	}
+	var reasons []string
+	for _, k := range kinds {
+		if _, ok := k.(*kind.Type); ok && nonType {
+			continue // an alternative; the other reason says more
+		}
+		reasons = append(reasons, metaReason(k))
+	}
+	msg := subjectOf(at) + " " + strings.Join(uniqueSorted(reasons), "; ")
+	if n := len(specific) - 1; n > 0 {
+		msg += fmt.Sprintf(" (and %d more %s)", n, plural(n, "problem", "problems"))
+	}
+	return &SchemaCompileError{Pointer: at, Msg: msg}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// subjectOf names the value at ptr in a message: its member name, or its
+// index, or "the schema".
+func subjectOf(ptr string) string {
+	toks, err := jsonpointer.Parse(ptr)
+	if err != nil || len(toks) == 0 {
+		return "the schema"
+	}
+	last := toks[len(toks)-1]
+	if len(toks) > 1 {
+		if _, ok := jsonpointer.ArrayIndex(last); ok {
+			return fmt.Sprintf("%q item %s", toks[len(toks)-2], last)
+		}
+	}
+	return fmt.Sprintf("%q", last)
+}
+
+// metaReason says, after the value's name, why the meta-schema rejects it.
+func metaReason(k jsonschema.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.Type:
+		return fmt.Sprintf("must be of type %s (got %s)", strings.Join(k.Want, " or "), k.Got)
+	case *kind.Enum:
+		want := make([]string, len(k.Want))
+		for i, w := range k.Want {
+			want[i] = jsonText(w)
+		}
+		if len(want) == 1 {
+			return "must be " + want[0]
+		}
+		return "must be one of " + strings.Join(want, ", ")
+	case *kind.Const:
+		return "must be " + jsonText(k.Want)
+	case *kind.Minimum:
+		return fmt.Sprintf("must be >= %s (got %s)", k.Want.RatString(), k.Got.RatString())
+	case *kind.Maximum:
+		return fmt.Sprintf("must be <= %s (got %s)", k.Want.RatString(), k.Got.RatString())
+	case *kind.ExclusiveMinimum:
+		return fmt.Sprintf("must be > %s (got %s)", k.Want.RatString(), k.Got.RatString())
+	case *kind.ExclusiveMaximum:
+		return fmt.Sprintf("must be < %s (got %s)", k.Want.RatString(), k.Got.RatString())
+	case *kind.MinItems:
+		return fmt.Sprintf("must have at least %d items (got %d)", k.Want, k.Got)
+	case *kind.MinLength:
+		return fmt.Sprintf("must be at least %d characters long (got %d)", k.Want, k.Got)
+	case *kind.UniqueItems:
+		return fmt.Sprintf("must not repeat an item (items %d and %d are equal)", k.Duplicates[0], k.Duplicates[1])
+	case *kind.Format:
+		return fmt.Sprintf("must be a valid %s: %v", k.Want, k.Err)
+	case *kind.FalseSchema:
+		return "is not allowed"
+	}
+	return "is invalid: " + kindMessage(k)
+}
+
+// jsonText is v as JSON, or as Go prints it when it has no JSON form.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }

@@ -60,10 +60,11 @@ func (rs *Ruleset) LoadExample(r *Rule, ex *loader.ExampleSpec, opts ExampleOpti
 		data, err = loader.ReadFile(name, rs.LoadOptions.Limits.Bytes)
 	} else {
 		var file string
-		if file, name, err = r.exampleFile(ex); err != nil {
+		fix := rs.fixturesOf(r)
+		if file, name, err = fix.file(r, ex); err != nil {
 			return nil, err
 		}
-		if data, err = fs.ReadFile(r.fixtures.fs, file); err != nil {
+		if data, err = fs.ReadFile(fix.fs, file); err != nil {
 			return nil, sourceError(r, ex, ": cannot be read: "+unwrapPathError(err))
 		}
 	}
@@ -81,17 +82,25 @@ func (rs *Ruleset) LoadExample(r *Rule, ex *loader.ExampleSpec, opts ExampleOpti
 	return doc, err
 }
 
-// exampleFile returns the path of an example's fixture in the rule's
-// fixture file system and the name it is reported under, or an error at
-// the example's source.
-func (r *Rule) exampleFile(ex *loader.ExampleSpec) (file, name string, err error) {
+// fixturesOf is where the examples of r find their fixtures: its own
+// folder's, else (for a rule built by hand) the ruleset's.
+func (rs *Ruleset) fixturesOf(r *Rule) fixtureDir {
+	if r.fixtures.fs != nil {
+		return r.fixtures
+	}
+	return rs.ownFixtures()
+}
+
+// file returns the path of an example's fixture in f's file system and the
+// name it is reported under, or an error at the example's source.
+func (f fixtureDir) file(r *Rule, ex *loader.ExampleSpec) (file, name string, err error) {
 	switch {
-	case r.fixtures.dir == "":
+	case f.dir == "" || f.fs == nil:
 		return "", "", sourceError(r, ex, ": the ruleset declares no 'fixtures' folder")
 	case !fs.ValidPath(ex.Source.Value):
 		return "", "", sourceError(r, ex, " must be a relative path inside the fixtures folder")
 	}
-	return path.Join(r.fixtures.dir, ex.Source.Value), path.Join(r.fixtures.at, ex.Source.Value), nil
+	return path.Join(f.dir, ex.Source.Value), path.Join(f.at, ex.Source.Value), nil
 }
 
 func sourceError(r *Rule, ex *loader.ExampleSpec, msg string) error {

@@ -20,6 +20,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 
 	"github.com/celint/celint/cel"
+	"github.com/celint/celint/internal/jsonpointer"
 	"github.com/celint/celint/loader"
 )
 
@@ -724,10 +725,11 @@ func (rs *Ruleset) checkExampleSources(r *Rule) error {
 		if ex.Source.Value == "" {
 			continue
 		}
-		if file, _, err := r.exampleFile(ex); err != nil {
+		fix := rs.fixturesOf(r)
+		if file, _, err := fix.file(r, ex); err != nil {
 			issues.Append(err)
-		} else if _, err := fs.Stat(r.fixtures.fs, file); err != nil {
-			issues.Append(&loader.Error{File: r.File, Pos: ex.Source.Pos, Msg: fmt.Sprintf("example source %q not found in %s", ex.Source.Value, r.fixtures.at)})
+		} else if _, err := fs.Stat(fix.fs, file); err != nil {
+			issues.Append(&loader.Error{File: r.File, Pos: ex.Source.Pos, Msg: fmt.Sprintf("example source %q not found in %s", ex.Source.Value, fix.at)})
 		}
 	}
 	return issues.Err()
@@ -791,9 +793,22 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 		issues.Append(err)
 	}
 	if spec.Schema != nil {
-		s, err := cel.CompileSchema(spec.Schema.Value)
+		msgs := cel.SchemaMessages{}
+		for _, m := range spec.SchemaMessages {
+			msgs[m.Name] = m.Text.Value
+		}
+		s, err := cel.CompileSchemaWith(spec.Schema.Value, cel.SchemaOptions{Messages: msgs})
 		if err != nil {
-			fail(spec.Schema.Pos, "schema: %v", err)
+			// Placed at the offending part of the fragment when known.
+			at, msg := spec.Schema.Pos, err.Error()
+			var ce *cel.SchemaCompileError
+			if errors.As(err, &ce) {
+				msg = ce.Msg
+				if n := nodeAt(spec.Schema, ce.Pointer); n != nil {
+					at = n.Pos
+				}
+			}
+			fail(at, "schema: %s", msg)
 		}
 		r.schema = s
 	}
@@ -838,6 +853,20 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 		return nil, err
 	}
 	return r, nil
+}
+
+// nodeAt returns the node at pointer below n, or nil.
+func nodeAt(n *loader.Node, pointer string) *loader.Node {
+	tokens, err := jsonpointer.Parse(pointer)
+	if err != nil || pointer == "" {
+		return nil
+	}
+	for _, tok := range tokens {
+		if n = n.Child(jsonpointer.Escape(tok)); n == nil {
+			return nil
+		}
+	}
+	return n
 }
 
 // compileAssume compiles a precondition, if there is one.

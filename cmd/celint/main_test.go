@@ -292,3 +292,74 @@ func TestCheckStdin(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 }
+
+// TestRulesFoldersCompose: several --rules folders add up, a folder
+// carries its own fixtures, and a house ruleset that extends mcpdesc runs
+// with it; --rule picks one code of a rule.
+func TestRulesFoldersCompose(t *testing.T) {
+	dir := t.TempDir()
+	one := filepath.Join(dir, "one")
+	write(t, one, "a.yaml", `rules:
+  - id: acme.tools.described
+    level: should
+    given: tools.#
+    checks:
+      - assert: has(self.description)
+        message: "tool {self.name} has no description"
+    examples:
+      valid: [{source: ok.json, selected: /tools/0}]
+      invalid: [{source: bad.json, selected: /tools/0}]
+`)
+	write(t, one, "fixtures/ok.json", `{"mcpdesc": "0.9.0", "tools": [{"name": "a", "description": "d"}]}`)
+	write(t, one, "fixtures/bad.json", `{"mcpdesc": "0.9.0", "tools": [{"name": "a"}]}`)
+	two := filepath.Join(dir, "two")
+	write(t, two, "b.yaml", `rules:
+  - id: acme.tools.named
+    level: must
+    given: tools.#
+    checks:
+      - assert: self.name.size() > 1
+        message: "tool name {self.name} is too short"
+      - code: upper
+        level: may
+        aliases: [OLD-UPPER]
+        assert: self.name.lowerAscii() == self.name
+        at: name
+        message: "tool name {self.name} has capitals"
+    examples:
+      valid: [{document: {tools: [{name: ab}]}, selected: /tools/0}]
+      invalid: [{document: {tools: [{name: A}]}, selected: /tools/0}]
+`)
+	doc := write(t, dir, "server.json", `{"mcpdesc": "0.9.0", "tools": [{"name": "T"}]}`)
+	code, out, errOut := runCLI(t, "check", "--format", "json", "--rules", one, "--rules", two, doc)
+	for _, want := range []string{`"acme.tools.described"`, `"acme.tools.named"`, `"code": "upper"`, `"aliases": [`, `"OLD-UPPER"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check with two folders: exit %d, output lacks %s:\n%s%s", code, want, out, errOut)
+		}
+	}
+	code, out, _ = runCLI(t, "check", "--rules", one, "--rules", two, "--rule", "acme.tools.named/upper", "--fail-on", "info", doc)
+	if code != 1 || !strings.Contains(out, "acme.tools.named/upper") || strings.Contains(out, "too short") || strings.Contains(out, "described") {
+		t.Errorf("--rule id/code: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "conformance", "--rules", one, "--rules", two)
+	if code != 0 || !strings.Contains(out, "acme.tools.described") || !strings.Contains(out, "0 failed") {
+		t.Errorf("conformance with folder fixtures: exit %d\n%s", code, out)
+	}
+
+	house := filepath.Join(dir, "house")
+	write(t, house, "ruleset.yaml", "name: house\ntag: v0.0.1\nextends: mcpdesc@v0.9.0-rc.3\nlevels: {mcpdesc.elicitation.form-schema.consistency: should}\n")
+	write(t, house, "house.yaml", `rules:
+  - id: house.tools.described
+    level: should
+    given: tools.#
+    checks: [{assert: has(self.description), message: undescribed}]
+`)
+	code, out, errOut = runCLI(t, "check", "--rules", house, "--fail-on", "warning", example)
+	if code != 1 || !strings.Contains(out, "warning  required name \"confirmed\"") {
+		t.Errorf("house ruleset: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, _ = runCLI(t, "rules", "--rules", house)
+	if code != 0 || !strings.Contains(out, "house@v0.0.1") || !strings.Contains(out, "house.tools.described") || !strings.Contains(out, "mcpdesc.elicitation.members") || strings.Contains(out, "mcpdesc@v0.9.0-rc.3:") {
+		t.Errorf("rules with a house ruleset: exit %d\n%s", code, out)
+	}
+}
