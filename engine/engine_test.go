@@ -247,7 +247,7 @@ func TestEvaluation(t *testing.T) {
         name: {type: string, minLength: 2}
       additionalProperties: false
 `,
-			doc:  "items:\n  - {name: ok}\n  - {name: x}\n  - {nom: y}\n",
+			doc: "items:\n  - {name: ok}\n  - {name: x}\n  - {nom: y}\n",
 			// A missing member is reported at the object's position with
 			// the member's pointer; an unknown one at itself.
 			want: []string{"3:6 error /items/1/name", "4:5 error /items/2/name missing", "4:6 error /items/2/nom unknown member \"nom\""},

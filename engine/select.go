@@ -1,21 +1,25 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/celint/celint/loader"
 	"github.com/tidwall/gjson"
+	"github.com/tidwall/match"
 )
 
 // A selector is a parsed selection path: gjson path syntax, split into
 // components so that every match keeps its exact location.
 //
-// gjson evaluates each component on the raw JSON of the current node, and
-// reports the byte offset of what it found; the document's offset index maps
-// that back to a located node. Evaluating component by component keeps the
-// locations that gjson itself loses under nested '#' and keeps the work linear
-// in the size of the document.
+// Keys, wildcards, '#' and '**' are followed on the located tree itself;
+// queries are evaluated by gjson on the raw JSON of the current array, and
+// gjson's byte offsets are mapped back to located nodes through the
+// document's offset index. Evaluating component by component keeps the
+// locations that gjson itself loses under nested '#' and keeps the work
+// linear in the size of the document.
 type selector struct {
 	text  string
 	parts []component
@@ -24,22 +28,34 @@ type selector struct {
 type componentKind uint8
 
 const (
-	compKey      componentKind = iota // a key, index or wildcard key: gjson.Get on the node
-	compEach                          // '#': every element of an array
+	compKey      componentKind = iota // a member name, or an array index
+	compWild                          // a key with an unescaped '*' or '?': every matching member
+	compEach                          // '#': every element of an array, every member of an object
+	compDeep                          // '**': the node and all its descendants
 	compQueryAll                      // '#(...)#': every matching element
 	compQueryOne                      // '#(...)': the first matching element
 )
 
 type component struct {
-	kind componentKind
-	text string // the gjson path of this component
+	kind  componentKind
+	text  string // the gjson path of this component (for compWild, the match pattern)
+	key   string // compKey: the member name, '\' escapes removed
+	index int    // compKey: the array index the text names; -1 when it names none
 }
 
+// wildLimit bounds the work of one wildcard match, as gjson bounds it:
+// match.MatchLimit stops after wildLimit×len(name) steps.
+const wildLimit = 10000
+
+// errWildcardTooComplex is returned when a wildcard pattern could not be
+// decided against a member name within wildLimit.
+var errWildcardTooComplex = errors.New("wildcard pattern too complex")
+
 // parseSelector splits a gjson path into components. It accepts keys (with
-// '\' escapes and the wildcards '*' and '?'), array indexes, '#', and the
-// queries '#(...)' and '#(...)#'. Modifiers ('@'), pipes ('|'), multipaths
-// ('[' and '{' at a component start), static values ('!') and JSON-lines
-// paths ('..') are refused: their results carry no location.
+// '\' escapes and the wildcards '*' and '?'), array indexes, '#', '**', and
+// the queries '#(...)' and '#(...)#'. Modifiers ('@'), pipes ('|'),
+// multipaths ('[' and '{' at a component start), static values ('!') and
+// JSON-lines paths ('..') are refused: their results carry no location.
 func parseSelector(path string) (*selector, error) {
 	if path == "" {
 		return nil, fmt.Errorf("empty selection path")
@@ -81,6 +97,7 @@ func parseSelector(path string) (*selector, error) {
 			case '.':
 				return nil, fmt.Errorf("selection path %q: empty component at offset %d", path, i)
 			}
+			wild := false
 			for i < len(path) && path[i] != '.' {
 				switch path[i] {
 				case '\\':
@@ -88,6 +105,8 @@ func parseSelector(path string) (*selector, error) {
 					if i == len(path) {
 						return nil, fmt.Errorf("selection path %q ends with a lone '\\'", path)
 					}
+				case '*', '?':
+					wild = true
 				case '|':
 					return nil, fmt.Errorf("selection path %q: pipes ('|') are not allowed; use '.'", path)
 				case '#', '(', ')':
@@ -95,7 +114,15 @@ func parseSelector(path string) (*selector, error) {
 				}
 				i++
 			}
-			s.parts = append(s.parts, component{kind: compKey, text: path[start:i]})
+			text := path[start:i]
+			switch {
+			case text == "**":
+				s.parts = append(s.parts, component{kind: compDeep, text: text})
+			case wild:
+				s.parts = append(s.parts, component{kind: compWild, text: text})
+			default:
+				s.parts = append(s.parts, component{kind: compKey, text: text, key: unescapeKey(text), index: arrayIndex(text)})
+			}
 		}
 		if i == len(path) {
 			break
@@ -106,6 +133,42 @@ func parseSelector(path string) (*selector, error) {
 		i++
 	}
 	return s, nil
+}
+
+// unescapeKey removes the '\' escapes of a gjson key: "\x" is "x".
+func unescapeKey(text string) string {
+	if !strings.Contains(text, `\`) {
+		return text
+	}
+	b := make([]byte, 0, len(text))
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\\' {
+			i++
+		}
+		b = append(b, text[i])
+	}
+	return string(b)
+}
+
+// arrayIndex returns the array index a key names, as gjson reads it: the
+// key is all ASCII digits (leading zeros allowed, no escapes); -1 otherwise,
+// or when the number does not fit in an int.
+func arrayIndex(text string) int {
+	if text == "" {
+		return -1
+	}
+	n := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c < '0' || c > '9' {
+			return -1
+		}
+		if n > (int(^uint(0)>>1)-int(c-'0'))/10 {
+			return -1
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
 }
 
 // scanQuery returns the offset just past the ')' that closes the '(' at i,
@@ -140,19 +203,36 @@ func scanQuery(path string, i int) (int, error) {
 	return 0, fmt.Errorf("unbalanced parentheses in query")
 }
 
-// match returns the nodes the selector selects, in document order for each
-// step, calling visit for every node. It stops early with the first error,
-// for example a location that could not be mapped back (which would be a bug
-// in celint, reported rather than hidden).
+// match calls visit for every node the selector selects, once each, in
+// document order. It stops early with the first error, for example a
+// location that could not be mapped back (which would be a bug in celint,
+// reported rather than hidden).
+//
+// Each step maps the current nodes, in document order and without
+// duplicates, to the next ones. Until the first '**', the current nodes are
+// all at the same depth, so their images are disjoint and come out in
+// document order. After it, a node and its ancestor can both be current:
+// a '**' step then skips the nodes inside a subtree it has already walked,
+// and the other steps (whose images are still disjoint: every node has one
+// parent) sort their result by offset, which is document order.
 func (s *selector) match(doc *loader.Document, visit func(*loader.Node)) error {
 	cur := []*loader.Node{doc.Root}
+	nested := false // cur may hold a node and one of its descendants
 	for _, c := range s.parts {
 		var next []*loader.Node
-		for _, n := range cur {
-			var err error
-			next, err = c.step(doc, n, next)
-			if err != nil {
-				return fmt.Errorf("selection path %q: %w", s.text, err)
+		if c.kind == compDeep {
+			next = deep(cur, nested)
+			nested = true
+		} else {
+			for _, n := range cur {
+				var err error
+				next, err = c.step(doc, n, next)
+				if err != nil {
+					return fmt.Errorf("selection path %q: %w", s.text, err)
+				}
+			}
+			if nested {
+				sortByOffset(next)
 			}
 		}
 		cur = next
@@ -166,18 +246,81 @@ func (s *selector) match(doc *loader.Document, visit func(*loader.Node)) error {
 	return nil
 }
 
+// deep returns every node of the subtrees rooted at cur, pre-order, in
+// document order, each once. cur is in document order; when nested, a node
+// of cur can lie inside the subtree of an earlier one, and is then skipped.
+// The walk uses an explicit stack: documents can be deeper than the Go
+// stack allows recursion for.
+func deep(cur []*loader.Node, nested bool) []*loader.Node {
+	var out, stack []*loader.Node
+	end := -1 // End of the last subtree walked
+	for _, root := range cur {
+		if nested && root.Offset < end {
+			continue
+		}
+		end = root.End
+		stack = append(stack[:0], root)
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			out = append(out, n)
+			for i := len(n.Children) - 1; i >= 0; i-- {
+				stack = append(stack, n.Children[i])
+			}
+		}
+	}
+	return out
+}
+
+// sortByOffset sorts nodes into document order, unless they already are.
+func sortByOffset(nodes []*loader.Node) {
+	cmp := func(a, b *loader.Node) int { return a.Offset - b.Offset }
+	if !slices.IsSortedFunc(nodes, cmp) {
+		slices.SortFunc(nodes, cmp)
+	}
+}
+
 func (c component) step(doc *loader.Document, n *loader.Node, out []*loader.Node) ([]*loader.Node, error) {
 	switch c.kind {
+	case compKey:
+		switch n.Kind {
+		case loader.Object:
+			if m := n.Member(c.key); m != nil {
+				out = append(out, m)
+			}
+		case loader.Array:
+			if m := n.Elem(c.index); m != nil {
+				out = append(out, m)
+			}
+		}
+		return out, nil
+	case compWild:
+		// On arrays, gjson's wildcards never match an index: nothing.
+		if n.Kind != loader.Object {
+			return out, nil
+		}
+		for _, m := range n.Children {
+			ok, stopped := match.MatchLimit(m.Key, c.text, wildLimit)
+			if stopped {
+				return out, fmt.Errorf("%w: %q against the member name at %s", errWildcardTooComplex, c.text, m.Pointer())
+			}
+			if ok {
+				out = append(out, m)
+			}
+		}
+		return out, nil
 	case compEach:
-		if n.Kind == loader.Array {
+		if n.Kind == loader.Array || n.Kind == loader.Object {
 			out = append(out, n.Children...)
 		}
 		return out, nil
-	case compQueryAll:
-		if n.Kind != loader.Array {
-			return out, nil
-		}
-		res := gjson.GetBytes(doc.JSON[n.Offset:n.End], c.text)
+	}
+	// A query: on arrays only (on an object, gjson would read it as keys).
+	if n.Kind != loader.Array {
+		return out, nil
+	}
+	res := gjson.GetBytes(doc.JSON[n.Offset:n.End], c.text)
+	if c.kind == compQueryAll {
 		for _, idx := range res.Indexes {
 			m, err := locate(doc, n, idx)
 			if err != nil {
@@ -187,10 +330,6 @@ func (c component) step(doc *loader.Document, n *loader.Node, out []*loader.Node
 		}
 		return out, nil
 	}
-	if n.Kind != loader.Array && n.Kind != loader.Object {
-		return out, nil
-	}
-	res := gjson.GetBytes(doc.JSON[n.Offset:n.End], c.text)
 	if !res.Exists() {
 		return out, nil
 	}

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,8 +68,9 @@ func TestSelectorRejects(t *testing.T) {
 	}
 }
 
-// TestSelectorMatchesReference compares the selector with a slow walker that
-// follows the same path over the node tree, on a generated document.
+// TestSelectorLinearOnWideDocument: a query under '#' on 2,000 arrays finds
+// every match at its own location (FuzzSelect compares the selector with a
+// slow reference walker).
 func TestSelectorLinearOnWideDocument(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`{"tools":[`)
@@ -94,5 +97,231 @@ func TestSelectorLinearOnWideDocument(t *testing.T) {
 	}
 	if n != 2000 {
 		t.Fatalf("got %d matches, want 2000", n)
+	}
+}
+
+// mapsDoc and mapsYAML are the same document, as JSON and as YAML.
+const mapsDoc = `{
+  "securitySchemes": {"a/b": {"type": "http"}, "~": {"type": "apiKey"}, "c": {"type": "oauth2"}},
+  "x-one": 1,
+  "name": "root",
+  "x-two": {"name": "inner", "x-three": [3]},
+  "tools": [
+    {"name": "t0", "input": {"properties": {"name": {"type": "string"}}}},
+    {"name": "t1"}
+  ],
+  "a*": "star",
+  "ab": "plain",
+  "**": {"**": true}
+}`
+
+const mapsYAML = `securitySchemes:
+  a/b: {type: http}
+  "~":
+    type: apiKey
+  c: {type: oauth2}
+x-one: 1
+name: root
+x-two:
+  name: inner
+  x-three: [3]
+tools:
+  - name: t0
+    input:
+      properties:
+        name:
+          type: string
+  - name: t1
+a*: star
+ab: plain
+"**": {"**": true}
+`
+
+// nestDoc has a member "name" both before and after nested ones, so that
+// document order differs from the order in which '**' visits the parents.
+const nestDoc = `{"x": {"name": 1, "y": [{"name": 2}]}, "name": 3}`
+
+const nestYAML = `x:
+  name: 1
+  y:
+    - name: 2
+name: 3
+`
+
+func TestSelectorMapsAndSubtrees(t *testing.T) {
+	all := []string{"", "/x", "/x/name", "/x/y", "/x/y/0", "/x/y/0/name", "/name"}
+	tests := []struct {
+		doc  string // "maps" or "nest"
+		path string
+		want []string
+	}{
+		// '*' and '?': every matching member, in document order.
+		{"maps", "securitySchemes.*", []string{"/securitySchemes/a~1b", "/securitySchemes/~0", "/securitySchemes/c"}},
+		{"maps", "securitySchemes.*.type", []string{"/securitySchemes/a~1b/type", "/securitySchemes/~0/type", "/securitySchemes/c/type"}},
+		{"maps", "securitySchemes.?", []string{"/securitySchemes/~0", "/securitySchemes/c"}},
+		{"maps", "securitySchemes.a?b", []string{"/securitySchemes/a~1b"}},
+		{"maps", "x-*", []string{"/x-one", "/x-two"}},
+		{"maps", "x-*.name", []string{"/x-two/name"}},
+		{"maps", "x-t??", []string{"/x-two"}},
+		{"maps", "*.name", []string{"/x-two/name"}},
+		{"maps", "?b", []string{"/ab"}},
+		{"maps", "a*", []string{"/a*", "/ab"}},
+		{"maps", "missing-*", nil},
+		// escaped wildcards are literal, also inside a pattern
+		{"maps", `a\*`, []string{"/a*"}},
+		{"maps", `a\**`, []string{"/a*"}},
+		{"maps", `\*\*`, []string{"/**"}},
+		{"maps", `\*\*.\*\*`, []string{"/**/**"}},
+		{"maps", `\*\*.*`, []string{"/**/**"}},
+		// wildcards never match array indexes (gjson's behaviour)
+		{"maps", "tools.*", nil},
+		{"maps", "tools.?", nil},
+		{"maps", "tools.#.*", []string{"/tools/0/name", "/tools/0/input", "/tools/1/name"}},
+		// '#' on an object: every member
+		{"maps", "securitySchemes.#", []string{"/securitySchemes/a~1b", "/securitySchemes/~0", "/securitySchemes/c"}},
+		{"maps", "#", []string{"/securitySchemes", "/x-one", "/name", "/x-two", "/tools", "/a*", "/ab", "/**"}},
+		{"maps", "#.#", []string{"/securitySchemes/a~1b", "/securitySchemes/~0", "/securitySchemes/c", "/x-two/name", "/x-two/x-three", "/tools/0", "/tools/1", "/**/**"}},
+		{"maps", "x-two.#.#", []string{"/x-two/x-three/0"}},
+		{"maps", "name.#", nil},
+		// '**': the node and all its descendants, pre-order
+		{"maps", "**.name", []string{"/name", "/x-two/name", "/tools/0/name", "/tools/0/input/properties/name", "/tools/1/name"}},
+		{"maps", "tools.#.**", []string{"/tools/0", "/tools/0/name", "/tools/0/input", "/tools/0/input/properties", "/tools/0/input/properties/name", "/tools/0/input/properties/name/type", "/tools/1", "/tools/1/name"}},
+		{"maps", "tools.**.name", []string{"/tools/0/name", "/tools/0/input/properties/name", "/tools/1/name"}},
+		{"maps", "**.x-*", []string{"/x-one", "/x-two", "/x-two/x-three"}},
+		{"maps", "**.type", []string{"/securitySchemes/a~1b/type", "/securitySchemes/~0/type", "/securitySchemes/c/type", "/tools/0/input/properties/name/type"}},
+		{"maps", `**.\*\*`, []string{"/**", "/**/**"}},
+		{"maps", `**.#(name=="t1")`, []string{"/tools/1"}},
+		{"maps", `**.#(name%"t*")#.name`, []string{"/tools/0/name", "/tools/1/name"}},
+		{"maps", "x-one.**", []string{"/x-one"}},
+		{"nest", "**", all},
+		{"nest", "**.**", all},
+		{"nest", "**.**.**", all},
+		{"nest", "**.#", all[1:]},
+		{"nest", "**.name", []string{"/x/name", "/x/y/0/name", "/name"}},
+		{"nest", "**.*.name", []string{"/x/name"}},
+		{"nest", "**.0.name", []string{"/x/y/0/name"}},
+		{"nest", "**.y.**", []string{"/x/y", "/x/y/0", "/x/y/0/name"}},
+		{"nest", "x.**", all[1:6]},
+		{"nest", "x.**.name", []string{"/x/name", "/x/y/0/name"}},
+		{"nest", "**.x.**.y.**", []string{"/x/y", "/x/y/0", "/x/y/0/name"}},
+		{"nest", "$", []string{""}},
+	}
+	docs := map[string][]*loader.Document{}
+	for _, src := range []struct{ key, name, text string }{
+		{"maps", "maps.json", mapsDoc}, {"maps", "maps.yaml", mapsYAML},
+		{"nest", "nest.json", nestDoc}, {"nest", "nest.yaml", nestYAML},
+	} {
+		doc, err := loader.Parse(src.name, []byte(src.text), loader.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[src.key] = append(docs[src.key], doc)
+	}
+	for _, tt := range tests {
+		for _, doc := range docs[tt.doc] {
+			t.Run(doc.Name+"/"+tt.path, func(t *testing.T) {
+				got := selectPointers(t, doc, tt.path)
+				if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+					t.Errorf("got %q, want %q", got, tt.want)
+				}
+			})
+		}
+	}
+}
+
+func selectPointers(t *testing.T, doc *loader.Document, path string) []string {
+	t.Helper()
+	sel, err := parseSelector(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	if err := sel.match(doc, func(n *loader.Node) { got = append(got, n.Pointer()) }); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func TestSelectorComponentKinds(t *testing.T) {
+	for _, tt := range []struct {
+		path string
+		want []componentKind
+	}{
+		{"**", []componentKind{compDeep}},
+		{"a.**.b", []componentKind{compKey, compDeep, compKey}},
+		{"***", []componentKind{compWild}},
+		{"a**", []componentKind{compWild}},
+		{`\*\*`, []componentKind{compKey}},
+		{`\**`, []componentKind{compWild}},
+		{`a\*`, []componentKind{compKey}},
+		{`a\?`, []componentKind{compKey}},
+		{"x-*.?", []componentKind{compWild, compWild}},
+		{`#.#(a==1).#(a==1)#`, []componentKind{compEach, compQueryOne, compQueryAll}},
+	} {
+		sel, err := parseSelector(tt.path)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.path, err)
+		}
+		var got []componentKind
+		for _, c := range sel.parts {
+			got = append(got, c.kind)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: kinds %v, want %v", tt.path, got, tt.want)
+		}
+	}
+}
+
+// TestSelectorDeepDocument walks documents 5,000 levels deep with '**': the
+// walk must not recurse on the Go stack, and '**' after '**' must not visit
+// a subtree twice.
+func TestSelectorDeepDocument(t *testing.T) {
+	const depth = 5000
+	opts := loader.Options{Limits: loader.Limits{Depth: 100000}}
+	jsonDoc := strings.Repeat(`{"a":`, depth) + "1" + strings.Repeat("}", depth)
+	yamlDoc := strings.Repeat(`{a: `, depth) + "1" + strings.Repeat("}", depth) + "\n"
+	for _, src := range []struct{ name, text string }{{"deep.json", jsonDoc}, {"deep.yaml", yamlDoc}} {
+		doc, err := loader.Parse(src.name, []byte(src.text), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range []struct {
+			path string
+			n    int
+		}{{"**", depth + 1}, {"**.a", depth}, {"**.**.**", depth + 1}, {"a.**.#", depth - 1}, {"**.*", depth}} {
+			sel, err := parseSelector(tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []*loader.Node
+			if err := sel.match(doc, func(n *loader.Node) { got = append(got, n) }); err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != tt.n {
+				t.Fatalf("%s %s: %d nodes, want %d", src.name, tt.path, len(got), tt.n)
+			}
+			for i := 1; i < len(got); i++ {
+				if got[i].Parent != got[i-1] {
+					t.Fatalf("%s %s: node %d is not a child of node %d", src.name, tt.path, i, i-1)
+				}
+			}
+		}
+	}
+}
+
+// TestSelectorWildcardTooComplex: a wildcard pattern that gjson's matcher
+// gives up on is an error, never a silent "no match".
+func TestSelectorWildcardTooComplex(t *testing.T) {
+	doc, err := loader.Parse("k.json", []byte(`{"`+strings.Repeat("ab", 30)+`":1}`), loader.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, err := parseSelector(strings.Repeat("*a*b", 10) + "*x*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = sel.match(doc, func(*loader.Node) { t.Error("selected a node") })
+	if !errors.Is(err, errWildcardTooComplex) {
+		t.Fatalf("got %v, want errWildcardTooComplex", err)
 	}
 }

@@ -90,7 +90,7 @@ type ScopeSpec struct {
 	Values []Scalar
 	// At lists the selection paths of the objects whose member counts as a
 	// scope; nil means every object's.
-	At []Scalar
+	At  []Scalar
 	Pos Pos
 }
 
@@ -121,9 +121,9 @@ type RuleSpec struct {
 	// SchemaMessages are message templates per schema keyword.
 	SchemaMessages []NamedText
 	Checks         []CheckSpec
-	Examples     ExamplesSpec
-	File         string // the rule file's name as given
-	Pos          Pos    // where the rule's list item starts
+	Examples       ExamplesSpec
+	File           string // the rule file's name as given
+	Pos            Pos    // where the rule's list item starts
 }
 
 // RuleDoc is a rule's documentation as written: the one value that its
@@ -136,8 +136,8 @@ type RuleDoc struct {
 	Surface         string
 	Path            string
 	Kind            string
-	Level           string // must, should or may
-	Scope           Scope  // the rule's limit to scope values; zero when not written
+	Level           string   // must, should or may
+	Scope           Scope    // the rule's limit to scope values; zero when not written
 	Aliases         []string // other tools' codes for the rule's findings
 	SchemaLocations []string
 	Status          string
