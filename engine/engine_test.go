@@ -347,6 +347,9 @@ func TestBadRuleFiles(t *testing.T) {
 		{"bad template", strings.Replace(base, `assert: "true"`, "assert: \"true\"\n        message: \"oops {self.\"", 1), "rs/rules.yaml:7:"},
 		{"scope values without a declared scope", strings.Replace(base, "level: must", "level: must\n    versions: [a]", 1), "rs/rules.yaml:4:5: unknown field \"versions\""},
 		{"resolve without references", base + "    resolve: true\n", "rs/rules.yaml:2:5: resolve: true needs the ruleset to declare context.references"},
+		{"constant regex that does not compile", strings.Replace(base, `assert: "true"`, `assert: "self.matches('[a-z')"`, 1), "rs/rules.yaml:6:31: regular expression \"[a-z\" does not compile: missing closing ]"},
+		{"constant regex in regex.replace", strings.Replace(base, `assert: "true"`, `assert: "regex.replace(self, '(', '') == ''"`, 1), "rs/rules.yaml:6:38: regular expression \"(\" does not compile: missing closing )"},
+		{"template placeholder that names nothing", strings.Replace(base, `assert: "true"`, "assert: \"true\"\n        message: \"bad {nope}\"", 1), "rs/rules.yaml:7:24: undeclared reference to 'nope'"},
 		{"assert and forbid", strings.Replace(base, `assert: "true"`, "assert: \"true\"\n        forbid: \"true\"", 1), "exactly one of 'assert' or 'forbid'"},
 	}
 	for _, tt := range tests {
@@ -373,7 +376,7 @@ func TestCompileErrorPositions(t *testing.T) {
 		{"plain", "      - assert: self.a + nope\n", "rs/rules.yaml:6:26:"},
 		{"double quoted", "      - assert: \"self.a + nope\"\n", "rs/rules.yaml:6:27:"},
 		{"block", "      - assert: >-\n          self.a &&\n          nope\n", "rs/rules.yaml:8:11:"},
-		{"message template", "      - assert: \"true\"\n        message: \"value {nope} here\"\n", "rs/rules.yaml:7:25:"},
+		{"message template", "      - assert: \"true\"\n        message: \"value {nope} here\"\n", "rs/rules.yaml:7:26:"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -235,7 +235,8 @@ type ExpectSpec struct {
 	Message Scalar
 }
 
-// Scalar is a string with its source position.
+// Scalar is a string with its source position: where its text starts
+// (after the opening quote of a quoted scalar).
 type Scalar struct {
 	Value string
 	Pos   Pos
@@ -511,7 +512,11 @@ func (r *reader) list(n *Node, what string, visit func(*Node)) {
 func (r *reader) scalar(n *Node) Scalar {
 	switch v := n.Value.(type) {
 	case string:
-		return Scalar{v, n.Pos}
+		p := n.Pos
+		if n.Style == SingleQuoted || n.Style == DoubleQuoted {
+			p.Col++ // where the text starts, as for expressions
+		}
+		return Scalar{v, p}
 	case nil:
 		return Scalar{"", n.Pos}
 	case bool, int64, float64:

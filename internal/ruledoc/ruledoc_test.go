@@ -394,7 +394,7 @@ func TestWriteAll(t *testing.T) {
 	}
 	for _, w := range []string{
 		"| Rule | Level | Surface | Title |",
-		"| [`mcpdesc.elicitation.members`](mcpdesc.elicitation.members.md) | must | Elicitation Declaration | about: declare elicitations with their mode fields |",
+		"| [`mcpdesc.elicitation.members`](mcpdesc.elicitation.members.md) | must | Elicitation Declaration | Declare elicitations with their mode fields |",
 		"| [`mcpdesc.elicitation.form-schema.consistency`](mcpdesc.elicitation.form-schema.consistency.md) | must | Elicitation Declaration |",
 	} {
 		if !strings.Contains(string(index), w) {
