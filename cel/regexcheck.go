@@ -11,7 +11,7 @@ import (
 )
 
 // regexLiterals is a compile-time check: a regular expression written as a
-// constant string (self.name.matches('[a-z'), regex.replace(s, '(', ''))
+// constant string (self.name.matches('[a-z'), regex.replace(s, '(', ”))
 // that does not compile is a compile error at the string, with the reason,
 // instead of a rule error on every document.
 type regexLiterals struct{}
