@@ -1,6 +1,7 @@
 package conformance_test
 
 import (
+	"context"
 	"os"
 	"regexp"
 	"strings"
@@ -62,5 +63,35 @@ func TestGuideMatchesDocs(t *testing.T) {
 	}
 	if shown < 5 {
 		t.Errorf("the worked section shows %d rules, want at least 5", shown)
+	}
+}
+
+// TestWarnsAboutSelectionsThatSelectNothing: a 'given' with a typo selects
+// nothing in any example, which conformance reports as a warning.
+func TestWarnsAboutSelectionsThatSelectNothing(t *testing.T) {
+	rs, err := engine.LoadRuleset(os.DirFS(guideDir), ".", engine.Options{DisplayDir: guideDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err = rs.WithRuleFiles(engine.RuleFile{Name: "typo.yaml", Data: []byte(`rules:
+  - id: guide.typo
+    level: must
+    given: tols.#
+    checks: [{assert: "false"}]
+    examples:
+      valid: [{document: {mcpdesc: "0.9.0", tools: [{name: a}]}}]
+      invalid: [{document: {mcpdesc: "0.9.0", tools: [{name: a}]}}]
+`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned bool
+	for _, r := range conformance.Run(context.Background(), rs, conformance.Options{Rules: []string{"guide.typo"}}) {
+		if r.Status == conformance.Warn && strings.Contains(r.Got, "selects nothing in any of the 2 examples") {
+			warned = true
+		}
+	}
+	if !warned {
+		t.Error("no warning for a selection that selects nothing")
 	}
 }

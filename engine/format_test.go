@@ -329,3 +329,55 @@ func TestFolderFixtures(t *testing.T) {
 		t.Errorf("fixture named %q", doc.Name)
 	}
 }
+
+// TestBadV2Parts: each part of the format checked when the rules load,
+// with the file:line:col of the problem.
+func TestBadV2Parts(t *testing.T) {
+	base := "rules:\n  - id: t.x\n    level: must\n    given: $items\n    checks:\n      - assert: \"true\"\n"
+	check := func(extra string) string { return strings.Replace(base, `      - assert: "true"`, extra, 1) }
+	tests := []struct {
+		name, header, rules, want string
+	}{
+		{"unknown scope value", orderedHeader, strings.Replace(base, "level: must", "level: must\n    versions: [a, z]", 1),
+			`rs/rules.yaml:4:15: versions: "z" is not one of the ruleset's values (a, b, c, d)`},
+		{"from after until", orderedHeader, strings.Replace(base, "level: must", "level: must\n    versions: {from: c, until: a}", 1),
+			`rs/rules.yaml:4:15: versions: 'from' c comes after 'until' a`},
+		{"from without ordered values", "name: t\ntag: v1\ncontext:\n  scope: {member: versions}\nselections: {items: items.#}\n",
+			strings.Replace(base, "level: must", "level: must\n    versions: {from: a}", 1),
+			`rs/rules.yaml:4:15: versions: 'from' and 'until' need the ruleset to list its scope values in order`},
+		{"assume keyword not supported", orderedHeader, strings.Replace(base, "given: $items", "given: $items\n    assume: {type: object, pattern: x}", 1),
+			`rs/rules.yaml:5:28: assume: keyword "pattern" is not supported in a precondition`},
+		{"assume unknown type", orderedHeader, strings.Replace(base, "given: $items", "given: $items\n    assume: {type: thing}", 1),
+			`rs/rules.yaml:5:20: assume: unknown type "thing"`},
+		{"level without code", orderedHeader, check("      - level: should\n        assert: \"true\""),
+			`rs/rules.yaml:6:9: a check with its own level or aliases needs a 'code'`},
+		{"duplicate code", orderedHeader, check("      - {code: a, assert: \"true\"}\n      - {code: a, assert: \"true\"}"),
+			`rs/rules.yaml:7:16: code "a" is already used by the check at 6:9`},
+		{"bad code", orderedHeader, check("      - {code: Big Code, assert: \"true\"}"),
+			`rs/rules.yaml:6:16: code "Big Code" must be lower-case words`},
+		{"at and pointer", orderedHeader, check("      - {assert: \"true\", at: a, pointer: \"'/a'\"}"),
+			`rs/rules.yaml:6:30: a check takes 'at' (a template) or 'pointer' (a CEL expression), not both`},
+		{"library 1 lacks version 2 functions", strings.Replace(orderedHeader, "tag: v1\n", "tag: v1\nlibrary: 1\n", 1), check("      - assert: asList(self).size() > 0"),
+			`rs/rules.yaml:6:23: undeclared reference to 'asList'`},
+		{"library newer than celint", strings.Replace(orderedHeader, "tag: v1\n", "tag: v1\nlibrary: 99\n", 1), base,
+			`rs/ruleset.yaml:3:10: library 99 is newer than this celint knows`},
+		{"schema fragment that does not compile", orderedHeader, strings.Replace(base, "    checks:\n      - assert: \"true\"\n", "    schema:\n      properties:\n        a: {$ref: \"#/$defs/gone\"}\n", 1),
+			`rs/rules.yaml:7:19: schema: $ref "#/$defs/gone" points to nothing in the schema`},
+		{"unknown reference rule", strings.Replace(orderedHeader, "    key: $ref\n", "    key: $ref\n    rule: t.nope\n", 1), base,
+			`rs/ruleset.yaml:10:11: context.references.rule: no rule "t.nope" in the ruleset`},
+		{"extends without bases", "name: h\ntag: v1\nextends: t@v1\n", base,
+			`rs/ruleset.yaml:3:10: extends t@v1: no rulesets to extend are available here`},
+		{"disable without extends", "name: h\ntag: v1\ndisable: [a.b]\n", base,
+			`rs/ruleset.yaml:3:1: 'disable' and 'levels' change inherited rules: they need 'extends'`},
+		{"selection that is not a path", strings.Replace(orderedHeader, "  names: $items.name\n", "  names: $items.@reverse\n", 1), base,
+			`rs/ruleset.yaml:12:10: selection names: selection path "items.#.@reverse": modifiers`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := engine.LoadRuleset(rulesetFS(tt.header, tt.rules), "rs", engine.Options{})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got error:\n%v\nwant it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
