@@ -440,3 +440,33 @@ func TestEscape(t *testing.T) {
 		t.Errorf("fenced = %q", got)
 	}
 }
+
+// TestCodesShown: a rule whose checks have codes lists them, with their
+// levels and aliases, on its page and in explain.
+func TestCodesShown(t *testing.T) {
+	dir := "../../engine/testdata/rulesets/guide/v1"
+	rs, err := engine.LoadRuleset(os.DirFS(dir), ".", engine.Options{DisplayDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rs.Rule("guide.tools.description")
+	page, err := Page(rs, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Codes", "| `guide.tools.description/missing` | should | tool-description-missing |", "| `guide.tools.description/empty` | must | tool-description-empty |"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("page lacks %q:\n%s", want, page)
+		}
+	}
+	text, err := Text(rs, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), "guide.tools.description/empty (must)  aliases: tool-description-empty") {
+		t.Errorf("explain lacks the codes:\n%s", text)
+	}
+	if p, _ := Page(rs, rs.Rule("guide.tools.example-names")); strings.Contains(string(p), "## Codes") {
+		t.Error("a rule without codes has a Codes section")
+	}
+}
