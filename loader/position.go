@@ -14,6 +14,5 @@ func (d *Document) Span(pointer string) (start, end Pos) {
 	if n.KeyPos.Line > 0 {
 		start = n.KeyPos
 	}
-	return start, d.endOfTODO(n)
+	return start, d.End(n)
 }
-func (d *Document) endOfTODO(n *Node) Pos { return Pos{} }

@@ -202,6 +202,12 @@ func (sc *spanCache) offset(p Pos) int {
 	if i < start {
 		i, cnt = start, sc.charIndex(start)
 	}
+	if i > lim { // the line has fewer characters than that
+		if sc.charIndex(lim) == target {
+			return lim
+		}
+		return -1
+	}
 	for ; i < lim; i++ {
 		if !isCont(src[i]) {
 			if cnt == target {
@@ -329,6 +335,9 @@ func (sc *spanCache) end(n *Node, start int) int {
 				start = sc.offset(c.Pos)
 			}
 			e = sc.leafEnd(c, start)
+			if start < 0 && c != n && sc.yaml && c.Kind != Array && c.Kind != Object {
+				e = len(sc.src) // yaml.v3 places some empty values past the end
+			}
 			break
 		}
 		chain = append(chain, c)
@@ -477,7 +486,7 @@ func (sc *spanCache) closeCollection(c, last *Node, e int) int {
 		return -1
 	}
 	if c.Style != Flow {
-		if c.Kind == Object && last.Parent == c && e >= 0 && e == sc.offset(last.Pos) {
+		if o := sc.offset(last.Pos); c.Kind == Object && last.Parent == c && e >= 0 && (e == o || o < 0 && e == len(src)) {
 			// The last value is empty. Unless written as "key:", yaml.v3
 			// places it at whatever follows ("? key" alone): end at the key.
 			j := e - 1
@@ -502,7 +511,12 @@ func (sc *spanCache) closeCollection(c, last *Node, e int) int {
 	}
 	b, _ := sc.skipSep(sc.skipProps(start, c))
 	if b >= len(src) || src[b] != '[' && src[b] != '{' {
-		return e // a single-pair mapping inside a flow sequence: [a: b]
+		// A single-pair mapping inside a flow sequence: [a: b]. yaml.v3
+		// places an empty value at the ":" ([a :]).
+		if last.Parent == c && e >= 0 && e < len(src) && src[e] == ':' && e == sc.offset(last.Pos) {
+			return e + 1
+		}
+		return e
 	}
 	closer := byte('}')
 	if src[b] == '[' {
@@ -1164,11 +1178,13 @@ func (sc *spanCache) keyEnd(m *Node, flow bool) int {
 	if k < 0 {
 		return -1
 	}
+	props := -1 // end of the key's properties, if any
 	if p := sc.skipProps(k, m); p > k {
+		props = p
 		k, _ = sc.skipSep(p)
 	}
 	if k >= len(src) {
-		return -1
+		return props
 	}
 	switch src[k] {
 	case '*':
@@ -1180,15 +1196,20 @@ func (sc *spanCache) keyEnd(m *Node, flow bool) int {
 		k = skipSingleQuoted(src, k)
 	case '"':
 		k = skipDoubleQuoted(src, k)
+	case '|', '>':
+		k = sc.scanBlockScalar(k, sc.parentIndent(m)) // "? |"
 	default:
 		if !plainStart(src, k, flow) {
-			return -1
+			return props // a key written as nothing (or only properties)
 		}
 		indent := 0
 		if !flow {
 			indent = sc.parentIndent(m) + 1
 		}
 		k = sc.scanPlain(k, sc.col(k), indent, flow)
+	}
+	if k < 0 {
+		return props
 	}
 	return k
 }
