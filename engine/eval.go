@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -539,20 +538,14 @@ func (rr *ruleRun) render(t template, fr *frame, pointer bool) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		switch s := nv.(type) {
-		case string:
-			if pointer {
-				b.WriteString(loader.EscapeToken(s))
-			} else {
-				b.WriteString(strconv.Quote(s))
-			}
-		default:
-			j, err := json.Marshal(nv)
-			if err != nil {
-				return "", err
-			}
-			b.Write(j)
+		if s, ok := nv.(string); ok && pointer {
+			b.WriteString(loader.EscapeToken(s))
+			continue
 		}
+		if _, err := json.Marshal(nv); err != nil {
+			return "", err // a value with no JSON form (NaN) is the rule's error
+		}
+		b.WriteString(cel.Quote(nv)) // what CEL's quote() gives
 	}
 	return b.String(), nil
 }
