@@ -1,0 +1,408 @@
+package conformance_test
+
+// Acceptance tests of the mcpdesc ruleset against the upstream fixture
+// corpus and the reference validator's verdicts, read from ../shared (and
+// skipped with a message where it is absent, never under CI=true).
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/jsonpointer"
+	"github.com/celint/celint/internal/sharedtest"
+	"github.com/celint/celint/loader"
+)
+
+// corpora are the fixture folders of the upstream corpus, by spec folder.
+var corpora = []string{"draft", "0.8.0"}
+
+// part1Codes are the reference codes of the areas of "mcpdesc ruleset,
+// part 1": structure, versions and scopes, transports, capabilities and
+// extensions, security, tags, _meta and client requirements.
+var part1Codes = []string{
+	"protocol-scope-outside-parent", "transport-coverage-gap", "capability-scope-overlap", "primitive-scope-overlap",
+	"transport-not-supported-by-version", "legacy-sse-for-modern-version", "legacy-protocol-validation-incomplete",
+	"field-not-supported-by-version", "resource-annotation-not-supported-by-version",
+	"tasks-core-not-valid-in-2026", "extensions-not-supported-by-version", "logging-deprecated-in-2026",
+	"unknown-reserved-extension-identifier", "experimental-reserved-extension-identifier",
+	"unknown-security-scheme", "duplicate-security-scope", "non-oauth-scope-misuse", "uncatalogued-oauth-scope",
+	"duplicate-root-tag", "unknown-tag-reference",
+	"meta-key-invalid", "meta-reserved-key-context", "meta-reserved-key-value", "meta-unknown-reserved-key",
+	"client-requirement-version-mismatch", "invalid-client-requirement-value", "deprecated-client-requirement",
+}
+
+// part1Roots are the root members whose objects part 1 describes: a
+// schema-validation location under one of them (or at the root) counts.
+var part1Roots = []string{"mcpdesc", "$schema", "info", "protocolVersions", "transports", "securitySchemes",
+	"security", "capabilities", "tags", "instructions", "_meta"}
+
+type refDiag struct {
+	Code     string `json:"code"`
+	Severity string `json:"severity"`
+	Path     []any  `json:"path"`
+	Message  string `json:"message"`
+}
+
+type refVerdict struct {
+	File        string    `json:"file"`
+	Valid       bool      `json:"valid"`
+	Diagnostics []refDiag `json:"diagnostics"`
+}
+
+func (d refDiag) pointer() string {
+	toks := make([]string, len(d.Path))
+	for i, p := range d.Path {
+		switch v := p.(type) {
+		case string:
+			toks[i] = v
+		case float64:
+			toks[i] = strconv.Itoa(int(v))
+		default:
+			toks[i] = fmt.Sprint(v)
+		}
+	}
+	return jsonpointer.Join(toks...)
+}
+
+// inPart1 reports whether a reference diagnostic belongs to part 1.
+func (d refDiag) inPart1() bool {
+	if d.Code != "schema-validation" {
+		return slices.Contains(part1Codes, d.Code)
+	}
+	if len(d.Path) <= 1 {
+		return true // a root member, missing or unknown
+	}
+	first, _ := d.Path[0].(string)
+	return slices.Contains(part1Roots, first)
+}
+
+func readVerdicts(t *testing.T, corpus string) []refVerdict {
+	t.Helper()
+	f, err := os.Open(sharedtest.Path(t, "reference", "reference-verdicts-"+corpus+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []refVerdict
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var v refVerdict
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// lintFixture lints one fixture with the whole catalog, as celint check
+// does; ok is false when the loader refused it (an input error).
+func lintFixture(t *testing.T, cat *engine.Catalog, path string) (ds []engine.Diagnostic, ok bool) {
+	t.Helper()
+	doc, rs, err := cat.LoadFile(path, nil)
+	if err != nil {
+		return nil, false
+	}
+	ds, err = rs.Lint(context.Background(), doc, engine.LintOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds, true
+}
+
+func corpusCatalog(t *testing.T) *engine.Catalog {
+	t.Helper()
+	rs := seedRuleset(t)
+	cat, err := engine.NewCatalog(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
+func fixtureFiles(t *testing.T, corpus, folder string) []string {
+	t.Helper()
+	dir := sharedtest.Path(t, "upstream", "mcpdesc-specification", "spec", corpus, "fixtures", folder)
+	var out []string
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
+// TestCorpusNoFalsePositives: no rule reports anything on a valid fixture.
+func TestCorpusNoFalsePositives(t *testing.T) {
+	cat := corpusCatalog(t)
+	n := 0
+	for _, corpus := range corpora {
+		for _, f := range fixtureFiles(t, corpus, "expected-valid") {
+			ds, ok := lintFixture(t, cat, f)
+			if !ok {
+				t.Errorf("%s: the loader refuses a valid fixture", f)
+			}
+			for _, d := range ds {
+				t.Errorf("%s: %s:%d:%d %s [%s] %s", corpus, filepath.Base(f), d.Line, d.Column, d.Pointer, d.RuleID, d.Message)
+			}
+			n++
+		}
+	}
+	if n < 40 {
+		t.Errorf("linted %d valid fixtures, want the 40 of both corpora", n)
+	}
+}
+
+// TestCorpusNoRuleErrors: no rule fails on any fixture, nor on valid
+// fixtures mutated the ways malformed documents are (a member deleted, a
+// value of another JSON type, an unknown member added).
+func TestCorpusNoRuleErrors(t *testing.T) {
+	cat := corpusCatalog(t)
+	rs := seedRuleset(t)
+	for _, corpus := range corpora {
+		for _, folder := range []string{"expected-valid", "expected-invalid", "expected-warning"} {
+			for _, f := range fixtureFiles(t, corpus, folder) {
+				ds, _ := lintFixture(t, cat, f)
+				for _, d := range ds {
+					if d.RuleError {
+						t.Errorf("%s/%s: rule error: %v", corpus, filepath.Base(f), d)
+					}
+				}
+			}
+		}
+	}
+	mutated := 0
+	for _, f := range fixtureFiles(t, "draft", "expected-valid") {
+		doc, err := loader.ParseFile(f, rs.LoadOptions)
+		if err != nil {
+			continue
+		}
+		for i, m := range mutations(doc.Root.Value, 4) {
+			if raceEnabled && i%10 != 0 {
+				continue
+			}
+			mutated++
+			data, _ := json.Marshal(m.value)
+			d, err := loader.Parse("mutated.json", data, rs.LoadOptions)
+			if err != nil {
+				continue
+			}
+			ds, err := rs.Lint(context.Background(), d, engine.LintOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x := range ds {
+				if x.RuleError {
+					t.Errorf("%s, %s: rule error: %v", filepath.Base(f), m.what, x)
+				}
+			}
+		}
+	}
+	if mutated < 400 {
+		t.Errorf("only %d mutated documents", mutated)
+	}
+	t.Logf("%d mutated documents, no rule error", mutated)
+}
+
+type mutation struct {
+	what  string
+	value any
+}
+
+// mutations returns copies of v with one change each, at every object
+// member and array element down to depth: the member deleted, its value
+// replaced by values of other JSON types, and an unknown member added.
+func mutations(v any, depth int) []mutation {
+	var out []mutation
+	var walk func(path []string, cur any, d int, rebuild func(any) any)
+	walk = func(path []string, cur any, d int, rebuild func(any) any) {
+		if d > depth {
+			return
+		}
+		at := "/" + strings.Join(path, "/")
+		switch t := cur.(type) {
+		case map[string]any:
+			out = append(out, mutation{"unknown member at " + at, rebuild(with(t, "zzUnknown", true))})
+			keys := make([]string, 0, len(t))
+			for k := range t {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				out = append(out, mutation{"deleted " + at + "/" + k, rebuild(without(t, k))})
+				for _, other := range []any{"text", int64(7), []any{int64(1)}, map[string]any{"k": "v"}, nil} {
+					if jsonKind(other) != jsonKind(t[k]) {
+						out = append(out, mutation{fmt.Sprintf("%s/%s as %s", at, k, jsonKind(other)), rebuild(with(t, k, other))})
+					}
+				}
+				k := k
+				walk(append(path, k), t[k], d+1, func(x any) any { return rebuild(with(t, k, x)) })
+			}
+		case []any:
+			for i := range t {
+				i := i
+				walk(append(path, strconv.Itoa(i)), t[i], d+1, func(x any) any {
+					cp := slices.Clone(t)
+					cp[i] = x
+					return rebuild(cp)
+				})
+			}
+		}
+	}
+	walk(nil, v, 0, func(x any) any { return x })
+	return out
+}
+
+func with(m map[string]any, k string, v any) map[string]any {
+	cp := make(map[string]any, len(m)+1)
+	for a, b := range m {
+		cp[a] = b
+	}
+	cp[k] = v
+	return cp
+}
+
+func without(m map[string]any, k string) map[string]any {
+	cp := make(map[string]any, len(m))
+	for a, b := range m {
+		if a != k {
+			cp[a] = b
+		}
+	}
+	return cp
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	case bool:
+		return "boolean"
+	}
+	return "number"
+}
+
+// near reports whether pointer p is q, its parent or its child.
+func near(p, q string) bool {
+	return p == q || strings.HasPrefix(p, q+"/") && !strings.Contains(p[len(q)+1:], "/") ||
+		strings.HasPrefix(q, p+"/") && !strings.Contains(q[len(p)+1:], "/")
+}
+
+// part1RecallFloor is the location recall the ruleset reached when this
+// test was last raised: the test fails if a change lowers it. Raise it as
+// rules are added; the issue's goal is every reference location.
+const part1RecallFloor = 0.0
+
+// TestCorpusReferenceRecall: for every reference diagnostic of part 1's
+// areas on an invalid or warning fixture, we report a diagnostic of the
+// same severity at the same pointer, its parent or its child. It prints
+// the table of every such location and ours.
+func TestCorpusReferenceRecall(t *testing.T) {
+	cat := corpusCatalog(t)
+	var found, total int
+	var table strings.Builder
+	fmt.Fprintf(&table, "%-60s %-45s %-8s %s\n", "fixture", "reference location (code)", "severity", "ours")
+	for _, corpus := range corpora {
+		root := sharedtest.Path(t, "upstream", "mcpdesc-specification")
+		for _, v := range readVerdicts(t, corpus) {
+			if !strings.Contains(v.File, "expected-invalid") && !strings.Contains(v.File, "expected-warning") {
+				continue
+			}
+			var refs []refDiag
+			for _, d := range v.Diagnostics {
+				if d.inPart1() {
+					refs = append(refs, d)
+				}
+			}
+			if len(refs) == 0 {
+				continue
+			}
+			ds, _ := lintFixture(t, cat, filepath.Join(root, v.File))
+			for _, r := range refs {
+				total++
+				ptr := r.pointer()
+				ours := "-"
+				for _, d := range ds {
+					if d.Severity.String() == r.Severity && near(d.Pointer, ptr) {
+						ours = d.Pointer + " " + d.RuleID
+						if d.Code != "" {
+							ours += "/" + d.Code
+						}
+						found++
+						break
+					}
+				}
+				fmt.Fprintf(&table, "%-60s %-45s %-8s %s\n", strings.TrimPrefix(v.File, "spec/"), ptr+" ("+r.Code+")", r.Severity, ours)
+			}
+		}
+	}
+	recall := 0.0
+	if total > 0 {
+		recall = float64(found) / float64(total)
+	}
+	t.Logf("part 1 location recall: %d of %d reference locations (%.1f%%)\n%s", found, total, 100*recall, table.String())
+	if recall < part1RecallFloor {
+		t.Errorf("location recall %.3f fell below %.3f", recall, part1RecallFloor)
+	}
+}
+
+// part1VerdictFloor is how many part-1 fixtures got their folder's verdict
+// when this test was last raised; the goal is all of them.
+const part1VerdictFloor = 0
+
+// TestCorpusVerdicts: every fixture whose reference diagnostics are all of
+// part 1's areas gets its folder's verdict from the whole ruleset: at least
+// one error for expected-invalid, at least one warning and no error for
+// expected-warning.
+func TestCorpusVerdicts(t *testing.T) {
+	cat := corpusCatalog(t)
+	root := sharedtest.Path(t, "upstream", "mcpdesc-specification")
+	var right, total int
+	var wrong []string
+	for _, corpus := range corpora {
+		for _, v := range readVerdicts(t, corpus) {
+			if len(v.Diagnostics) == 0 || !strings.Contains(v.File, "expected-invalid") && !strings.Contains(v.File, "expected-warning") {
+				continue
+			}
+			if slices.ContainsFunc(v.Diagnostics, func(d refDiag) bool { return !d.inPart1() }) {
+				continue
+			}
+			total++
+			ds, ok := lintFixture(t, cat, filepath.Join(root, v.File))
+			c := engine.Count(ds)
+			switch {
+			case !ok && strings.Contains(v.File, "expected-invalid"), // the loader refuses it: an input error
+				strings.Contains(v.File, "expected-invalid") && c.Errors > 0,
+				strings.Contains(v.File, "expected-warning") && c.Warnings > 0 && c.Errors == 0:
+				right++
+			default:
+				wrong = append(wrong, fmt.Sprintf("%s (errors %d, warnings %d)", v.File, c.Errors, c.Warnings))
+			}
+		}
+	}
+	t.Logf("part 1 fixture verdicts: %d of %d right; wrong:\n  %s", right, total, strings.Join(wrong, "\n  "))
+	if right < part1VerdictFloor {
+		t.Errorf("%d fixtures got their verdict, fewer than %d", right, part1VerdictFloor)
+	}
+}
