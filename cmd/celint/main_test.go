@@ -36,7 +36,7 @@ func write(t *testing.T, dir, name, text string) string {
 
 const example = "../../examples/notes-server.mcpdesc.yaml"
 
-const cleanDoc = `{"mcpdesc": "0.9.0", "info": {"name": "x", "version": "1"}, "protocolVersions": ["2025-11-25"],
+const cleanDoc = `{"mcpdesc": "0.9.0", "$schema": "https://example.com/schema.json", "info": {"name": "x", "version": "1.0.0"}, "protocolVersions": ["2025-11-25"],
  "transports": [{"type": "stdio", "command": "x"}],
  "tools": [{"name": "t", "inputSchema": {"type": "object"},
    "elicitations": [{"name": "go", "mode": "url", "message": "Sign in.", "url": "https://example.com/sign-in"}]}]}
