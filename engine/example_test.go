@@ -17,6 +17,9 @@ import (
 // A document with one deliberate mistake: the form requires a property it
 // does not declare.
 const server = `mcpdesc: "0.9.0"
+$schema: https://example.com/mcpdesc/0.9.0.json
+info: {name: notes, version: 1.0.0}
+protocolVersions: ["2025-11-25"]
 tools:
   - name: delete_note
     elicitations:
@@ -61,7 +64,7 @@ func ExampleRuleset_Lint() {
 	for _, d := range diags {
 		fmt.Printf("%d:%d-%d:%d %s %s [%s]\n", d.Line, d.Column, d.EndLine, d.EndColumn, d.Severity, d.Message, d.RuleID)
 	}
-	// Output: 11:22-11:31 error required name "confirmed" is not a declared property [mcpdesc.elicitation.form-schema.consistency]
+	// Output: 14:22-14:31 error required name "confirmed" is not a declared property [mcpdesc.elicitation.form-schema.consistency]
 }
 
 // Add a rule written in YAML, from bytes, to the embedded mcpdesc ruleset.

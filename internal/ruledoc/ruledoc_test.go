@@ -375,14 +375,16 @@ func TestWriteAll(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := filepath.Join(dir, "mcpdesc", "v0.9.0-rc.3")
-	want := []string{
-		filepath.Join(base, "mcpdesc.elicitation.form-schema.consistency.md"),
-		filepath.Join(base, "mcpdesc.elicitation.members.md"),
-		filepath.Join(base, "index.md"),
+	// One page per rule in rule id order, then the index.
+	var want []string
+	for _, r := range rs.Rules {
+		want = append(want, filepath.Join(base, r.ID+".md"))
 	}
+	want = append(want, filepath.Join(base, "index.md"))
 	if strings.Join(paths, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("paths = %q, want %q", paths, want)
 	}
+	want = []string{"", filepath.Join(base, "mcpdesc.elicitation.members.md"), filepath.Join(base, "index.md")}
 	page, _ := os.ReadFile(want[1])
 	direct, _ := Page(rs, rs.Rule("mcpdesc.elicitation.members"))
 	if !bytes.Equal(page, direct) {
