@@ -178,6 +178,7 @@ type RequiredBy struct {
 	Document     string
 	Section      string
 	Title        string
+	Quote        string // a short quote of the normative sentence
 	Requirements []string
 }
 
@@ -810,8 +811,10 @@ func (r *reader) scope(n *Node, key string) Scope {
 
 func (r *reader) requiredBy(n *Node) RequiredBy {
 	var q RequiredBy
-	r.members(n, "requiredBy", []string{"document", "section", "title", "requirements"}, func(key string, v *Node) {
+	r.members(n, "requiredBy", []string{"document", "section", "title", "quote", "requirements"}, func(key string, v *Node) {
 		switch key {
+		case "quote":
+			q.Quote = r.str(v)
 		case "document":
 			q.Document = r.str(v)
 		case "section":

@@ -71,6 +71,9 @@ func (m *model) markdown() []byte {
 		p("## Required by\n\n")
 		for _, rb := range m.RequiredBy {
 			p("- **%s**\n", escapeInline(requiredByHeading(rb)))
+			if rb.Quote != "" {
+				p("  > %s\n", escapeInline(rb.Quote))
+			}
 			for _, req := range rb.Requirements {
 				p("  - %s\n", escapeInline(requirementItem(rb.Title, req)))
 			}

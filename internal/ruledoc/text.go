@@ -66,6 +66,9 @@ func (m *model) text() []byte {
 		section("Required by")
 		for _, rb := range m.RequiredBy {
 			p("%s\n", requiredByHeading(rb))
+			if rb.Quote != "" {
+				p("  \"%s\"\n", rb.Quote)
+			}
 			for _, req := range rb.Requirements {
 				p("  - %s\n", requirementItem(rb.Title, req))
 			}
