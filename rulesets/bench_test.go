@@ -18,7 +18,7 @@ import (
 // form whose required list names an undeclared property.
 func bigDescription(n int) []byte {
 	var b strings.Builder
-	b.WriteString(`{"mcpdesc":"0.9.0","info":{"name":"bench","version":"1.0.0"},"protocolVersions":["2025-06-18","2025-11-25","2026-07-28"],"transports":[{"type":"stdio","command":"bench"}],"tools":[`)
+	b.WriteString(`{"mcpdesc":"0.9.0","$schema":"https://example.com/mcpdesc/0.9.0.json","info":{"name":"bench","version":"1.0.0"},"protocolVersions":["2025-06-18","2025-11-25","2026-07-28"],"transports":[{"type":"stdio","command":"bench"}],"tools":[`)
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			b.WriteByte(',')
