@@ -208,7 +208,7 @@ func budgetError(r *Rule, budget uint64, err error) error {
 }
 
 // nodeNames are the names a node's frame binds, in the order of its values.
-var nodeNames = []string{"self", "path", "scope", "parentScope", "selfKey", "selfKeys", "resolveError"}
+var nodeNames = []string{"self", "path", "scope", "parentScope", "selfKey", "selfKeys", "resolveError", "parent"}
 
 func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 	r := rr.rule
@@ -222,6 +222,7 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 		selfKey(n),
 		&thunk{f: func() any { return memberNames(n) }},
 		&thunk{f: func() any { return rr.resolveError(n) }},
+		&thunk{f: func() any { return parentValue(n) }},
 	}}
 	if r.resolve && rr.rs.refs != nil {
 		refs := rr.resolver()
@@ -295,6 +296,14 @@ func selfKey(n *loader.Node) any {
 		return int64(n.Index)
 	}
 	return n.Key
+}
+
+// parentValue is the value of n's parent; nil for the root.
+func parentValue(n *loader.Node) any {
+	if n.Parent == nil {
+		return nil
+	}
+	return n.Parent.Value
 }
 
 // memberNames are an object's member names in document order; empty for

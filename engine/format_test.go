@@ -180,12 +180,22 @@ func TestNamedSelectionsAndKeys(t *testing.T) {
         assert: "false"
         pointer: "'/' + selfKeys[1]"
         message: second member
+  - id: t.parent
+    level: may
+    given: "items.#.#"
+    assume: type(parent) == map
+    checks:
+      - assert: "false"
+        messageExpression: "'member of a map with ' + string(size(parent)) + ' members'"
 `
 	got := lintWith(t, orderedHeader, rules, "items:\n  - {zeta: 1, name: n, alpha: 2}\n")
 	sameLines(t, got, []string{
 		"2:5 info /items/0 [t.members] zeta,name,alpha",
+		"2:6 info /items/0/zeta [t.parent] member of a map with 3 members",
 		"2:15 info /items/0/name [t.keys] key name",
 		"2:15 info /items/0/name [t.members/at] second member",
+		"2:15 info /items/0/name [t.parent] member of a map with 3 members",
+		"2:24 info /items/0/alpha [t.parent] member of a map with 3 members",
 	})
 	_, err := engine.LoadRuleset(rulesetFS(orderedHeader, strings.Replace(rules, "$names", "$nope.x", 1)), "rs", engine.Options{})
 	if err == nil || !strings.Contains(err.Error(), `rs/rules.yaml:4:12: no selection named "nope"; declared: items, names`) {

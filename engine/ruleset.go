@@ -902,6 +902,7 @@ var engineVars = []cel.Var{
 	{Name: "parentScope", Type: gocel.DynType},
 	{Name: "selfKey", Type: gocel.DynType},
 	{Name: "selfKeys", Type: gocel.ListType(gocel.StringType)},
+	{Name: "parent", Type: gocel.DynType},
 	{Name: "resolveError", Type: gocel.StringType},
 }
 
