@@ -323,7 +323,7 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 		case "extends":
 			rs.Extends = r.scalar(v)
 			if !strings.Contains(rs.Extends.Value, "@") {
-				r.add(v.Pos, "extends %q: expected name@tag, like mcpdesc@v0.9.0-rc.3", rs.Extends.Value)
+				r.add(v.Pos, "extends %q: expected name@tag, the ruleset it builds on and its pinned tag", rs.Extends.Value)
 			}
 		case "library":
 			rs.Library, rs.LibraryPos = int(r.count(v)), v.Pos
