@@ -186,5 +186,5 @@
 //	    "" when the value is a JSON Schema that compiles (as for
 //	    matchesSchema), else "does not compile: <why>"
 //	    schemaError({'type': 'string'}) == ''
-//	    schemaError({'$ref': '#/$defs/x'}) == 'does not compile: unresolved $ref #/$defs/x'
+//	    schemaError({'$ref': '#/$defs/x'}) == 'does not compile: at /$ref: $ref "#/$defs/x" points to nothing in the schema'
 package cel

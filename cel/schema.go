@@ -51,11 +51,11 @@ type schemaEntry struct {
 func (l *library) compiledSchema(schema ref.Val) (*jsonschema.Schema, error) {
 	doc, err := ToNative(schema)
 	if err != nil {
-		return nil, fmt.Errorf("invalid schema: %v", err)
+		return nil, fmt.Errorf("invalid schema: %w", &SchemaCompileError{Msg: err.Error()})
 	}
 	canon, err := json.Marshal(doc)
 	if err != nil {
-		return nil, fmt.Errorf("invalid schema: %v", err)
+		return nil, fmt.Errorf("invalid schema: %w", &SchemaCompileError{Msg: err.Error()})
 	}
 	key := string(canon)
 	c := &l.schemas
@@ -691,36 +691,30 @@ func newSchemaCompiler() *jsonschema.Compiler {
 	return c
 }
 
-// compileSchema compiles a schema for the CEL functions, whose error texts
-// are their own (see schemaErrorText).
+// compileSchema compiles a schema for the CEL functions: as CompileSchema
+// does, with its errors (a *SchemaCompileError) prefixed "invalid schema: ",
+// which library version 1 returns as they are.
 func compileSchema(doc any) (*jsonschema.Schema, error) {
-	c := newSchemaCompiler()
-	if err := c.AddResource(schemaLocation, doc); err != nil {
-		return nil, fmt.Errorf("invalid schema: %v", err)
-	}
-	sch, err := c.Compile(schemaLocation)
+	sch, err := CompileSchema(doc)
 	if err != nil {
-		return nil, fmt.Errorf("invalid schema: %s", schemaErrorText(err))
+		return nil, fmt.Errorf("invalid schema: %w", err)
 	}
-	return sch, nil
+	return sch.s, nil
 }
 
-// schemaErrorText renders a schema compile error on one line: a schema that
-// breaks its meta-schema is described by the leaves of that validation.
-func schemaErrorText(err error) string {
-	var sve *jsonschema.SchemaValidationError
-	var verr *jsonschema.ValidationError
-	if errors.As(err, &sve) && errors.As(sve.Err, &verr) {
-		var leaves []schemaIssue
-		collectLeaves(*verr.DetailedOutput(), &leaves)
-		parts := make([]string, len(leaves))
-		for i, lf := range leaves {
-			parts[i] = fmt.Sprintf("at %q: %s", lf.pointer, lf.message)
-		}
-		sort.Strings(parts)
-		return "it does not conform to its meta-schema: " + strings.Join(parts, "; ")
+// schemaProblem reports why a schema value does not compile, as
+// "does not compile: <reason>", or "" when it compiles; it shares the
+// compiled-schema cache.
+func (l *library) schemaProblem(schema ref.Val) string {
+	_, err := l.compiledSchema(schema)
+	if err == nil {
+		return ""
 	}
-	return oneLine(err.Error())
+	var ce *SchemaCompileError
+	if errors.As(err, &ce) {
+		return "does not compile: " + ce.Error()
+	}
+	return "does not compile: " + strings.TrimPrefix(err.Error(), "invalid schema: ")
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
