@@ -207,8 +207,9 @@ func budgetError(r *Rule, budget uint64, err error) error {
 	return e
 }
 
-// nodeNames are the names a node's frame binds, in the order of its values.
-var nodeNames = []string{"self", "path", "scope", "parentScope", "selfKey", "selfKeys", "resolveError", "parent"}
+// nodeNames are the names a node's frame binds as values; the engine's
+// other node variables are nodeVars, computed when first read.
+var nodeNames = []string{"self", "path", "scope"}
 
 func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 	r := rr.rule
@@ -216,14 +217,7 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 	if r.scopeValues != nil && !intersects(scope, r.scopeValues) {
 		return nil
 	}
-	fr := &frame{parent: parent, names: nodeNames, vals: []any{
-		n.Value, n.Pointer(), scope,
-		&thunk{f: func() any { return rr.scopeOf(n.Parent) }},
-		selfKey(n),
-		&thunk{f: func() any { return memberNames(n) }},
-		&thunk{f: func() any { return rr.resolveError(n) }},
-		&thunk{f: func() any { return parentValue(n) }},
-	}}
+	fr := &frame{parent: parent, names: nodeNames, vals: []any{n.Value, n.Pointer(), scope}, node: nodeVars{rr: rr, n: n}}
 	if r.resolve && rr.rs.refs != nil {
 		refs := rr.resolver()
 		if refs.mayHold(n) {
@@ -694,6 +688,7 @@ type frame struct {
 	parent *frame
 	names  []string
 	vals   []any
+	node   nodeVars // a selected node's other variables; zero in other frames
 	lazy   []*lazyVar
 }
 
@@ -712,18 +707,55 @@ func (f *frame) addLazy(ctx context.Context, vars []*variable, s *spend) {
 	}
 }
 
-// thunk is a value computed when an expression first reads it.
-type thunk struct {
-	f    func() any
-	done bool
-	v    any
+// nodeVars are the variables of a selected node that most expressions do
+// not read — parentScope, selfKey, selfKeys, parent, resolveError —
+// computed when first read, without allocating for those never read.
+type nodeVars struct {
+	rr *ruleRun // nil in frames that are not a node's
+	n  *loader.Node
+
+	done        uint8 // which of the cached values below are computed
+	parentScope any
+	selfKeys    []string
+	resolveErr  string
 }
 
-func (t *thunk) get() any {
-	if !t.done {
-		t.done, t.v = true, t.f()
+const (
+	doneParentScope uint8 = 1 << iota
+	doneSelfKeys
+	doneResolveErr
+)
+
+// get returns the variable name, if it is one of a node's.
+func (v *nodeVars) get(name string) (any, bool) {
+	if v.rr == nil {
+		return nil, false
 	}
-	return t.v
+	switch name {
+	case "selfKey":
+		return selfKey(v.n), true
+	case "parent":
+		return parentValue(v.n), true
+	case "parentScope":
+		if v.done&doneParentScope == 0 {
+			v.done |= doneParentScope
+			v.parentScope = v.rr.scopeOf(v.n.Parent)
+		}
+		return v.parentScope, true
+	case "selfKeys":
+		if v.done&doneSelfKeys == 0 {
+			v.done |= doneSelfKeys
+			v.selfKeys = memberNames(v.n)
+		}
+		return v.selfKeys, true
+	case "resolveError":
+		if v.done&doneResolveErr == 0 {
+			v.done |= doneResolveErr
+			v.resolveErr = v.rr.resolveError(v.n)
+		}
+		return v.resolveErr, true
+	}
+	return nil, false
 }
 
 // ResolveName implements interpreter.Activation.
@@ -731,11 +763,11 @@ func (f *frame) ResolveName(name string) (any, bool) {
 	for fr := f; fr != nil; fr = fr.parent {
 		for i, n := range fr.names {
 			if n == name {
-				if t, ok := fr.vals[i].(*thunk); ok {
-					return t.get(), true
-				}
 				return fr.vals[i], true
 			}
+		}
+		if v, ok := fr.node.get(name); ok {
+			return v, true
 		}
 		for _, l := range fr.lazy {
 			if l.v.name == name {
