@@ -454,6 +454,7 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 
 // reader collects the issues of one file while it is turned into specs.
 type reader struct {
+	doc    *Document
 	file   string
 	src    []byte
 	lines  []string // the source's lines, split on first use
@@ -474,7 +475,7 @@ func newReader(name string, data []byte) (*reader, *Node, error) {
 	if doc.Root.Kind != Object {
 		return nil, nil, &Error{File: name, Pos: doc.Root.Pos, Msg: "expected a mapping at the top level, found " + kindPhrase(doc.Root)}
 	}
-	return &reader{file: name, src: data}, doc.Root, nil
+	return &reader{file: name, src: data, doc: doc}, doc.Root, nil
 }
 
 func (r *reader) add(p Pos, format string, args ...any) {
@@ -527,21 +528,14 @@ func (r *reader) scalar(n *Node) Scalar {
 	return Scalar{"", n.Pos}
 }
 
-// plainText returns the source text of a plain scalar.
+// plainText returns the source text of a plain scalar, as the document's
+// spans give it.
 func (r *reader) plainText(n *Node) string {
-	line := r.line(n.Pos.Line)
-	start := byteCol(line, n.Pos.Col)
-	if start < 0 {
+	start, end := r.doc.Offset(n.Pos), r.doc.Offset(r.doc.End(n))
+	if start < 0 || end < start {
 		return fmt.Sprint(n.Value)
 	}
-	text := line[start:]
-	if i := strings.Index(text, " #"); i >= 0 {
-		text = text[:i]
-	}
-	if i := strings.IndexAny(text, ",]}"); i >= 0 {
-		text = text[:i]
-	}
-	return strings.TrimSpace(text)
+	return string(r.doc.Source[start:end])
 }
 
 func (r *reader) str(n *Node) string { return r.scalar(n).Value }
@@ -1018,22 +1012,6 @@ func blockText(lines []string, indent int) string {
 		out = out[:len(out)-1]
 	}
 	return strings.Join(out, "\n")
-}
-
-// byteCol returns the byte offset in line of 1-based column col (counted in
-// code points), or -1 when the line is shorter.
-func byteCol(line string, col int) int {
-	c := 1
-	for i := range line {
-		if c == col {
-			return i
-		}
-		c++
-	}
-	if c == col {
-		return len(line)
-	}
-	return -1
 }
 
 // kindPhrase names a node's kind for messages: "a mapping", "a list", "a
