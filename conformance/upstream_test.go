@@ -1,13 +1,10 @@
 package conformance_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -112,40 +109,14 @@ func TestConsistencyOnFormSemantics(t *testing.T) {
 // one fixture, as JSON Pointers, keeping those under prefix.
 func referencePointers(t *testing.T, file, prefix string) []string {
 	t.Helper()
-	f, err := os.Open(sharedtest.Path(t, "reference", "reference-verdicts-draft.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var v struct {
-			File        string `json:"file"`
-			Diagnostics []struct {
-				Path []any `json:"path"`
-			} `json:"diagnostics"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			t.Fatal(err)
-		}
+	for _, v := range readVerdicts(t, "draft") {
 		if v.File != file {
 			continue
 		}
 		var out []string
 		for _, d := range v.Diagnostics {
-			var b strings.Builder
-			for _, p := range d.Path {
-				b.WriteByte('/')
-				switch x := p.(type) {
-				case string:
-					b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(x))
-				case float64:
-					b.WriteString(strconv.Itoa(int(x)))
-				}
-			}
-			if strings.HasPrefix(b.String(), prefix+"/") {
-				out = append(out, b.String())
+			if p := d.pointer(); strings.HasPrefix(p, prefix+"/") {
+				out = append(out, p)
 			}
 		}
 		return out

@@ -492,7 +492,7 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 		rs.fixturesAt = path.Join(opts.DisplayDir, rs.Fixtures)
 	}
 	if base == nil {
-		rs.scope = newScopeConfig(spec.Context.Scope, fail)
+		rs.scope = newScopeConfig(spec.Context.Scope)
 		rs.refs = newRefConfig(spec.Context.References)
 	}
 	rs.library = spec.Library
@@ -533,7 +533,7 @@ func scopeAt(spec *loader.RulesetSpec) []loader.Scalar {
 	return spec.Context.Scope.At
 }
 
-func newScopeConfig(spec *loader.ScopeSpec, fail func(loader.Pos, string, ...any)) *scopeConfig {
+func newScopeConfig(spec *loader.ScopeSpec) *scopeConfig {
 	if spec == nil {
 		return nil
 	}
