@@ -313,18 +313,42 @@ func near(p, q string) bool {
 		strings.HasPrefix(q, p+"/") && !strings.Contains(q[len(p)+1:], "/")
 }
 
-// part1RecallFloor is the location recall the ruleset reached when this
-// test was last raised: the test fails if a change lowers it. Raise it as
-// rules are added; the goal is every reference location.
-const part1RecallFloor = 0.79
+// deviation reports how a reference location we do not match by near is
+// covered in a way the coverage matrix argues, or "" when it is not:
+//   - oneOf branch: the reference schema's security-scheme oneOf is not
+//     discriminated, so for a scheme it also reports what every other
+//     scheme type would need. We discriminate on type, so any error of ours
+//     in the same scheme covers the scheme's branch reports.
+//   - deeper: the reference reports an unsupported field at the object
+//     that holds it (x-mcp-header at the tool's inputSchema); we report it
+//     at the field itself, a descendant of the reference location.
+func deviation(r refDiag, ptr string, ds []engine.Diagnostic) string {
+	parts := strings.Split(ptr, "/")
+	for _, d := range ds {
+		if d.Severity.String() != r.Severity {
+			continue
+		}
+		if r.Code == "schema-validation" && len(parts) >= 3 && parts[1] == "securitySchemes" {
+			scheme := strings.Join(parts[:3], "/")
+			if d.Pointer == scheme || strings.HasPrefix(d.Pointer, scheme+"/") {
+				return "oneOf branch: " + d.Pointer + " " + d.RuleID
+			}
+		}
+		if r.Code == "field-not-supported-by-version" && strings.HasPrefix(d.Pointer, ptr+"/") {
+			return "deeper: " + d.Pointer + " " + d.RuleID
+		}
+	}
+	return ""
+}
 
 // TestCorpusReferenceRecall: for every reference diagnostic of part 1's
 // areas on an invalid or warning fixture, we report a diagnostic of the
-// same severity at the same pointer, its parent or its child. It prints
-// the table of every such location and ours.
+// same severity at the same pointer, its parent or its child, or cover it
+// by one of the argued deviations above. It prints the table of every such
+// location and ours, and fails on any location left uncovered.
 func TestCorpusReferenceRecall(t *testing.T) {
 	cat := corpusCatalog(t)
-	var found, total int
+	var found, deviated, total int
 	var table strings.Builder
 	fmt.Fprintf(&table, "%-60s %-45s %-8s %s\n", "fixture", "reference location (code)", "severity", "ours")
 	for _, corpus := range corpora {
@@ -357,23 +381,24 @@ func TestCorpusReferenceRecall(t *testing.T) {
 						break
 					}
 				}
+				if ours == "-" {
+					if dev := deviation(r, ptr, ds); dev != "" {
+						ours = dev
+						deviated++
+					} else {
+						t.Errorf("%s: reference %s %s at %s is not covered", v.File, r.Severity, r.Code, ptr)
+					}
+				}
 				fmt.Fprintf(&table, "%-60s %-45s %-8s %s\n", strings.TrimPrefix(v.File, "spec/"), ptr+" ("+r.Code+")", r.Severity, ours)
 			}
 		}
 	}
-	recall := 0.0
-	if total > 0 {
-		recall = float64(found) / float64(total)
-	}
-	t.Logf("part 1 location recall: %d of %d reference locations (%.1f%%)\n%s", found, total, 100*recall, table.String())
-	if recall < part1RecallFloor {
-		t.Errorf("location recall %.3f fell below %.3f", recall, part1RecallFloor)
+	t.Logf("part 1 location recall: %d of %d reference locations matched (%.1f%%), %d more covered by an argued deviation; %d uncovered\n%s",
+		found, total, 100*float64(found)/float64(max(total, 1)), deviated, total-found-deviated, table.String())
+	if total == 0 {
+		t.Error("no reference locations of part 1's areas were read")
 	}
 }
-
-// part1VerdictFloor is how many part-1 fixtures got their folder's verdict
-// when this test was last raised; the goal is all of them.
-const part1VerdictFloor = 70
 
 // TestCorpusVerdicts: every fixture whose reference diagnostics are all of
 // part 1's areas gets its folder's verdict from the whole ruleset: at least
@@ -406,7 +431,7 @@ func TestCorpusVerdicts(t *testing.T) {
 		}
 	}
 	t.Logf("part 1 fixture verdicts: %d of %d right; wrong:\n  %s", right, total, strings.Join(wrong, "\n  "))
-	if right < part1VerdictFloor {
-		t.Errorf("%d fixtures got their verdict, fewer than %d", right, part1VerdictFloor)
+	if right < total || total == 0 {
+		t.Errorf("%d of %d fixtures got their verdict", right, total)
 	}
 }
