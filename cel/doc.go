@@ -54,7 +54,7 @@
 // comment of Library gives each one's full description and examples.
 //
 // The library is versioned (Config.Library, 0 for the newest,
-// LatestLibrary = 2): an environment declares the functions of its version
+// LatestLibrary = 3): an environment declares the functions of its version
 // and earlier ones only, so with Library: 1 an expression using a
 // version-2 function fails to compile ("undeclared reference" or "found no
 // matching overload"), and matchesSchema and schemaErrors keep their
@@ -187,4 +187,72 @@
 //	    matchesSchema), else "does not compile: <why>"
 //	    schemaError({'type': 'string'}) == ''
 //	    schemaError({'$ref': '#/$defs/x'}) == 'does not compile: at /$ref: $ref "#/$defs/x" points to nothing in the schema'
+//
+// Version 3:
+//
+//	schemaErrors(dyn value, dyn schema, map(string, dyn) options) -> list(map(string, dyn))
+//	    the value's violations of the schema, each {'pointer': <relative
+//	    to the value>, 'keyword': <the failing keyword's name>, 'message':
+//	    ...}, placed as a rule's own schema fragment places them: a
+//	    missing required member at /<member>, an unknown member at itself,
+//	    anything else at the failing value; [] when the value is valid.
+//	    Options: 'dialect' is the draft for a schema without $schema:
+//	    '2020-12' (the default), '2019-09', 'draft-07', 'draft-06' or
+//	    'draft-04'; 'externalRefs' is 'refuse' (the default: a reference
+//	    that leaves the schema makes it not compile) or 'ignore' (such a
+//	    reference is taken as satisfied, so validation is partial; nothing
+//	    is ever fetched). An unknown option or value is an error. A schema
+//	    that does not compile gives one entry, pointer '', message
+//	    'schema does not compile: <why>'. Each distinct schema and options
+//	    is compiled once and cached.
+//	    schemaErrors({'n': 'x'}, {'properties': {'n': {'type': 'integer'}}}, {}) == [{'pointer': '/n', 'keyword': 'type', 'message': 'got string, want integer'}]
+//
+//	matchesSchema(dyn value, dyn schema, map(string, dyn) options) -> bool
+//	    the value is valid against the schema under the options; false
+//	    when the schema does not compile
+//	    matchesSchema(['a', 1], {'items': [{'type': 'string'}]}, {'dialect': 'draft-07'}) == true
+//
+//	schemaError(dyn schema, map(string, dyn) options) -> string
+//	    as schemaError(schema), under the options
+//	    schemaError({'$ref': 'https://example.com/s.json'}, {'externalRefs': 'ignore'}) == ''
+//
+//	schemaExternalRefs(dyn schema) -> list(string)
+//	    the JSON Pointers, within the schema, of each $ref, $dynamicRef
+//	    and $recursiveRef whose target is outside the schema value (not
+//	    the schema itself, nor a resource it declares with $id), in walk
+//	    order; references in data ("const", "enum", ...) are not references
+//	    schemaExternalRefs({'properties': {'a': {'$ref': 'other.json'}}}) == ['/properties/a/$ref']
+//
+//	isURITemplate(string) -> bool
+//	    the string is an RFC 6570 URI template (levels 1 to 4)
+//	    isURITemplate('file:///{+path}{?q}') == true
+//	    isURITemplate('file:///{path') == false
+//
+//	uriTemplateVariables(string) -> list(string)
+//	    the template's variable names, once each, in order of first
+//	    appearance; [] when it is not a valid template
+//	    uriTemplateVariables('db://{schema}/{table}{?schema}') == ['schema', 'table']
+//
+//	uriTemplateMatches(string template, string uri) -> bool
+//	    the URI is an expansion of the template (some values of its
+//	    variables expand to it); false when the template is not valid
+//	    uriTemplateMatches('db://{schema}/{table}', 'db://public/users') == true
+//	    uriTemplateMatches('db://{table}', 'db://a/b') == false
+//
+//	isMediaType(string) -> bool
+//	    the string is a media type, type/subtype with optional
+//	    parameters (RFC 2045 and RFC 6838 syntax)
+//	    isMediaType('text/plain; charset=utf-8') == true
+//	    isMediaType('text') == false
+//
+//	mediaTypeEssence(string) -> string
+//	    the media type's lower-case type/subtype, without parameters; ''
+//	    when the string is not a media type
+//	    mediaTypeEssence('Text/HTML; charset=UTF-8') == 'text/html'
+//
+//	isCanonicalBase64(string) -> bool
+//	    the string is padded standard base64 that decodes and re-encodes
+//	    to itself (no line breaks, no URL alphabet, zero pad bits)
+//	    isCanonicalBase64('aGk=') == true
+//	    isCanonicalBase64('aGk') == false
 package cel

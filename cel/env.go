@@ -21,8 +21,11 @@ const DefaultCostLimit = 1_000_000
 // asMap, asString, asInt, descendants, indexesBy, indexOf,
 // tryBase64Decode, quote and schemaError, and makes matchesSchema and
 // schemaErrors report a schema that does not compile as a result instead
-// of an error. See Config.Library.
-const LatestLibrary = 2
+// of an error; version 3 adds schema options to matchesSchema,
+// schemaErrors and schemaError, and schemaExternalRefs, isURITemplate,
+// uriTemplateVariables, uriTemplateMatches, isMediaType, mediaTypeEssence
+// and isCanonicalBase64. See Config.Library.
+const LatestLibrary = 3
 
 // interruptCheckFrequency is how many comprehension iterations run between
 // checks of the evaluation context for cancellation.

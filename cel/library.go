@@ -427,6 +427,8 @@ type library struct {
 	emptyList traits.Lister
 	emptyMap  traits.Mapper
 	schemas   schemaCache
+	schemas3  schema3Cache  // the version-3 schema functions' compiled schemas
+	templates templateCache // parsed URI templates
 }
 
 func newLibrary(cfg Config) (*library, error) {
@@ -481,6 +483,7 @@ func (l *library) functions() []versioned {
 	dyn := gocel.DynType
 	str := gocel.StringType
 	entries := gocel.ListType(gocel.MapType(str, dyn))
+	opts := gocel.MapType(str, dyn)
 	return []versioned{
 		{1, gocel.Function("isURI",
 			gocel.Overload("string_is_uri", []*gocel.Type{str}, gocel.BoolType,
@@ -559,6 +562,38 @@ func (l *library) functions() []versioned {
 		{2, gocel.Function("schemaError",
 			gocel.Overload("dyn_schema_error", []*gocel.Type{dyn}, str,
 				gocel.UnaryBinding(l.schemaErrorBinding)))},
+
+		{3, gocel.Function("schemaErrors",
+			gocel.Overload("dyn_schema_errors_dyn_options", []*gocel.Type{dyn, dyn, opts},
+				gocel.ListType(gocel.MapType(str, dyn)),
+				gocel.FunctionBinding(l.schemaErrors3Binding)))},
+		{3, gocel.Function("matchesSchema",
+			gocel.Overload("dyn_matches_schema_dyn_options", []*gocel.Type{dyn, dyn, opts}, gocel.BoolType,
+				gocel.FunctionBinding(l.matchesSchema3Binding)))},
+		{3, gocel.Function("schemaError",
+			gocel.Overload("dyn_schema_error_options", []*gocel.Type{dyn, opts}, str,
+				gocel.BinaryBinding(l.schemaError3Binding)))},
+		{3, gocel.Function("schemaExternalRefs",
+			gocel.Overload("dyn_schema_external_refs", []*gocel.Type{dyn}, gocel.ListType(str),
+				gocel.UnaryBinding(schemaExternalRefsBinding)))},
+		{3, gocel.Function("isURITemplate",
+			gocel.Overload("string_is_uri_template", []*gocel.Type{str}, gocel.BoolType,
+				gocel.UnaryBinding(l.isURITemplateBinding)))},
+		{3, gocel.Function("uriTemplateVariables",
+			gocel.Overload("string_uri_template_variables", []*gocel.Type{str}, gocel.ListType(str),
+				gocel.UnaryBinding(l.uriTemplateVariablesBinding)))},
+		{3, gocel.Function("uriTemplateMatches",
+			gocel.Overload("string_uri_template_matches_string", []*gocel.Type{str, str}, gocel.BoolType,
+				gocel.BinaryBinding(l.uriTemplateMatchesBinding)))},
+		{3, gocel.Function("isMediaType",
+			gocel.Overload("string_is_media_type", []*gocel.Type{str}, gocel.BoolType,
+				gocel.UnaryBinding(isMediaTypeBinding)))},
+		{3, gocel.Function("mediaTypeEssence",
+			gocel.Overload("string_media_type_essence", []*gocel.Type{str}, str,
+				gocel.UnaryBinding(mediaTypeEssenceBinding)))},
+		{3, gocel.Function("isCanonicalBase64",
+			gocel.Overload("string_is_canonical_base64", []*gocel.Type{str}, gocel.BoolType,
+				gocel.UnaryBinding(isCanonicalBase64Binding)))},
 	}
 }
 
@@ -610,6 +645,17 @@ func (l *library) ProgramOptions() []gocel.ProgramOption {
 		}
 		return &c
 	}
+	// Matching a URI against a template runs the template's automaton over
+	// the URI: the product of their lengths.
+	templateMatch := func(args []ref.Val, _ ref.Val) *uint64 {
+		c := uint64(1)
+		if len(args) == 2 {
+			t, _ := args[0].(types.String)
+			u, _ := args[1].(types.String)
+			c += uint64(len(t)+1) * uint64(len(u)+1) / 100
+		}
+		return &c
+	}
 	return []gocel.ProgramOption{
 		gocel.CostTrackerOptions(
 			interpreter.OverloadCostTracker("string_is_uri", stringLen),
@@ -625,6 +671,16 @@ func (l *library) ProgramOptions() []gocel.ProgramOption {
 			interpreter.OverloadCostTracker("string_try_base64_decode", stringLen),
 			interpreter.OverloadCostTracker("dyn_quote", quoted),
 			interpreter.OverloadCostTracker("dyn_schema_error", argNodes(0)),
+			interpreter.OverloadCostTracker("dyn_schema_errors_dyn_options", argNodes(0)),
+			interpreter.OverloadCostTracker("dyn_matches_schema_dyn_options", argNodes(0)),
+			interpreter.OverloadCostTracker("dyn_schema_error_options", argNodes(0)),
+			interpreter.OverloadCostTracker("dyn_schema_external_refs", argNodes(0)),
+			interpreter.OverloadCostTracker("string_is_uri_template", stringLen),
+			interpreter.OverloadCostTracker("string_uri_template_variables", stringLen),
+			interpreter.OverloadCostTracker("string_uri_template_matches_string", templateMatch),
+			interpreter.OverloadCostTracker("string_is_media_type", stringLen),
+			interpreter.OverloadCostTracker("string_media_type_essence", stringLen),
+			interpreter.OverloadCostTracker("string_is_canonical_base64", stringLen),
 		),
 	}
 }

@@ -580,7 +580,7 @@ func TestSchemaError(t *testing.T) {
 }
 
 func TestLibraryVersions(t *testing.T) {
-	if LatestLibrary != 2 {
+	if LatestLibrary != 3 {
 		t.Fatalf("LatestLibrary = %d", LatestLibrary)
 	}
 	latest := newEnv(t, Config{})
@@ -594,10 +594,10 @@ func TestLibraryVersions(t *testing.T) {
 		t.Fatalf("Extend: %v, version %d", err, ext.LibraryVersion())
 	}
 
-	for _, bad := range []int{3, 100, -1} {
+	for _, bad := range []int{LatestLibrary + 1, 100, -1} {
 		_, err := NewEnv(Config{Library: bad})
 		want := "unknown celint library version " + strconv.Itoa(bad)
-		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "the newest known is 2") {
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "the newest known is "+strconv.Itoa(LatestLibrary)) {
 			t.Errorf("Library %d: error %v", bad, err)
 		}
 		if _, err := gocel.NewEnv(Library(Config{Library: bad})); err == nil || !strings.Contains(err.Error(), want) {

@@ -1,0 +1,483 @@
+package cel
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/celint/celint/internal/jsonpointer"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/yosida95/uritemplate/v3"
+)
+
+// This file holds the functions of library version 3: JSON Schema
+// validation with options (dialect, external references), the external
+// references of a schema, RFC 6570 URI templates, media types and canonical
+// base64.
+
+// schemaDialects maps the dialect names of the schema options to drafts.
+var schemaDialects = map[string]*jsonschema.Draft{
+	"2020-12":  jsonschema.Draft2020,
+	"2019-09":  jsonschema.Draft2019,
+	"draft-07": jsonschema.Draft7,
+	"draft-06": jsonschema.Draft6,
+	"draft-04": jsonschema.Draft4,
+}
+
+// schemaOptions are the parsed options map of the version-3 schema
+// functions.
+type schemaOptions struct {
+	dialect        string // a key of schemaDialects
+	ignoreExternal bool   // externalRefs: "ignore"
+}
+
+// key is the options' part of a compiled-schema cache key.
+func (o schemaOptions) key() string {
+	if o.ignoreExternal {
+		return o.dialect + "/ignore"
+	}
+	return o.dialect + "/refuse"
+}
+
+// parseSchemaOptions reads {"dialect": ..., "externalRefs": ...}.
+func parseSchemaOptions(v ref.Val) (schemaOptions, error) {
+	o := schemaOptions{dialect: "2020-12"}
+	m, ok := v.(traits.Mapper)
+	if !ok {
+		return o, fmt.Errorf("schema options must be a map, got %s", v.Type().TypeName())
+	}
+	it := m.Iterator()
+	for it.HasNext() == types.True {
+		k := it.Next()
+		name, ok := k.(types.String)
+		if !ok {
+			return o, fmt.Errorf("schema option names are strings, got %s", k.Type().TypeName())
+		}
+		val, _ := m.Get(k).(types.String)
+		switch name {
+		case "dialect":
+			if _, known := schemaDialects[string(val)]; !known {
+				return o, fmt.Errorf("schema option dialect: got %s, want one of \"2020-12\", \"2019-09\", \"draft-07\", \"draft-06\", \"draft-04\"", Quote(m.Get(k).Value()))
+			}
+			o.dialect = string(val)
+		case "externalRefs":
+			switch val {
+			case "refuse":
+				o.ignoreExternal = false
+			case "ignore":
+				o.ignoreExternal = true
+			default:
+				return o, fmt.Errorf("schema option externalRefs: got %s, want \"refuse\" or \"ignore\"", Quote(m.Get(k).Value()))
+			}
+		default:
+			return o, fmt.Errorf("unknown schema option %q: the options are \"dialect\" and \"externalRefs\"", string(name))
+		}
+	}
+	return o, nil
+}
+
+// compiledSchemaWith compiles (or fetches from the cache) a schema value
+// under options.
+func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, error) {
+	doc, err := ToNative(schema)
+	if err != nil {
+		return nil, &SchemaCompileError{Msg: err.Error()}
+	}
+	canon, err := json.Marshal(doc)
+	if err != nil {
+		return nil, &SchemaCompileError{Msg: err.Error()}
+	}
+	key := o.key() + "\x00" + string(canon)
+	c := &l.schemas3
+	c.mu.Lock()
+	e, ok := c.entries[key]
+	c.mu.Unlock()
+	if ok {
+		return e.schema, e.err
+	}
+	if o.ignoreExternal {
+		doc = withoutExternalRefs(doc)
+	}
+	e.schema, e.err = compileSchemaDraft(doc, schemaDialects[o.dialect])
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil {
+		c.entries = map[string]schema3Entry{}
+	}
+	if len(c.entries) >= schemaCacheSize {
+		for k := range c.entries { // evict an arbitrary entry
+			delete(c.entries, k)
+			break
+		}
+	}
+	c.entries[key] = e
+	return e.schema, e.err
+}
+
+// schema3Cache caches the schemas the version-3 functions compile, by
+// options and canonical JSON.
+type schema3Cache struct {
+	mu      sync.Mutex
+	entries map[string]schema3Entry
+}
+
+type schema3Entry struct {
+	schema *Schema
+	err    error
+}
+
+// compileSchemaDraft compiles doc with draft as the default dialect.
+func compileSchemaDraft(doc any, draft *jsonschema.Draft) (*Schema, error) {
+	c := newSchemaCompiler()
+	c.DefaultDraft(draft)
+	if err := c.AddResource(schemaLocation, doc); err != nil {
+		return nil, &SchemaCompileError{Msg: oneLine(err.Error())}
+	}
+	s, err := c.Compile(schemaLocation)
+	if err != nil {
+		return nil, compileError(doc, err)
+	}
+	return &Schema{s: s}, nil
+}
+
+// compileProblem is "does not compile: <why>" for a compile error.
+func compileProblem(err error) string {
+	return "does not compile: " + strings.TrimPrefix(err.Error(), "invalid schema: ")
+}
+
+func (l *library) schemaErrors3Binding(args ...ref.Val) ref.Val {
+	if len(args) != 3 {
+		return types.NewErr("schemaErrors takes a value, a schema and options")
+	}
+	o, err := parseSchemaOptions(args[2])
+	if err != nil {
+		return types.WrapErr(err)
+	}
+	sch, err := l.compiledSchemaWith(args[1], o)
+	if err != nil {
+		return types.DefaultTypeAdapter.NativeToValue([]any{map[string]any{
+			"pointer": "", "keyword": "", "message": "schema " + compileProblem(err),
+		}})
+	}
+	inst, err := ToNative(args[0])
+	if err != nil {
+		return types.NewErr("value cannot be validated: %v", err)
+	}
+	vs, err := sch.Validate(inst)
+	if err != nil {
+		return types.WrapErr(err)
+	}
+	out := make([]any, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, map[string]any{"pointer": v.Pointer, "keyword": v.Keyword, "message": v.Message})
+	}
+	return types.DefaultTypeAdapter.NativeToValue(out)
+}
+
+func (l *library) matchesSchema3Binding(args ...ref.Val) ref.Val {
+	if len(args) != 3 {
+		return types.NewErr("matchesSchema takes a value, a schema and options")
+	}
+	o, err := parseSchemaOptions(args[2])
+	if err != nil {
+		return types.WrapErr(err)
+	}
+	sch, err := l.compiledSchemaWith(args[1], o)
+	if err != nil {
+		return types.False
+	}
+	inst, err := ToNative(args[0])
+	if err != nil {
+		return types.NewErr("value cannot be validated: %v", err)
+	}
+	return types.Bool(sch.s.Validate(inst) == nil)
+}
+
+func (l *library) schemaError3Binding(schema, opts ref.Val) ref.Val {
+	o, err := parseSchemaOptions(opts)
+	if err != nil {
+		return types.WrapErr(err)
+	}
+	if _, err := l.compiledSchemaWith(schema, o); err != nil {
+		return types.String(compileProblem(err))
+	}
+	return types.String("")
+}
+
+func schemaExternalRefsBinding(schema ref.Val) ref.Val {
+	doc, err := ToNative(schema)
+	if err != nil {
+		return types.NewErr("schemaExternalRefs: %v", err)
+	}
+	ptrs := []string{}
+	for _, s := range externalRefSites(doc) {
+		ptrs = append(ptrs, jsonpointer.Join(s...))
+	}
+	return types.NewStringList(types.DefaultTypeAdapter, ptrs)
+}
+
+// walkSubschemas calls fn for every subschema object of v (v included),
+// with its pointer and its base URI (after its own $id), following only
+// keywords whose values are subschemas.
+func walkSubschemas(v any, ptr []string, base string, fn func(obj map[string]any, ptr []string, base string)) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	if id, ok := obj["$id"].(string); ok {
+		base = resolveURL(base, id)
+	} else if id, ok := obj["id"].(string); ok && !strings.HasPrefix(id, "#") {
+		base = resolveURL(base, id) // draft-04
+	}
+	fn(obj, ptr, base)
+	at := func(toks ...string) []string { return append(ptr[:len(ptr):len(ptr)], toks...) }
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		x := obj[k]
+		switch {
+		case schemaMapKeywords[k]:
+			m, _ := x.(map[string]any)
+			names := make([]string, 0, len(m))
+			for n := range m {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				walkSubschemas(m[n], at(k, n), base, fn)
+			}
+		case schemaArrayKeywords[k]:
+			if arr, ok := x.([]any); ok {
+				for i, y := range arr {
+					walkSubschemas(y, at(k, strconv.Itoa(i)), base, fn)
+				}
+				continue
+			}
+			walkSubschemas(x, at(k), base, fn)
+		case schemaKeywords[k]:
+			walkSubschemas(x, at(k), base, fn)
+		}
+	}
+}
+
+// externalRefSites returns the pointers (as tokens) of the "$ref",
+// "$dynamicRef" and "$recursiveRef" values of doc whose target document is
+// neither doc itself nor a resource doc declares with $id, in walk order.
+func externalRefSites(doc any) [][]string {
+	stripFragment := func(u string) string {
+		if i := strings.IndexByte(u, '#'); i >= 0 {
+			return u[:i]
+		}
+		return u
+	}
+	own := map[string]bool{schemaLocation: true}
+	walkSubschemas(doc, nil, schemaLocation, func(_ map[string]any, _ []string, base string) {
+		own[stripFragment(base)] = true
+	})
+	var out [][]string
+	walkSubschemas(doc, nil, schemaLocation, func(obj map[string]any, ptr []string, base string) {
+		for _, k := range []string{"$dynamicRef", "$recursiveRef", "$ref"} {
+			s, ok := obj[k].(string)
+			if !ok {
+				continue
+			}
+			if !own[stripFragment(resolveURL(base, s))] {
+				out = append(out, append(ptr[:len(ptr):len(ptr)], k))
+			}
+		}
+	})
+	return out
+}
+
+// withoutExternalRefs returns a copy of doc without its external reference
+// members, so that each is taken as satisfied.
+func withoutExternalRefs(doc any) any {
+	sites := externalRefSites(doc)
+	if len(sites) == 0 {
+		return doc
+	}
+	cp := deepCopy(doc)
+	for _, toks := range sites {
+		var cur any = cp
+		for _, t := range toks[:len(toks)-1] {
+			switch c := cur.(type) {
+			case map[string]any:
+				cur = c[t]
+			case []any:
+				i, _ := strconv.Atoi(t)
+				cur = c[i]
+			}
+		}
+		if m, ok := cur.(map[string]any); ok {
+			delete(m, toks[len(toks)-1])
+		}
+	}
+	return cp
+}
+
+func deepCopy(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(t))
+		for k, x := range t {
+			m[k] = deepCopy(x)
+		}
+		return m
+	case []any:
+		a := make([]any, len(t))
+		for i, x := range t {
+			a[i] = deepCopy(x)
+		}
+		return a
+	}
+	return v
+}
+
+// templateCacheSize bounds the URI templates one library instance keeps.
+const templateCacheSize = 256
+
+// templateCache caches parsed URI templates (or their parse errors).
+type templateCache struct {
+	mu      sync.Mutex
+	entries map[string]templateEntry
+}
+
+type templateEntry struct {
+	t   *uritemplate.Template
+	err error
+}
+
+// uriTemplate parses (or fetches from the cache) an RFC 6570 template.
+func (l *library) uriTemplate(s string) (t *uritemplate.Template, err error) {
+	c := &l.templates
+	c.mu.Lock()
+	e, ok := c.entries[s]
+	c.mu.Unlock()
+	if ok {
+		return e.t, e.err
+	}
+	func() {
+		defer func() { // the parser is third-party: a panic is an invalid template
+			if r := recover(); r != nil {
+				e = templateEntry{err: fmt.Errorf("invalid URI template: %v", r)}
+			}
+		}()
+		e.t, e.err = uritemplate.New(s)
+	}()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil {
+		c.entries = map[string]templateEntry{}
+	}
+	if len(c.entries) >= templateCacheSize {
+		for k := range c.entries {
+			delete(c.entries, k)
+			break
+		}
+	}
+	c.entries[s] = e
+	return e.t, e.err
+}
+
+func (l *library) isURITemplateBinding(v ref.Val) ref.Val {
+	s, ok := v.(types.String)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(v)
+	}
+	_, err := l.uriTemplate(string(s))
+	return types.Bool(err == nil)
+}
+
+func (l *library) uriTemplateVariablesBinding(v ref.Val) ref.Val {
+	s, ok := v.(types.String)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(v)
+	}
+	names := []string{}
+	if t, err := l.uriTemplate(string(s)); err == nil {
+		seen := map[string]bool{}
+		for _, n := range t.Varnames() {
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	return types.NewStringList(types.DefaultTypeAdapter, names)
+}
+
+func (l *library) uriTemplateMatchesBinding(tv, uv ref.Val) ref.Val {
+	ts, ok := tv.(types.String)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(tv)
+	}
+	us, ok := uv.(types.String)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(uv)
+	}
+	t, err := l.uriTemplate(string(ts))
+	if err != nil {
+		return types.False
+	}
+	matched := false
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				matched = false
+			}
+		}()
+		matched = t.Match(string(us)) != nil
+	}()
+	return types.Bool(matched)
+}
+
+// mediaType parses a media type: type/subtype with optional parameters.
+func mediaType(s string) (string, bool) {
+	mt, _, err := mime.ParseMediaType(s)
+	if err != nil {
+		return "", false
+	}
+	typ, sub, ok := strings.Cut(mt, "/")
+	if !ok || typ == "" || sub == "" || strings.Contains(sub, "/") {
+		return "", false
+	}
+	return mt, true
+}
+
+func isMediaTypeBinding(v ref.Val) ref.Val {
+	s, ok := v.(types.String)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(v)
+	}
+	_, valid := mediaType(string(s))
+	return types.Bool(valid)
+}
+
+func mediaTypeEssenceBinding(v ref.Val) ref.Val {
+	s, ok := v.(types.String)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(v)
+	}
+	mt, _ := mediaType(string(s))
+	return types.String(mt)
+}
+
+func isCanonicalBase64Binding(v ref.Val) ref.Val {
+	s, ok := v.(types.String)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(v)
+	}
+	b, err := base64.StdEncoding.Strict().DecodeString(string(s))
+	return types.Bool(err == nil && base64.StdEncoding.EncodeToString(b) == string(s))
+}

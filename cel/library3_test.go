@@ -1,0 +1,117 @@
+package cel
+
+import (
+	"strings"
+	"testing"
+)
+
+// Tests of the functions of library version 3.
+
+func TestSchemaFunctionsWithOptions(t *testing.T) {
+	e := newEnv(t, Config{})
+	obj := map[string]any{
+		"type":                 "object",
+		"required":             []any{"count"},
+		"properties":           map[string]any{"count": map[string]any{"type": "integer"}, "tag": map[string]any{"type": "string"}},
+		"additionalProperties": false,
+	}
+	// A tuple form of items: an array in draft-07, a schema in 2020-12.
+	tuple := map[string]any{"items": []any{map[string]any{"type": "string"}}}
+	ext := map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"a": map[string]any{"$ref": "https://example.com/a.json"},
+			"b": map[string]any{"$ref": "#/$defs/b"},
+		},
+		"$defs": map[string]any{"b": map[string]any{"type": "string"}},
+	}
+	type doc = map[string]any
+	runCases(t, e, []evalCase{
+		{name: "errors placed at the member", expr: `schemaErrors({'tag': 1, 'x': true}, self, {})`, self: obj, want: []any{
+			doc{"pointer": "/count", "keyword": "required", "message": `missing required member "count"`},
+			doc{"pointer": "/tag", "keyword": "type", "message": "got number, want string"},
+			doc{"pointer": "/x", "keyword": "additionalProperties", "message": `unknown member "x"`},
+		}},
+		{name: "valid value", expr: `schemaErrors({'count': 2}, self, {'dialect': 'draft-07'})`, self: obj, want: []any{}},
+		{name: "matches", expr: `matchesSchema({'count': 2}, self, {}) && !matchesSchema({'count': 'x'}, self, {})`, self: obj, want: true},
+		{name: "draft-07 tuple items", expr: `matchesSchema(['a', 1], self, {'dialect': 'draft-07'})`, self: tuple, want: true},
+		{name: "draft-07 tuple items fail", expr: `matchesSchema([1], self, {'dialect': 'draft-07'})`, self: tuple, want: false},
+		{name: "2020-12 refuses array items", expr: `schemaError(self, {'dialect': '2020-12'}).startsWith('does not compile: ')`, self: tuple, want: true},
+		{name: "$schema wins over the dialect", expr: `schemaError(self, {'dialect': 'draft-07'})`,
+			self: map[string]any{"$schema": "https://json-schema.org/draft/2020-12/schema", "prefixItems": []any{true}}, want: ""},
+		{name: "external ref refused", expr: `schemaError(self, {}).contains('https://example.com/a.json')`, self: ext, want: true},
+		{name: "external ref ignored", expr: `schemaError(self, {'externalRefs': 'ignore'})`, self: ext, want: ""},
+		{name: "ignored ref is satisfied, local still checked", expr: `[matchesSchema({'a': 5, 'b': 'x'}, self, {'externalRefs': 'ignore'}), matchesSchema({'a': 5, 'b': 5}, self, {'externalRefs': 'ignore'})]`, self: ext, want: []any{true, false}},
+		{name: "schema that does not compile is one entry", expr: `schemaErrors(1, {'type': 5}, {})`, want: []any{
+			doc{"pointer": "", "keyword": "", "message": `schema does not compile: at /type: "type" must be one of "array", "boolean", "integer", "null", "number", "object", "string"`},
+		}},
+		{name: "matches false for a bad schema", expr: `matchesSchema(1, {'type': 5}, {})`, want: false},
+		{name: "unknown dialect", expr: `schemaError({}, {'dialect': '7'})`, wantErr: `schema option dialect: got "7"`},
+		{name: "unknown option", expr: `schemaError({}, {'draft': '7'})`, wantErr: `unknown schema option "draft"`},
+		{name: "bad externalRefs", expr: `schemaError({}, {'externalRefs': 'fetch'})`, wantErr: `want "refuse" or "ignore"`},
+		{name: "external refs listed", expr: `schemaExternalRefs(self)`, self: ext, want: []any{"/properties/a/$ref"}},
+		{name: "refs into an $id resource are internal", expr: `schemaExternalRefs(self)`, self: map[string]any{
+			"$defs":      map[string]any{"x": map[string]any{"$id": "https://example.com/x.json", "type": "string"}},
+			"$ref":       "https://example.com/x.json",
+			"properties": map[string]any{"d": map[string]any{"$ref": "other.json#/a"}},
+		}, want: []any{"/properties/d/$ref"}},
+		{name: "a $ref in data is not a reference", expr: `schemaExternalRefs(self)`, self: map[string]any{"const": map[string]any{"$ref": "https://e.com/x"}}, want: []any{}},
+	})
+}
+
+func TestURITemplates(t *testing.T) {
+	e := newEnv(t, Config{})
+	runCases(t, e, []evalCase{
+		{name: "valid level 1", expr: `isURITemplate('file:///{path}')`, want: true},
+		{name: "valid level 4", expr: `isURITemplate('https://e.com/{+base}{/segs*}{?q,lang:2}{&more*}{#frag}')`, want: true},
+		{name: "literal only", expr: `isURITemplate('https://e.com/a')`, want: true},
+		{name: "unclosed", expr: `isURITemplate('file:///{path')`, want: false},
+		{name: "bad variable", expr: `isURITemplate('file:///{pa th}')`, want: false},
+		{name: "empty expression", expr: `isURITemplate('a{}')`, want: false},
+		{name: "variables in order, once", expr: `uriTemplateVariables('db://{schema}/{table}{?schema,limit}')`, want: []any{"schema", "table", "limit"}},
+		{name: "variables of an invalid template", expr: `uriTemplateVariables('{oops')`, want: []any{}},
+		{name: "matches", expr: `uriTemplateMatches('db://{schema}/{table}', 'db://public/users')`, want: true},
+		{name: "does not match", expr: `uriTemplateMatches('db://{schema}/{table}', 'file:///x')`, want: false},
+		{name: "simple expansion excludes a slash", expr: `uriTemplateMatches('db://{table}', 'db://a/b')`, want: false},
+		{name: "reserved expansion takes a slash", expr: `uriTemplateMatches('file:///{+path}', 'file:///a/b.txt')`, want: true},
+		{name: "query", expr: `uriTemplateMatches('s://x{?q}', 's://x?q=1')`, want: true},
+		{name: "invalid template never matches", expr: `uriTemplateMatches('{oops', '{oops')`, want: false},
+	})
+}
+
+func TestMediaTypesAndBase64(t *testing.T) {
+	e := newEnv(t, Config{})
+	runCases(t, e, []evalCase{
+		{name: "media type", expr: `isMediaType('text/plain')`, want: true},
+		{name: "with parameters", expr: `isMediaType('text/plain; charset=utf-8')`, want: true},
+		{name: "vendor tree", expr: `isMediaType('application/vnd.api+json')`, want: true},
+		{name: "no subtype", expr: `isMediaType('text')`, want: false},
+		{name: "empty subtype", expr: `isMediaType('text/')`, want: false},
+		{name: "two slashes", expr: `isMediaType('text/plain/x')`, want: false},
+		{name: "space in type", expr: `isMediaType('te xt/plain')`, want: false},
+		{name: "essence lower-cased without parameters", expr: `mediaTypeEssence('Text/HTML; charset=UTF-8')`, want: "text/html"},
+		{name: "essence of an invalid type", expr: `mediaTypeEssence('nope')`, want: ""},
+		{name: "canonical", expr: `isCanonicalBase64('aGk=')`, want: true},
+		{name: "empty is canonical", expr: `isCanonicalBase64('')`, want: true},
+		{name: "unpadded", expr: `isCanonicalBase64('aGk')`, want: false},
+		{name: "non-zero pad bits", expr: `isCanonicalBase64('aGl=')`, want: false},
+		{name: "url alphabet", expr: `isCanonicalBase64('-_8=')`, want: false},
+		{name: "line break", expr: `isCanonicalBase64('aGk=\n')`, want: false},
+		{name: "size of decoded bytes", expr: `size(tryBase64Decode('aGVsbG8=').value())`, want: int64(5)},
+	})
+}
+
+func TestLibrary3IsVersioned(t *testing.T) {
+	v2 := newEnv(t, Config{Library: 2})
+	for _, expr := range []string{
+		`isURITemplate('a')`, `uriTemplateVariables('a')`, `uriTemplateMatches('a', 'a')`,
+		`isMediaType('a/b')`, `mediaTypeEssence('a/b')`, `isCanonicalBase64('')`,
+		`schemaExternalRefs({})`, `schemaError({}, {})`, `matchesSchema(1, {}, {})`, `schemaErrors(1, {}, {})`,
+	} {
+		if _, err := v2.Compile(expr, Origin{}); err == nil {
+			t.Errorf("library 2 compiles %s, a version-3 function", expr)
+		} else if !strings.Contains(err.Error(), "undeclared reference") && !strings.Contains(err.Error(), "no matching overload") {
+			t.Errorf("library 2, %s: %v", expr, err)
+		}
+	}
+}
