@@ -131,6 +131,23 @@ func corpusCatalog(t *testing.T) *engine.Catalog {
 	return cat
 }
 
+// specExampleFiles are the spec's complete examples, spec/draft/examples.
+func specExampleFiles(t *testing.T) []string {
+	t.Helper()
+	dir := sharedtest.Path(t, "upstream", "mcpdesc-specification", "spec", "draft", "examples")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() && (strings.HasSuffix(e.Name(), ".yaml") || strings.HasSuffix(e.Name(), ".json")) {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
 func fixtureFiles(t *testing.T, corpus, folder string) []string {
 	t.Helper()
 	dir := sharedtest.Path(t, "upstream", "mcpdesc-specification", "spec", corpus, "fixtures", folder)
@@ -186,18 +203,39 @@ func TestCorpusNoRuleErrors(t *testing.T) {
 			}
 		}
 	}
+	// The spec's complete examples, as they are and mutated.
+	examples := specExampleFiles(t)
+	for _, f := range examples {
+		ds, _ := lintFixture(t, cat, f)
+		for _, d := range ds {
+			if d.RuleError {
+				t.Errorf("examples/%s: rule error: %v", filepath.Base(f), d)
+			}
+		}
+	}
 	mutated := 0
 	var valid []string
 	for _, corpus := range corpora {
 		valid = append(valid, fixtureFiles(t, corpus, "expected-valid")...)
 	}
+	valid = append(valid, examples...)
 	for _, f := range valid {
 		doc, err := loader.ParseFile(f, rs.LoadOptions)
 		if err != nil {
 			continue
 		}
-		for i, m := range mutations(doc.Root.Value, 4) {
-			if raceEnabled && i%10 != 0 {
+		for i, m := range mutations(doc.Root.Value, 7) {
+			// Every mutation down to depth 4 (every 10th under the race
+			// detector); deeper, where the examples' payloads are, every
+			// 3rd (every 30th).
+			keep := 1
+			if m.depth > 4 {
+				keep = 3
+			}
+			if raceEnabled {
+				keep *= 10
+			}
+			if i%keep != 0 {
 				continue
 			}
 			mutated++
@@ -225,6 +263,7 @@ func TestCorpusNoRuleErrors(t *testing.T) {
 
 type mutation struct {
 	what  string
+	depth int // of the changed member or element
 	value any
 }
 
@@ -241,17 +280,17 @@ func mutations(v any, depth int) []mutation {
 		at := "/" + strings.Join(path, "/")
 		switch t := cur.(type) {
 		case map[string]any:
-			out = append(out, mutation{"unknown member at " + at, rebuild(with(t, "zzUnknown", true))})
+			out = append(out, mutation{"unknown member at " + at, d, rebuild(with(t, "zzUnknown", true))})
 			keys := make([]string, 0, len(t))
 			for k := range t {
 				keys = append(keys, k)
 			}
 			sort.Strings(keys)
 			for _, k := range keys {
-				out = append(out, mutation{"deleted " + at + "/" + k, rebuild(without(t, k))})
+				out = append(out, mutation{"deleted " + at + "/" + k, d + 1, rebuild(without(t, k))})
 				for _, other := range []any{"text", int64(7), []any{int64(1)}, map[string]any{"k": "v"}, nil} {
 					if jsonKind(other) != jsonKind(t[k]) {
-						out = append(out, mutation{fmt.Sprintf("%s/%s as %s", at, k, jsonKind(other)), rebuild(with(t, k, other))})
+						out = append(out, mutation{fmt.Sprintf("%s/%s as %s", at, k, jsonKind(other)), d + 1, rebuild(with(t, k, other))})
 					}
 				}
 				k := k
