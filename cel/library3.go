@@ -112,21 +112,37 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 	if c.entries == nil {
 		c.entries = map[string]schema3Entry{}
 	}
-	if len(c.entries) >= schemaCacheSize {
-		for k := range c.entries { // evict an arbitrary entry
-			delete(c.entries, k)
+	for k := range c.entries { // evict arbitrary entries to make room
+		if len(c.entries) < schema3CacheEntries && c.bytes+len(key) <= schema3CacheBytes {
 			break
 		}
+		c.bytes -= len(k)
+		delete(c.entries, k)
 	}
+	if _, dup := c.entries[key]; !dup {
+		c.bytes += len(key)
+	}
+	c.misses++
 	c.entries[key] = e
 	return e.schema, e.err
 }
+
+// The version-3 schema cache holds at most this many schemas, of at most
+// this many bytes of canonical JSON in all: enough that a document's every
+// distinct schema is compiled once per run (a 5,000-tool description has
+// 10,000), with memory bounded whatever the documents.
+const (
+	schema3CacheEntries = 65536
+	schema3CacheBytes   = 64 << 20
+)
 
 // schema3Cache caches the schemas the version-3 functions compile, by
 // options and canonical JSON.
 type schema3Cache struct {
 	mu      sync.Mutex
 	entries map[string]schema3Entry
+	bytes   int // the keys' total length
+	misses  int // schemas compiled (for tests)
 }
 
 type schema3Entry struct {

@@ -1,8 +1,12 @@
 package cel
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/traits"
 )
 
 // Tests of the functions of library version 3.
@@ -113,5 +117,34 @@ func TestLibrary3IsVersioned(t *testing.T) {
 		} else if !strings.Contains(err.Error(), "undeclared reference") && !strings.Contains(err.Error(), "no matching overload") {
 			t.Errorf("library 2, %s: %v", expr, err)
 		}
+	}
+}
+
+// TestSchemaCacheCompilesOnce: every distinct schema and options is
+// compiled once, however often and in whatever order it is used, for more
+// schemas than the version-2 cache holds.
+func TestSchemaCacheCompilesOnce(t *testing.T) {
+	lib, err := newLibrary(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	adapter := types.DefaultTypeAdapter
+	const n = 3 * schemaCacheSize
+	opts := adapter.NativeToValue(map[string]any{"dialect": "draft-07"})
+	for round := 0; round < 3; round++ {
+		for i := 0; i < n; i++ {
+			schema := adapter.NativeToValue(map[string]any{"type": "object", "title": strconv.Itoa(i)})
+			got := lib.schemaErrors3Binding(adapter.NativeToValue(map[string]any{}), schema, opts)
+			if l, ok := got.(traits.Lister); !ok || l.Size() != types.Int(0) {
+				t.Fatalf("schema %d: %v", i, got)
+			}
+		}
+	}
+	if lib.schemas3.misses != n {
+		t.Errorf("%d distinct schemas used 3 times each were compiled %d times", n, lib.schemas3.misses)
+	}
+	lib.schemaError3Binding(adapter.NativeToValue(map[string]any{"type": "object", "title": "0"}), adapter.NativeToValue(map[string]any{}))
+	if lib.schemas3.misses != n+1 {
+		t.Errorf("other options share a compiled schema: %d compiles", lib.schemas3.misses)
 	}
 }
