@@ -1,0 +1,157 @@
+package rulesets_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/benchgen"
+	"github.com/celint/celint/loader"
+	"github.com/celint/celint/rulesets"
+	"gopkg.in/yaml.v3"
+)
+
+// The workload of ../shared/bench (see its README), generated in Go by
+// internal/benchgen: 5,000 tools (about 9.3 MB of JSON), linted with the
+// embedded rulesets, optionally with the 100 synthetic rules of
+// genrules.py overlaid as a --rules folder. Each benchmark reports, in one
+// run, the engine's time (reading plus linting) as a ratio of a plain
+// decoder reading the same bytes.
+const workloadTools = 5000
+
+// BenchmarkWorkloadJSON is the workload's JSON description with the
+// embedded rulesets; engine/json is reading plus linting over
+// encoding/json decoding the same bytes into any.
+func BenchmarkWorkloadJSON(b *testing.B) {
+	cat := workloadCatalog(b, "")
+	benchWorkload(b, cat, "big.json", benchgen.Description(workloadTools), "json", decodeJSON)
+}
+
+// BenchmarkWorkloadJSONSynthetic is BenchmarkWorkloadJSON with the 100
+// synthetic rules of genrules.py overlaid as a rules folder, as
+// `celint check --rules DIR` does: the headline figure of the workload.
+func BenchmarkWorkloadJSONSynthetic(b *testing.B) {
+	dir := b.TempDir()
+	if err := benchgen.WriteRules(dir, 100); err != nil {
+		b.Fatal(err)
+	}
+	cat := workloadCatalog(b, dir)
+	benchWorkload(b, cat, "big.json", benchgen.Description(workloadTools), "json", decodeJSON)
+}
+
+// BenchmarkWorkloadYAML is the same description as block YAML with the
+// embedded rulesets; engine/yaml is reading plus linting over yaml.v3
+// parsing the same bytes into a yaml.Node.
+func BenchmarkWorkloadYAML(b *testing.B) {
+	cat := workloadCatalog(b, "")
+	benchWorkload(b, cat, "big.yaml", benchgen.DescriptionYAML(workloadTools), "yaml", decodeYAML)
+}
+
+func decodeJSON(data []byte) error {
+	var v any
+	return json.Unmarshal(data, &v)
+}
+
+func decodeYAML(data []byte) error {
+	var n yaml.Node
+	return yaml.Unmarshal(data, &n)
+}
+
+// workloadCatalog returns the embedded rulesets, each with the rule files
+// of dir added when dir is not "", as cmd/celint applies a --rules folder
+// without a ruleset header.
+func workloadCatalog(b *testing.B, dir string) *engine.Catalog {
+	b.Helper()
+	cat, err := rulesets.Catalog(engine.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if dir == "" {
+		return cat
+	}
+	var out []*engine.Ruleset
+	for _, rs := range cat.Rulesets() {
+		ext, err := rs.WithFolder(engine.Folder{FS: os.DirFS(dir), Dir: ".", Name: dir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, ext)
+	}
+	cat, err = engine.NewCatalog(out...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return cat
+}
+
+// benchWorkload chooses the document's ruleset once, as `celint check`
+// does by the version it declares, then times reading plus linting against
+// decode on the same bytes, each iteration. It reports the diagnostics and
+// rule errors of the last lint, and logs each rule that failed and the
+// first few findings.
+func benchWorkload(b *testing.B, cat *engine.Catalog, name string, data []byte, decoder string, decode func([]byte) error) {
+	_, rs, err := cat.Load(name, data, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	var lint, parse, dec time.Duration
+	var diags []engine.Diagnostic
+	for b.Loop() {
+		t0 := time.Now()
+		doc, err := loader.Parse(name, data, rs.LoadOptions)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		diags, err = rs.Lint(context.Background(), doc, engine.LintOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		t2 := time.Now()
+		if err := decode(data); err != nil {
+			b.Fatal(err)
+		}
+		t3 := time.Now()
+		parse += t1.Sub(t0)
+		lint += t2.Sub(t1)
+		dec += t3.Sub(t2)
+	}
+	ruleErrors := map[string]string{} // rule id → its first error
+	nErrors, logged := 0, 0
+	for _, d := range diags {
+		if !d.RuleError && logged < 5 {
+			b.Logf("finding: %s %s at %q: %s", d.Severity, d.RuleID, d.Pointer, d.Message)
+			logged++
+		}
+		if d.RuleError {
+			nErrors++
+			if _, ok := ruleErrors[d.RuleID]; !ok {
+				ruleErrors[d.RuleID] = fmt.Sprintf("%s: %s", d.Pointer, d.Message)
+			}
+		}
+	}
+	ids := make([]string, 0, len(ruleErrors))
+	for id := range ruleErrors {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		b.Logf("rule error: %s at %s", id, ruleErrors[id])
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(len(data))/1e6, "MB")
+	b.ReportMetric(float64(len(rs.Rules)), "rules")
+	b.ReportMetric(float64(len(diags)), "diags")
+	b.ReportMetric(float64(nErrors), "rule-errors")
+	b.ReportMetric(float64(parse.Milliseconds())/n, "parse-ms/op")
+	b.ReportMetric(float64(lint.Milliseconds())/n, "rules-ms/op")
+	b.ReportMetric(float64(dec.Milliseconds())/n, decoder+"-ms/op")
+	b.ReportMetric(float64(parse+lint)/float64(dec), "engine/"+decoder)
+}
