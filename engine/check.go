@@ -12,21 +12,24 @@ import (
 
 // check is one compiled check of a rule.
 type check struct {
-	code        string   // "" for the rule's own finding
-	severity    Severity // of the check's findings
-	aliases     []string
-	scopeValues []string // nil: wherever the rule applies
-	assume      *assumption
-	each        *program
-	when        *program
-	test        *program
-	forbid      bool // test reports when true
-	at          template
-	pointer     *program // a computed relative pointer, used as it is
-	message     template
-	msgExpr     *program
-	file        string     // the rule file, for rule errors
-	pos         loader.Pos // where the check starts
+	code     string   // "" for the rule's own finding
+	severity Severity // of the check's findings
+	// inheritsLevel: the check sets no level of its own, so a levels entry
+	// for its rule applies to it
+	inheritsLevel bool
+	aliases       []string
+	scopeValues   []string // nil: wherever the rule applies
+	assume        *assumption
+	each          *program
+	when          *program
+	test          *program
+	forbid        bool // test reports when true
+	at            template
+	pointer       *program // a computed relative pointer, used as it is
+	message       template
+	msgExpr       *program
+	file          string     // the rule file, for rule errors
+	pos           loader.Pos // where the check starts
 }
 
 // errorf returns a rule error located at the check.

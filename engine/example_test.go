@@ -22,6 +22,7 @@ info: {name: notes, version: 1.0.0}
 protocolVersions: ["2025-11-25"]
 tools:
   - name: delete_note
+    inputSchema: {type: object}
     elicitations:
       - name: confirm
         mode: form
@@ -64,7 +65,7 @@ func ExampleRuleset_Lint() {
 	for _, d := range diags {
 		fmt.Printf("%d:%d-%d:%d %s %s [%s]\n", d.Line, d.Column, d.EndLine, d.EndColumn, d.Severity, d.Message, d.RuleID)
 	}
-	// Output: 14:22-14:31 error required name "confirmed" is not a declared property [mcpdesc.elicitation.form-schema.consistency]
+	// Output: 15:22-15:31 error required name "confirmed" is not a declared property [mcpdesc.elicitation.form-schema.consistency]
 }
 
 // Add a rule written in YAML, from bytes, to the embedded mcpdesc ruleset.

@@ -260,6 +260,10 @@ func TestExtendsDisableLevels(t *testing.T) {
       - code: loud
         assert: "false"
         message: loud
+      - code: own
+        level: should
+        assert: "false"
+        message: own
   - id: t.two
     level: must
     given: $items
@@ -298,9 +302,31 @@ func TestExtendsDisableLevels(t *testing.T) {
 	for _, x := range mustLint(t, rs, d, engine.LintOptions{}) {
 		got = append(got, fmt.Sprintf("%s/%s %s %s", x.RuleID, x.Code, x.Severity, x.Message))
 	}
-	sameLines(t, got, []string{"t.one/ error one", "t.one/loud info loud", "house.named/ warning no x"})
+	sameLines(t, got, []string{"t.one/ error one", "t.one/loud info loud", "t.one/own warning own", "house.named/ warning no x"})
 	if len(base.Rules) != 3 || base.Rule("t.one").Codes[1].Level != "must" {
 		t.Error("extending changed the base ruleset")
+	}
+
+	// A levels entry for a rule also moves its codes that set no level of
+	// their own, not those that do, nor a code given its own entry.
+	for _, tc := range []struct{ levels, want string }{
+		{"{t.one: may}", "t.one/ info one|t.one/loud info loud|t.one/own warning own"},
+		{"{t.one: may, t.one/loud: must}", "t.one/ info one|t.one/loud error loud|t.one/own warning own"},
+		{"{t.one/loud: must, t.one: may}", "t.one/ info one|t.one/loud error loud|t.one/own warning own"},
+	} {
+		fs := fstest.MapFS{
+			"l/ruleset.yaml": {Data: []byte("name: lv\ntag: v0.1.0\nextends: t@v1\ndisable: [t.two, t.refs]\nlevels: " + tc.levels + "\n")},
+			"l/r.yaml":       {Data: []byte("rules: []\n")},
+		}
+		lv, err := engine.LoadRuleset(fs, "l", engine.Options{Bases: bases})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, x := range mustLint(t, lv, d, engine.LintOptions{}) {
+			got = append(got, fmt.Sprintf("%s/%s %s %s", x.RuleID, x.Code, x.Severity, x.Message))
+		}
+		sameLines(t, got, strings.Split(tc.want, "|"))
 	}
 	bad := fstest.MapFS{"h/ruleset.yaml": {Data: []byte("name: house\ntag: v1\nextends: t@v1\ndisable: [t.nope]\n")}, "h/r.yaml": {Data: []byte("rules: []\n")}}
 	if _, err := engine.LoadRuleset(bad, "h", engine.Options{Bases: bases}); err == nil || !strings.Contains(err.Error(), `h/ruleset.yaml:4:11: disable: t@v1 has no rule "t.nope"`) {

@@ -168,6 +168,9 @@ type Code struct {
 	Severity Severity
 	Level    string
 	Aliases  []string
+	// Inherited is true when the code sets no level of its own: it has
+	// the rule's, and a ruleset's levels entry for the rule changes it too.
+	Inherited bool
 }
 
 // assumption is a compiled precondition: a shape, or a CEL condition.
@@ -334,8 +337,11 @@ func (r *Rule) withLevel(code, level string) *Rule {
 	sev := SeverityOfLevel(level)
 	cp.Codes = slices.Clone(r.Codes)
 	for i := range cp.Codes {
-		if cp.Codes[i].Name == code {
+		if c := cp.Codes[i]; c.Name == code || code == "" && c.Inherited {
 			cp.Codes[i].Severity, cp.Codes[i].Level = sev, level
+			if c.Name == code {
+				cp.Codes[i].Inherited = false
+			}
 		}
 	}
 	if code == "" {
@@ -344,8 +350,11 @@ func (r *Rule) withLevel(code, level string) *Rule {
 	cp.checks = make([]*check, len(r.checks))
 	for i, c := range r.checks {
 		cc := *c
-		if cc.code == code {
+		if cc.code == code || code == "" && cc.inheritsLevel {
 			cc.severity = sev
+		}
+		if cc.code == code && code != "" {
+			cc.inheritsLevel = false
 		}
 		cp.checks[i] = &cc
 	}
@@ -826,7 +835,7 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 	env, vars, err := compileVars(env, file, spec.Variables)
 	issues.Append(err)
 	r.vars = vars
-	r.Codes = []Code{{Severity: r.Severity, Level: spec.Doc.Level, Aliases: spec.Doc.Aliases}}
+	r.Codes = []Code{{Severity: r.Severity, Level: spec.Doc.Level, Aliases: spec.Doc.Aliases, Inherited: true}}
 	for i := range spec.Checks {
 		cs := &spec.Checks[i]
 		c, err := compileCheck(env, file, cs)
@@ -834,11 +843,12 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 			issues.Append(err)
 			continue
 		}
-		c.severity, c.aliases = r.Severity, spec.Doc.Aliases
+		c.severity, c.aliases, c.inheritsLevel = r.Severity, spec.Doc.Aliases, true
 		if cs.Code.Value != "" {
 			level := cmp.Or(cs.Level.Value, spec.Doc.Level)
 			c.code, c.severity, c.aliases = cs.Code.Value, SeverityOfLevel(level), cs.Aliases
-			r.Codes = append(r.Codes, Code{Name: cs.Code.Value, Severity: c.severity, Level: level, Aliases: cs.Aliases})
+			c.inheritsLevel = cs.Level.Value == ""
+			r.Codes = append(r.Codes, Code{Name: cs.Code.Value, Severity: c.severity, Level: level, Aliases: cs.Aliases, Inherited: c.inheritsLevel})
 		}
 		if c.scopeValues, err = rs.scopeSet(file, cs.Scope); err != nil {
 			issues.Append(err)
