@@ -361,6 +361,35 @@ func near(p, q string) bool {
 //   - deeper: the reference reports an unsupported field at the object
 //     that holds it (x-mcp-header at the tool's inputSchema); we report it
 //     at the field itself, a descendant of the reference location.
+//   - oneOf inline or reference: an example may be written inline or as a
+//     Reference Object, a oneOf the reference schema does not discriminate,
+//     so a defect of an inline example also gives "$componentRef is
+//     missing", "must match exactly one schema" and the reference branch's
+//     "no other members". We tell the two forms apart by $componentRef, so
+//     any error of ours inside the same example covers those reports.
+//
+// deeperCodes are the reference codes reported at the object that holds
+// the offending field, where we report the field itself.
+var deeperCodes = map[string]bool{
+	"field-not-supported-by-version":            true, // x-mcp-header, at the inputSchema
+	"unresolved-external-tool-schema-reference": true, // each external $ref, at the schema
+}
+
+// inlineOrReference returns the example entry (a member of an examples map
+// or of a components example namespace) that a schema-validation location
+// names or lies directly under, or "".
+func inlineOrReference(ptr string) string {
+	toks := strings.Split(ptr, "/")
+	for n := len(toks); n >= 3 && n >= len(toks)-1; n-- {
+		holder := toks[n-2]
+		if holder == "examples" || holder == "interactionExamples" ||
+			n >= 4 && toks[n-3] == "components" && strings.HasSuffix(holder, "Examples") {
+			return strings.Join(toks[:n], "/")
+		}
+	}
+	return ""
+}
+
 func deviation(r refDiag, ptr string, ds []engine.Diagnostic) string {
 	parts := strings.Split(ptr, "/")
 	for _, d := range ds {
@@ -373,8 +402,13 @@ func deviation(r refDiag, ptr string, ds []engine.Diagnostic) string {
 				return "oneOf branch: " + d.Pointer + " " + d.RuleID
 			}
 		}
-		if r.Code == "field-not-supported-by-version" && strings.HasPrefix(d.Pointer, ptr+"/") {
+		if deeperCodes[r.Code] && strings.HasPrefix(d.Pointer, ptr+"/") {
 			return "deeper: " + d.Pointer + " " + d.RuleID
+		}
+		if r.Code == "schema-validation" {
+			if x := inlineOrReference(ptr); x != "" && d.Severity == engine.Error && (d.Pointer == x || strings.HasPrefix(d.Pointer, x+"/")) {
+				return "oneOf inline or reference: " + d.Pointer + " " + d.RuleID
+			}
 		}
 	}
 	return ""
