@@ -358,6 +358,7 @@ func near(p, q string) bool {
 //     discriminated, so for a scheme it also reports what every other
 //     scheme type would need. We discriminate on type, so any error of ours
 //     in the same scheme covers the scheme's branch reports.
+//     The same holds for an elicitation declaration, discriminated by mode.
 //   - deeper: the reference reports an unsupported field at the object
 //     that holds it (x-mcp-header at the tool's inputSchema); we report it
 //     at the field itself, a descendant of the reference location.
@@ -368,6 +369,24 @@ func near(p, q string) bool {
 //     "no other members". We tell the two forms apart by $componentRef, so
 //     any error of ours inside the same example covers those reports.
 //
+// discriminatedUnion returns the object, among those pointer tokens, that
+// the reference schema writes as an undiscriminated oneOf and we
+// discriminate: a security scheme (by type) or an elicitation declaration
+// (by mode); "" when there is none.
+func discriminatedUnion(parts []string) string {
+	if len(parts) >= 3 && parts[1] == "securitySchemes" {
+		return strings.Join(parts[:3], "/")
+	}
+	for i := len(parts) - 2; i >= 1; i-- {
+		if parts[i] == "elicitations" {
+			if _, err := strconv.Atoi(parts[i+1]); err == nil {
+				return strings.Join(parts[:i+2], "/")
+			}
+		}
+	}
+	return ""
+}
+
 // deeperCodes are the reference codes reported at the object that holds
 // the offending field, where we report the field itself.
 var deeperCodes = map[string]bool{
@@ -396,9 +415,8 @@ func deviation(r refDiag, ptr string, ds []engine.Diagnostic) string {
 		if d.Severity.String() != r.Severity {
 			continue
 		}
-		if r.Code == "schema-validation" && len(parts) >= 3 && parts[1] == "securitySchemes" {
-			scheme := strings.Join(parts[:3], "/")
-			if d.Pointer == scheme || strings.HasPrefix(d.Pointer, scheme+"/") {
+		if r.Code == "schema-validation" {
+			if union := discriminatedUnion(parts); union != "" && (d.Pointer == union || strings.HasPrefix(d.Pointer, union+"/")) {
 				return "oneOf branch: " + d.Pointer + " " + d.RuleID
 			}
 		}
