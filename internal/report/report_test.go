@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/celint/celint/engine"
 )
@@ -405,5 +406,49 @@ func TestClipLongLines(t *testing.T) {
 	text, caret = clip(long, 5)
 	if []rune(text)[caret] != 'a' || strings.HasPrefix(text, "…") {
 		t.Errorf("caret near the start: %q %d", text, caret)
+	}
+}
+
+// TestTextFrameLongLine: on a minified document's one long line, each
+// finding's frame shows the window around its column, with the caret under
+// the column's character, whichever order the findings come in.
+func TestTextFrameLongLine(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"a":[`)
+	for i := 0; i < 20000; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"é%05d"`, i) // a two-byte rune in every element
+	}
+	b.WriteString(`]}`)
+	line := b.String()
+	runes := []rune(line)
+	src := map[string][]byte{"m.json": []byte(line)}
+	for _, col := range []int{len(runes) - 3, 2, 70001, 1000, len(runes) + 5} {
+		d := engine.Diagnostic{File: "m.json", RuleID: "r", Severity: engine.Error, Message: "m", Line: 1, Column: col}
+		got := render(t, "text", Input{Diagnostics: []engine.Diagnostic{d}, Sources: src})
+		lines := strings.Split(got, "\n")
+		var text, caret string
+		for i, l := range lines {
+			if strings.HasPrefix(l, "    1 | ") {
+				text, caret = strings.TrimPrefix(l, "    1 | "), strings.TrimPrefix(lines[i+1], "      | ")
+			}
+		}
+		if n := utf8.RuneCountInString(text); n > maxFrame+2 {
+			t.Errorf("column %d: frame of %d runes", col, n)
+		}
+		at := utf8.RuneCountInString(caret) - 1
+		tr := []rune(text)
+		want := ' '
+		if col <= len(runes) {
+			want = runes[col-1]
+		}
+		if at < 0 || at > len(tr) || at < len(tr) && tr[at] != want || at == len(tr) && col <= len(runes) {
+			t.Errorf("column %d: caret at %d of %q, want under %q", col, at, text, want)
+		}
+		if col > 200 && !strings.HasPrefix(text, "…") {
+			t.Errorf("column %d: the cut start is not marked: %q", col, text[:20])
+		}
 	}
 }

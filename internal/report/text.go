@@ -135,6 +135,7 @@ func (t textWriter) printFile(ds []engine.Diagnostic, src []byte) {
 	}
 
 	var lines []string // src split into lines, when first needed
+	var long longLine  // the rune index of the last long line framed
 	for i, d := range ds {
 		r := rows[i]
 		t.w.WriteString("  ")
@@ -161,15 +162,90 @@ func (t textWriter) printFile(ds []engine.Diagnostic, src []byte) {
 			lines = splitLines(src)
 		}
 		if d.Line >= 1 && d.Line <= len(lines) {
-			t.printFrame(d, lines[d.Line-1])
+			if d.Line != long.line {
+				long = newLongLine(d.Line, lines[d.Line-1])
+			}
+			t.printFrame(d, long.window(lines[d.Line-1], d.Column))
 		}
 	}
 }
 
-// printFrame prints the source line of d with its number and, when d has a
-// column, a caret under it.
-func (t textWriter) printFrame(d engine.Diagnostic, line string) {
-	text, caret := clip(expandLine(line, d.Column))
+// longLineBytes is the length from which a source line is cut to a window
+// around the column before it is rendered, so that a minified document's
+// one line is not rendered whole for every finding on it.
+const longLineBytes = 16 << 10
+
+// longLine indexes the rune starts of a long source line, every
+// longLineStep runes, so that the window around a column is found without
+// walking the line from its start for every finding.
+type longLine struct {
+	line   int   // 1-based; 0 when none
+	starts []int // byte offset of rune k*longLineStep
+}
+
+const longLineStep = 256
+
+func newLongLine(n int, text string) longLine {
+	l := longLine{line: n}
+	if len(text) < longLineBytes {
+		return l
+	}
+	k := 0
+	for i := range text {
+		if k%longLineStep == 0 {
+			l.starts = append(l.starts, i)
+		}
+		k++
+	}
+	return l
+}
+
+// frameWindow is a source line, or a window of it, to frame.
+type frameWindow struct {
+	text       string
+	column     int  // 1-based rune column within text; 0 when none
+	cutL, cutR bool // text starts after, or ends before, the line's
+}
+
+// window returns text (the indexed line), cut to about 2×maxFrame runes on
+// each side of column when it is long.
+func (l longLine) window(text string, column int) frameWindow {
+	if l.starts == nil || column < 1 {
+		if l.starts != nil { // no column: the line's start
+			end := min(len(text), longLineBytes)
+			for end > 0 && end < len(text) && !utf8.RuneStart(text[end]) {
+				end--
+			}
+			return frameWindow{text: text[:end], cutR: end < len(text)}
+		}
+		return frameWindow{text: text, column: column}
+	}
+	runeAt := func(k int) int { // byte offset of rune k (0-based), or len(text)
+		b := l.starts[min(k/longLineStep, len(l.starts)-1)]
+		for j := (min(k/longLineStep, len(l.starts)-1)) * longLineStep; j < k && b < len(text); j++ {
+			_, size := utf8.DecodeRuneInString(text[b:])
+			b += size
+		}
+		return b
+	}
+	first := max(0, column-1-2*maxFrame)
+	lo, hi := runeAt(first), runeAt(column-1+2*maxFrame)
+	return frameWindow{text: text[lo:hi], column: column - first, cutL: lo > 0, cutR: hi < len(text)}
+}
+
+// printFrame prints the source line (or window) of d with its number and,
+// when d has a column, a caret under it.
+func (t textWriter) printFrame(d engine.Diagnostic, w frameWindow) {
+	text, caret := clip(expandLine(w.text, w.column))
+	if w.cutL && !strings.HasPrefix(text, "…") {
+		text = "…" + text
+		if caret >= 0 {
+			caret++
+		}
+	}
+	if w.cutR && !strings.HasSuffix(text, "…") {
+		text += "…"
+	}
 	num := strconv.Itoa(d.Line)
 	t.w.WriteString("    ")
 	t.paint(ansiDim, num+" |")
