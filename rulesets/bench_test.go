@@ -30,7 +30,7 @@ func bigDescription(n int) []byte {
 		fmt.Fprintf(&b, `{"name":"tool_%d","description":"Tool number %d does one small thing with a record of the catalogue and returns it.",`+
 			`"inputSchema":{"type":"object","properties":{"id":{"type":"string","description":"The record id."},"limit":{"type":"integer","minimum":1,"maximum":100}},"required":["id"]},`+
 			`"elicitations":[{"name":"pick_%d","mode":"form","message":"Which option should tool %d use for this record?","when":"More than one option applies.",`+
-			`"requestedSchema":{"type":"object","properties":{"choice":{"type":"string","title":"Choice","enum":["a","b","c"],"enumNames":["A","B","C"],"default":"a"},"count":{"type":"integer","minimum":1,"maximum":10}},"required":["%s"]},"onDecline":"Use the default option."},`+
+			`"requestedSchema":{"type":"object","properties":{"choice":{"type":"string","title":"Choice","enum":["a","b","c"],"enumNames":["A","B","C"]},"count":{"type":"integer","minimum":1,"maximum":10}},"required":["%s"]},"onDecline":"Use the default option."},`+
 			`{"name":"authorize_%d","mode":"url","message":"Authorize tool %d to reach the catalogue.","url":"https://auth.example.com/authorize/tool_%d","protocolVersions":["2025-11-25","2026-07-28"]}]}`,
 			i, i, i, i, required, i, i, i)
 	}
