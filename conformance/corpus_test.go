@@ -390,8 +390,7 @@ func discriminatedUnion(parts []string) string {
 // deeperCodes are the reference codes reported at the object that holds
 // the offending field, where we report the field itself.
 var deeperCodes = map[string]bool{
-	"field-not-supported-by-version":            true, // x-mcp-header, at the inputSchema
-	"unresolved-external-tool-schema-reference": true, // each external $ref, at the schema
+	"field-not-supported-by-version": true, // x-mcp-header, at the inputSchema
 }
 
 // inlineOrReference returns the example entry (a member of an examples map

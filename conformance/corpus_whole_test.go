@@ -146,10 +146,18 @@ func TestCorpusWholeRecall(t *testing.T) {
 		}
 	}
 	recall := float64(found) / float64(max(total, 1))
-	t.Logf("location recall over both corpora: %d of %d (%.1f%%): %d at the pointer, its parent or child, %d through a use site of a referenced value, %d by a stated deviation\ncodes not fully recalled:\n%smisses:\n  %s",
+	t.Logf("location recall over both corpora: %d of %d covered (%.1f%%): %d at the pointer, its parent or child, %d through a use site of a referenced value, %d by a stated deviation\ncodes not fully recalled:\n%smisses:\n  %s",
 		found, total, 100*recall, found-viaRef-deviated, viaRef, deviated, byCode.String(), strings.Join(misses, "\n  "))
-	if total == 0 || recall < wholeRecallFloor {
-		t.Errorf("location recall %.3f, want at least %.2f", recall, wholeRecallFloor)
+	// The figure counts a location at the pointer, its parent or
+	// its child (a use site standing for the referenced value); the stated
+	// deviations come on top, and every location must be covered one way
+	// or the other.
+	literal := float64(found-deviated) / float64(max(total, 1))
+	if total == 0 || literal < wholeRecallFloor {
+		t.Errorf("location recall without the deviations %.3f, want at least %.2f", literal, wholeRecallFloor)
+	}
+	if found < total {
+		t.Errorf("%d reference locations are not covered at all", total-found)
 	}
 }
 
