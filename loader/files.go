@@ -13,6 +13,20 @@ import (
 // never read (a pipe could block forever, a device never end).
 var ErrNotRegular = errors.New("not a regular file")
 
+// ErrOutside is the cause of the error for a name that DirFS's file system
+// refuses because it leads outside the folder.
+var ErrOutside = errors.New("leads outside the folder (through '..' or a symbolic link)")
+
+// outside turns os.Root's error for a path that escapes into one wrapping
+// ErrOutside; other errors are returned as they are.
+func outside(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Err.Error() == "path escapes from parent" {
+		return &fs.PathError{Op: pe.Op, Path: pe.Path, Err: ErrOutside}
+	}
+	return err
+}
+
 // kindOf names what a file that is not regular is.
 func kindOf(mode fs.FileMode) string {
 	switch {
@@ -132,7 +146,7 @@ func (r rootFS) Open(name string) (fs.File, error) {
 	}
 	f, err := r.root.OpenFile(name, os.O_RDONLY|openFlags, 0)
 	if err != nil {
-		return nil, err
+		return nil, outside(err)
 	}
 	st, err := f.Stat()
 	if err != nil {
@@ -148,7 +162,13 @@ func (r rootFS) Open(name string) (fs.File, error) {
 
 // Stat returns the info of name (following symbolic links inside the
 // folder) without opening it.
-func (r rootFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(r.fsys, name) }
+func (r rootFS) Stat(name string) (fs.FileInfo, error) {
+	st, err := fs.Stat(r.fsys, name)
+	return st, outside(err)
+}
 
 // ReadDir lists the folder name.
-func (r rootFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(r.fsys, name) }
+func (r rootFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	entries, err := fs.ReadDir(r.fsys, name)
+	return entries, outside(err)
+}
