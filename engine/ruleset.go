@@ -393,7 +393,8 @@ func (rs *Ruleset) WithRules(fsys fs.FS, dir string) (*Ruleset, error) {
 // Folder is a folder of rule files to add to a ruleset: folder Dir of FS,
 // reported as Name (such as the path the user gave). Its rules' example
 // sources are looked up in its own fixtures/ folder when it has one, else
-// in the ruleset's.
+// in the ruleset's. For a folder on disk, use loader.DirFS: only then does
+// nothing the folder names leave it through a symbolic link.
 type Folder struct {
 	FS   fs.FS
 	Dir  string
