@@ -157,6 +157,12 @@ func TestDirFSStaysInside(t *testing.T) {
 			t.Errorf("Open(fifo.yaml) = %v, %v; want ErrNotRegular", f, err)
 		}
 	})
+	if err := os.Symlink("ok.yaml", filepath.Join(dir, "inside.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := ReadFS(fsys, "inside.yaml", "inside.yaml", 100); err != nil || string(data) != "a: 1\n" {
+		t.Errorf("a link that stays inside: %q, %v", data, err)
+	}
 	if entries, err := fs.ReadDir(fsys, "."); err != nil || len(entries) == 0 {
 		t.Errorf("ReadDir: %v, %v", entries, err)
 	}
