@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"sort"
@@ -163,6 +164,9 @@ func CompileSchemaWith(doc any, opts SchemaOptions) (*Schema, error) {
 	s, err := c.Compile(schemaLocation)
 	if err != nil {
 		return nil, compileError(doc, err)
+	}
+	if err := refCycle(s); err != nil {
+		return nil, err
 	}
 	var msgs SchemaMessages
 	for k, v := range opts.Messages {
@@ -1165,4 +1169,200 @@ func jsonText(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
+}
+
+// inPlaceEdge is a keyword whose subschema applies to the same value as the
+// schema holding it: following only such keywords never descends into the
+// value, so a cycle of them never ends.
+type inPlaceEdge struct {
+	keyword string // as it appears in the schema: "$ref", "allOf/0", ...
+	ref     bool   // a reference ($ref, $recursiveRef, $dynamicRef)
+	to      *jsonschema.Schema
+}
+
+// inPlaceEdges returns the in-place subschemas of s in a fixed order:
+// references first, then the applicators, map members by name.
+func inPlaceEdges(s *jsonschema.Schema) []inPlaceEdge {
+	var out []inPlaceEdge
+	add := func(kw string, ref bool, to *jsonschema.Schema) {
+		if to != nil {
+			out = append(out, inPlaceEdge{kw, ref, to})
+		}
+	}
+	add("$ref", true, s.Ref)
+	add("$recursiveRef", true, s.RecursiveRef)
+	if s.DynamicRef != nil {
+		add("$dynamicRef", true, s.DynamicRef.Ref) // its static target
+	}
+	for _, l := range []struct {
+		kw   string
+		list []*jsonschema.Schema
+	}{{"allOf", s.AllOf}, {"anyOf", s.AnyOf}, {"oneOf", s.OneOf}} {
+		for i, x := range l.list {
+			add(l.kw+"/"+strconv.Itoa(i), false, x)
+		}
+	}
+	add("not", false, s.Not)
+	add("if", false, s.If)
+	add("then", false, s.Then)
+	add("else", false, s.Else)
+	for _, name := range slices.Sorted(maps.Keys(s.DependentSchemas)) {
+		add("dependentSchemas/"+jsonpointer.Escape(name), false, s.DependentSchemas[name])
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.Dependencies)) {
+		if d, ok := s.Dependencies[name].(*jsonschema.Schema); ok {
+			add("dependencies/"+jsonpointer.Escape(name), false, d)
+		}
+	}
+	return out
+}
+
+// valueSubschemas returns every subschema of s that applies to a part of the
+// value (a member, an item, a property name, decoded content).
+func valueSubschemas(s *jsonschema.Schema) []*jsonschema.Schema {
+	var out []*jsonschema.Schema
+	add := func(x any) {
+		if sch, ok := x.(*jsonschema.Schema); ok && sch != nil {
+			out = append(out, sch)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+		add(s.Properties[name])
+	}
+	pats := make([]*jsonschema.Schema, 0, len(s.PatternProperties))
+	for _, x := range s.PatternProperties {
+		pats = append(pats, x)
+	}
+	slices.SortFunc(pats, func(a, b *jsonschema.Schema) int { return strings.Compare(a.Location, b.Location) })
+	for _, x := range pats {
+		add(x)
+	}
+	add(s.AdditionalProperties)
+	add(s.PropertyNames)
+	add(s.UnevaluatedProperties)
+	add(s.Contains)
+	if list, ok := s.Items.([]*jsonschema.Schema); ok {
+		for _, x := range list {
+			add(x)
+		}
+	} else {
+		add(s.Items)
+	}
+	add(s.AdditionalItems)
+	for _, x := range s.PrefixItems {
+		add(x)
+	}
+	add(s.Items2020)
+	add(s.UnevaluatedItems)
+	add(s.ContentSchema)
+	return out
+}
+
+// cycleFrame is a schema on the path of refCycle's walk, with its
+// in-place edges and the index of the next one to follow.
+type cycleFrame struct {
+	s     *jsonschema.Schema
+	edges []inPlaceEdge
+	next  int
+}
+
+// refCycle refuses a schema in which references lead back to a schema
+// without descending into the value, such as
+// {"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/a"}}}: validating
+// with it would never end (JSON Schema 2020-12 leaves its behaviour
+// undefined), and the validator would report it on every value. The error
+// is at a reference of the cycle. Only the static target of a $dynamicRef
+// is followed; a cycle that only dynamic resolution makes is still stopped
+// by the validator. Each schema is visited once.
+func refCycle(root *jsonschema.Schema) *SchemaCompileError {
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := map[*jsonschema.Schema]int{}
+	// walk explores the in-place graph from s without recursion, so that a
+	// long chain of references costs no stack.
+	walk := func(s *jsonschema.Schema) *SchemaCompileError {
+		state[s] = onPath
+		path := []*cycleFrame{{s: s, edges: inPlaceEdges(s)}}
+		for len(path) > 0 {
+			top := path[len(path)-1]
+			if top.next == len(top.edges) {
+				state[top.s] = done
+				path = path[:len(path)-1]
+				continue
+			}
+			e := top.edges[top.next]
+			top.next++
+			switch state[e.to] {
+			case unseen:
+				state[e.to] = onPath
+				path = append(path, &cycleFrame{s: e.to, edges: inPlaceEdges(e.to)})
+			case onPath:
+				return cycleError(path, e.to)
+			}
+		}
+		return nil
+	}
+	// Every schema reachable from the root starts a walk: a cycle may hang
+	// below a member.
+	seen := map[*jsonschema.Schema]bool{root: true}
+	queue := []*jsonschema.Schema{root}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		if state[s] == unseen {
+			if err := walk(s); err != nil {
+				return err
+			}
+		}
+		next := valueSubschemas(s)
+		for _, e := range inPlaceEdges(s) {
+			next = append(next, e.to)
+		}
+		for _, x := range next {
+			if !seen[x] {
+				seen[x] = true
+				queue = append(queue, x)
+			}
+		}
+	}
+	return nil
+}
+
+// cycleError describes the cycle that the path makes from schema back to
+// itself, each frame at the edge it follows. It is placed at the reference
+// of the cycle that comes first in the schema document, so that where the
+// walk began does not show.
+func cycleError(path []*cycleFrame, back *jsonschema.Schema) *SchemaCompileError {
+	for len(path) > 0 && path[0].s != back {
+		path = path[1:]
+	}
+	var locs []string
+	site := ""
+	for _, f := range path {
+		loc := schemaPointer(f.s.Location)
+		locs = append(locs, orRoot(loc))
+		if e := f.edges[f.next-1]; e.ref && strings.HasPrefix(loc+"/", "/") {
+			if p := loc + "/" + e.keyword; site == "" || p < site {
+				site = p
+			}
+		}
+	}
+	locs = append(locs, locs[0])
+	return &SchemaCompileError{Pointer: site, Msg: fmt.Sprintf(
+		"reference cycle that never descends into the value (%s): validation would never end", strings.Join(locs, " → "))}
+}
+
+// schemaPointer returns the JSON Pointer of a compiled schema's location in
+// the schema value ("" for the root), or its URL when it is in a resource
+// of its own.
+func schemaPointer(loc string) string {
+	if frag, ok := strings.CutPrefix(loc, schemaLocation+"#"); ok {
+		if toks, err := jsonpointer.ParseFragment("#" + frag); err == nil {
+			return jsonpointer.Join(toks...)
+		}
+	}
+	return loc
 }

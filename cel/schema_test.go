@@ -582,6 +582,36 @@ func TestCompileSchemaErrors(t *testing.T) {
 			msg:    "the schema must be of type boolean or object (got number)",
 		},
 		{
+			name:    "a $ref to itself",
+			schema:  `{"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/a"}}}`,
+			pointer: "/$defs/a/$ref",
+			msg:     "reference cycle that never descends into the value (/$defs/a → /$defs/a): validation would never end",
+		},
+		{
+			name:    "the root refers to itself",
+			schema:  `{"$ref": "#"}`,
+			pointer: "/$ref",
+			msg:     "reference cycle that never descends into the value (the root → the root): validation would never end",
+		},
+		{
+			name:    "a cycle through allOf and two definitions, below a member",
+			schema:  `{"properties": {"p": {"$ref": "#/$defs/b"}}, "$defs": {"a": {"allOf": [{"type": "object"}, {"$ref": "#/$defs/b"}]}, "b": {"anyOf": [{"$ref": "#/$defs/a"}]}}}`,
+			pointer: "/$defs/a/allOf/1/$ref",
+			msg:     "reference cycle that never descends into the value (/$defs/b → /$defs/b/anyOf/0 → /$defs/a → /$defs/a/allOf/1 → /$defs/b): validation would never end",
+		},
+		{
+			name:    "a cycle through not, if and dependentSchemas",
+			schema:  `{"items": {"$ref": "#/$defs/a"}, "$defs": {"a": {"not": {"if": {"dependentSchemas": {"x": {"$ref": "#/$defs/a"}}}}}}}`,
+			pointer: "/$defs/a/not/if/dependentSchemas/x/$ref",
+			msg:     "reference cycle that never descends into the value (/$defs/a → /$defs/a/not → /$defs/a/not/if → /$defs/a/not/if/dependentSchemas/x → /$defs/a): validation would never end",
+		},
+		{
+			name:    "draft 7",
+			schema:  `{"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"p": {"$ref": "#/definitions/a"}}, "definitions": {"a": {"$ref": "#/definitions/a"}}}`,
+			pointer: "/definitions/a/$ref",
+			msg:     "reference cycle that never descends into the value (/definitions/a → /definitions/a): validation would never end",
+		},
+		{
 			name:    "duplicate anchor",
 			schema:  `{"$defs": {"a": {"$anchor": "x"}, "b": {"$anchor": "x"}}}`,
 			pointer: "/$defs/b",
@@ -614,6 +644,26 @@ func TestCompileSchemaErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCompileSchemaRecursionAccepted checks that the reference-cycle check
+// refuses only cycles that stay on one value: recursion that descends into
+// the value, and a cycle that is never used, compile.
+func TestCompileSchemaRecursionAccepted(t *testing.T) {
+	for _, schema := range []string{
+		`{"properties": {"next": {"$ref": "#"}}}`,
+		`{"items": {"$ref": "#"}, "anyOf": [{"type": "array"}, {"type": "null"}]}`,
+		`{"propertyNames": {"$ref": "#"}}`,
+		`{"$defs": {"list": {"oneOf": [{"type": "null"}, {"properties": {"tail": {"$ref": "#/$defs/list"}}}]}}, "$ref": "#/$defs/list"}`,
+		`{"type": "string", "$defs": {"unused": {"$ref": "#/$defs/unused"}}}`,
+		`{"$ref": "https://json-schema.org/draft/2020-12/schema"}`,
+		`{"$dynamicAnchor": "node", "properties": {"children": {"items": {"$dynamicRef": "#node"}}}}`,
+		`{"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/c"}, "c": {"type": "string"}}}`,
+	} {
+		if _, err := CompileSchema(decode(t, schema)); err != nil {
+			t.Errorf("CompileSchema(%s): %v", schema, err)
+		}
 	}
 }
 

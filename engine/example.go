@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 
@@ -54,18 +53,28 @@ func (rs *Ruleset) LoadExample(r *Rule, ex *loader.ExampleSpec, opts ExampleOpti
 			return nil, sourceError(r, ex, " must be a relative path inside the fixtures folder")
 		}
 		name = filepath.Join(opts.FixturesDir, filepath.FromSlash(ex.Source.Value))
-		if _, err := os.Stat(name); err != nil {
+		// The folder is opened as an os.Root: a source never leaves it,
+		// through ".." or a symbolic link.
+		corpus, err := loader.DirFS(opts.FixturesDir)
+		if err != nil {
+			return nil, &loader.Error{File: opts.FixturesDir, Msg: "cannot read the fixtures folder: " + unwrapPathError(err), Err: err}
+		}
+		if _, err := fs.Stat(corpus, ex.Source.Value); errors.Is(err, fs.ErrNotExist) {
 			return nil, &loader.Error{File: opts.FixturesDir, Msg: fmt.Sprintf("fixture %s is absent from %s", ex.Source.Value, opts.FixturesDir), Err: ErrAbsent}
 		}
-		data, err = loader.ReadFile(name, rs.LoadOptions.Limits.Bytes)
+		data, err = loader.ReadFS(corpus, ex.Source.Value, name, fixtureLimit(rs))
 	} else {
 		var file string
 		fix := rs.fixturesOf(r)
 		if file, name, err = fix.file(r, ex); err != nil {
 			return nil, err
 		}
-		if data, err = fs.ReadFile(fix.fs, file); err != nil {
-			return nil, sourceError(r, ex, ": cannot be read: "+unwrapPathError(err))
+		if data, err = loader.ReadFS(fix.fs, file, name, fixtureLimit(rs)); err != nil {
+			var le *loader.Error
+			if errors.As(err, &le) {
+				return nil, sourceError(r, ex, ": "+le.Error())
+			}
+			return nil, err
 		}
 	}
 	if err != nil {
@@ -80,6 +89,15 @@ func (rs *Ruleset) LoadExample(r *Rule, ex *loader.ExampleSpec, opts ExampleOpti
 		}
 	}
 	return doc, err
+}
+
+// fixtureLimit is the size limit of a fixture: the ruleset's document size
+// limit.
+func fixtureLimit(rs *Ruleset) int64 {
+	if rs.LoadOptions.Limits.Bytes > 0 {
+		return rs.LoadOptions.Limits.Bytes
+	}
+	return loader.DefaultLimits().Bytes
 }
 
 // fixturesOf is where the examples of r find their fixtures: its own

@@ -399,6 +399,8 @@ func TestBadV2Parts(t *testing.T) {
 			`rs/ruleset.yaml:3:10: library 99 is newer than this celint knows`},
 		{"schema fragment that does not compile", orderedHeader, strings.Replace(base, "    checks:\n      - assert: \"true\"\n", "    schema:\n      properties:\n        a: {$ref: \"#/$defs/gone\"}\n", 1),
 			`rs/rules.yaml:7:19: schema: $ref "#/$defs/gone" points to nothing in the schema`},
+		{"schema fragment that refers only to itself", orderedHeader, strings.Replace(base, "    checks:\n      - assert: \"true\"\n", "    schema:\n      $ref: '#/$defs/a'\n      $defs:\n        a: {$ref: '#/$defs/a'}\n", 1),
+			`rs/rules.yaml:8:19: schema: reference cycle that never descends into the value (/$defs/a → /$defs/a): validation would never end`},
 		{"unknown reference rule", strings.Replace(orderedHeader, "    key: $ref\n", "    key: $ref\n    rule: t.nope\n", 1), base,
 			`rs/ruleset.yaml:10:11: context.references.rule: no rule "t.nope" in the ruleset`},
 		{"extends without bases", "name: h\ntag: v1\nextends: t@v1\n", base,

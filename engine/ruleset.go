@@ -27,6 +27,11 @@ import (
 // HeaderFile is the name of a ruleset's header file inside its folder.
 const HeaderFile = "ruleset.yaml"
 
+// MaxRuleFileBytes is the size limit of a rule file and of a ruleset header.
+// Rule files, headers and fixtures are read only when they are regular files
+// (after symbolic links); fixtures have the ruleset's document size limit.
+const MaxRuleFileBytes = 4 << 20
+
 // Ruleset is a compiled set of rules pinned at one spec tag. It is a value:
 // nothing changes it once it is built, methods that add rules return a new
 // Ruleset, and it is safe for concurrent use.
@@ -246,9 +251,9 @@ func ReadRuleFiles(fsys fs.FS, dir, displayDir string) ([]RuleFile, error) {
 			continue
 		}
 		file := path.Join(dir, name)
-		data, err := fs.ReadFile(fsys, file)
+		data, err := loader.ReadFS(fsys, file, path.Join(displayDir, file), MaxRuleFileBytes)
 		if err != nil {
-			issues.Append(&loader.Error{File: path.Join(displayDir, file), Msg: "cannot read: " + unwrapPathError(err), Err: err})
+			issues.Append(err)
 			continue
 		}
 		out = append(out, RuleFile{Name: path.Join(displayDir, file), Data: data})
@@ -270,9 +275,13 @@ func unwrapPathError(err error) string {
 // its file:line:col.
 func LoadRuleset(fsys fs.FS, dir string, opts Options) (*Ruleset, error) {
 	hdrName := path.Join(dir, HeaderFile)
-	data, err := fs.ReadFile(fsys, hdrName)
+	data, err := loader.ReadFS(fsys, hdrName, path.Join(opts.DisplayDir, hdrName), MaxRuleFileBytes)
 	if err != nil {
-		return nil, &loader.Error{File: path.Join(opts.DisplayDir, hdrName), Msg: "cannot read the ruleset header: " + unwrapPathError(err), Err: err}
+		var le *loader.Error
+		if errors.As(err, &le) && le.Limit == "" {
+			le.Msg = strings.Replace(le.Msg, "cannot read:", "cannot read the ruleset header:", 1)
+		}
+		return nil, err
 	}
 	spec, err := loader.ReadRulesetSpec(path.Join(opts.DisplayDir, hdrName), data)
 	if err != nil {
@@ -384,7 +393,8 @@ func (rs *Ruleset) WithRules(fsys fs.FS, dir string) (*Ruleset, error) {
 // Folder is a folder of rule files to add to a ruleset: folder Dir of FS,
 // reported as Name (such as the path the user gave). Its rules' example
 // sources are looked up in its own fixtures/ folder when it has one, else
-// in the ruleset's.
+// in the ruleset's. For a folder on disk, use loader.DirFS: only then does
+// nothing the folder names leave it through a symbolic link.
 type Folder struct {
 	FS   fs.FS
 	Dir  string
@@ -405,8 +415,16 @@ func (rs *Ruleset) WithFolder(f Folder) (*Ruleset, error) {
 		return nil, &loader.Error{File: f.Name, Msg: "no rule files (*.yaml) found"}
 	}
 	fix := rs.ownFixtures()
-	if st, err := fs.Stat(f.FS, path.Join(f.Dir, FixturesFolder)); err == nil && st.IsDir() {
-		fix = fixtureDir{fs: f.FS, dir: path.Join(f.Dir, FixturesFolder), at: path.Join(f.Name, f.Dir, FixturesFolder)}
+	fixDir, fixAt := path.Join(f.Dir, FixturesFolder), path.Join(f.Name, f.Dir, FixturesFolder)
+	switch st, err := fs.Stat(f.FS, fixDir); {
+	case err == nil && st.IsDir():
+		fix = fixtureDir{fs: f.FS, dir: fixDir, at: fixAt}
+	case err == nil:
+		return nil, &loader.Error{File: fixAt, Msg: "not a folder: a rule folder's fixtures/ must be a folder"}
+	case !errors.Is(err, fs.ErrNotExist):
+		// Never fall back to the ruleset's fixtures for a folder that is
+		// there but cannot be read (one that leads outside, say).
+		return nil, &loader.Error{File: fixAt, Msg: "cannot read the fixtures folder: " + unwrapPathError(err), Err: err}
 	}
 	return rs.withFiles(files, fix)
 }
@@ -737,8 +755,12 @@ func (rs *Ruleset) checkExampleSources(r *Rule) error {
 		fix := rs.fixturesOf(r)
 		if file, _, err := fix.file(r, ex); err != nil {
 			issues.Append(err)
-		} else if _, err := fs.Stat(fix.fs, file); err != nil {
+		} else if st, err := fs.Stat(fix.fs, file); errors.Is(err, fs.ErrNotExist) {
 			issues.Append(&loader.Error{File: r.File, Pos: ex.Source.Pos, Msg: fmt.Sprintf("example source %q not found in %s", ex.Source.Value, fix.at)})
+		} else if err != nil {
+			issues.Append(sourceError(r, ex, fmt.Sprintf(" in %s cannot be read: %s", fix.at, unwrapPathError(err))))
+		} else if !st.Mode().IsRegular() {
+			issues.Append(sourceError(r, ex, fmt.Sprintf(" in %s is not a regular file; fixtures must be", fix.at)))
 		}
 	}
 	return issues.Err()

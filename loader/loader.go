@@ -21,7 +21,6 @@ package loader
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -233,28 +232,13 @@ func ParseFile(path string, opts Options) (*Document, error) {
 	return Parse(path, data, opts)
 }
 
-// ReadFile reads at most limit bytes of the file at path: a larger regular
-// file is refused before it is read, and a file that grows, or is not
-// regular, is never read past limit+1 bytes. The error is an *Error naming
-// the limit.
+// ReadFile reads at most limit bytes of the file at path: only a regular
+// file (after symbolic links) is read, a larger one is refused before it is
+// read, and a file that grows is never read past limit+1 bytes. A named
+// pipe, a device or a socket is refused without waiting on it (the error
+// wraps ErrNotRegular). The error is an *Error naming the file.
 func ReadFile(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, &Error{File: path, Msg: "cannot read: " + unwrapPathError(err)}
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
-		return nil, bytesLimitError(path, st.Size(), limit)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, &Error{File: path, Msg: "cannot read: " + unwrapPathError(err)}
-	}
-	if int64(len(data)) > limit {
-		return nil, limitError(path, Pos{}, "bytes",
-			fmt.Sprintf("input is more than the limit of %d bytes", limit))
-	}
-	return data, nil
+	return readFile(path, limit)
 }
 
 func unwrapPathError(err error) string {

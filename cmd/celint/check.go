@@ -121,11 +121,23 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return !ok || list == nil || d.RuleError || slices.Contains(list, d.Code)
 		}
 	}
-	in := inputs{stdin: stdin, stdinName: f.stdinName}
+	// Standard input is known by its place in files, never by its name: a
+	// file named like --stdin-name is a file.
+	in := inputs{stdin: stdin, stdinName: f.stdinName, index: -1}
 	for i, file := range files {
 		if file == "-" {
+			in.index = i
 			files[i] = f.stdinName
 		}
+	}
+	same := 0
+	for _, file := range files {
+		if file == f.stdinName {
+			same++
+		}
+	}
+	if in.index >= 0 && same > 1 {
+		return exitError, &usageError{fmt.Sprintf("--stdin-name %q is also the name of a file to check; choose another name", f.stdinName)}
 	}
 	results := lintFiles(ctx, cat, pinned, files, in, engine.LintOptions{Filter: filter, Budget: f.budget, RuleTimeout: f.ruleTimeout}, f.jobs, stderr)
 	var diags []engine.Diagnostic
@@ -189,10 +201,12 @@ type fileResult struct {
 	diags  []engine.Diagnostic
 }
 
-// inputs says where the document named by '-' comes from.
+// inputs says where the document named by '-' comes from: standard input,
+// reported as stdinName, is the file at index (-1 when there is none).
 type inputs struct {
 	stdin     io.Reader
 	stdinName string
+	index     int
 }
 
 // lintFiles lints files with jobs workers; results come back in file order.
@@ -211,7 +225,7 @@ func lintFiles(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset,
 				if i >= len(files) {
 					return
 				}
-				results[i] = lintFile(ctx, cat, pinned, files[i], in, opts)
+				results[i] = lintFile(ctx, cat, pinned, files[i], i == in.index, in, opts)
 				progress.update(int(done.Add(1)))
 			}
 		}()
@@ -221,7 +235,10 @@ func lintFiles(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset,
 	return results
 }
 
-func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, file string, in inputs, opts engine.LintOptions) (res fileResult) {
+// lintFile lints one file, or standard input when isStdin. The source kept
+// for code frames is what was read: for standard input, its bytes, never a
+// file of the same name.
+func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, file string, isStdin bool, in inputs, opts engine.LintOptions) (res fileResult) {
 	res.file = file
 	defer func() {
 		if p := recover(); p != nil {
@@ -231,14 +248,19 @@ func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, 
 	var doc *loader.Document
 	var rs *engine.Ruleset
 	var err error
-	if file == in.stdinName && in.stdin != nil {
-		doc, rs, err = loadStdin(cat, pinned, in)
+	var data []byte
+	if isStdin {
+		data, doc, rs, err = loadStdin(cat, pinned, in)
 	} else {
 		doc, rs, err = cat.LoadFile(file, pinned)
 	}
 	if err != nil {
 		res.diags = []engine.Diagnostic{inputDiagnostic(file, err)}
-		res.source = readSmall(file, 8<<20)
+		if isStdin {
+			res.source = data
+		} else {
+			res.source = readSmall(file, 8<<20)
+		}
 		return res
 	}
 	res.rs = rs
@@ -252,22 +274,27 @@ func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, 
 	return res
 }
 
-// loadStdin reads the document given as '-'.
-func loadStdin(cat *engine.Catalog, pinned *engine.Ruleset, in inputs) (*loader.Document, *engine.Ruleset, error) {
+// loadStdin reads the document given as '-'. It returns the bytes read
+// when they are within the limit, for the code frame of an error.
+func loadStdin(cat *engine.Catalog, pinned *engine.Ruleset, in inputs) ([]byte, *loader.Document, *engine.Ruleset, error) {
 	var limit int64
 	for _, rs := range cat.Rulesets() {
 		if pinned == nil || rs == pinned {
 			limit = max(limit, rs.LoadOptions.Limits.Bytes)
 		}
 	}
+	if in.stdin == nil {
+		return nil, nil, nil, &loader.Error{File: in.stdinName, Msg: "cannot read standard input: there is none"}
+	}
 	data, err := io.ReadAll(io.LimitReader(in.stdin, limit+1))
 	if err != nil {
-		return nil, nil, &loader.Error{File: in.stdinName, Msg: "cannot read standard input: " + err.Error()}
+		return nil, nil, nil, &loader.Error{File: in.stdinName, Msg: "cannot read standard input: " + err.Error()}
 	}
 	if int64(len(data)) > limit {
-		return nil, nil, &loader.Error{File: in.stdinName, Limit: "bytes", Err: loader.ErrLimit, Msg: fmt.Sprintf("input is more than the limit of %d bytes", limit)}
+		return nil, nil, nil, &loader.Error{File: in.stdinName, Limit: "bytes", Err: loader.ErrLimit, Msg: fmt.Sprintf("input is more than the limit of %d bytes", limit)}
 	}
-	return cat.Load(in.stdinName, data, pinned)
+	doc, rs, err := cat.Load(in.stdinName, data, pinned)
+	return data, doc, rs, err
 }
 
 // readSmall returns the contents of a regular file of at most max bytes, for
@@ -292,6 +319,9 @@ func inputDiagnostic(file string, err error) engine.Diagnostic {
 		d.Message = le.Msg
 		if le.Pos.Line > 0 {
 			d.Line, d.Column = le.Pos.Line, max(le.Pos.Col, 1)
+		}
+		if errors.Is(err, loader.ErrNotRegular) {
+			d.Message += " (give a stream on standard input as '-')"
 		}
 		if flag := limitFlags[le.Limit]; flag != "" {
 			d.Message += " (raise it with " + flag + " or the ruleset's loader limits)"

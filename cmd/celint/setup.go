@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -73,9 +75,16 @@ func withRulesDir(cat *engine.Catalog, dir string, opts engine.Options) (*engine
 	if err != nil {
 		return nil, err
 	}
-	fsys := os.DirFS(abs)
+	// Everything the folder's rules read stays inside it: an os.Root
+	// resolves every name, symbolic links included.
+	fsys, err := loader.DirFS(abs)
+	if err != nil {
+		return nil, fmt.Errorf("--rules: %w", err)
+	}
 	opts.DisplayDir = dir
-	if _, err := os.Stat(filepath.Join(abs, engine.HeaderFile)); err == nil {
+	// A header that cannot be read (not only one that is absent) is
+	// reported by LoadRuleset, never ignored.
+	if _, err := fs.Stat(fsys, engine.HeaderFile); !errors.Is(err, fs.ErrNotExist) {
 		opts.Bases = cat.Find
 		rs, err := engine.LoadRuleset(fsys, ".", opts)
 		if err != nil {
