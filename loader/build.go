@@ -149,12 +149,8 @@ func shorten(s string) string {
 
 // posAt computes the position of byte offset off in data from scratch.
 func posAt(data []byte, off int) Pos {
-	if off > len(data) {
-		off = len(data)
-	}
-	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	start := bytes.LastIndexByte(data[:off], '\n') + 1
-	return Pos{Line: line, Col: 1 + utf8.RuneCount(data[start:off])}
+	t := lineTracker{data: data, line: 1, col: 1}
+	return t.pos(min(off, len(data)))
 }
 
 // checkEncoding rejects byte order marks, UTF-16/32 and invalid UTF-8.
