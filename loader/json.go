@@ -477,7 +477,8 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // readNumber reads the number at p.i: int64 when written without fraction
 // or exponent (an error if it does not fit), else float64 made int64 when
-// integral and exactly representable.
+// integral and exactly representable; a literal that float64 cannot hold
+// exactly (see exactFloat) is an error.
 func (p *jsonParser) readNumber() (any, *Error) {
 	d := p.data
 	start := p.i
@@ -554,6 +555,9 @@ func (p *jsonParser) readNumber() (any, *Error) {
 	f, err := strconv.ParseFloat(string(lex), 64)
 	if err != nil && (!errors.Is(err, strconv.ErrRange) || math.IsInf(f, 0)) {
 		return nil, p.errAt(start, "number %s is outside the range of a 64-bit float", shorten(string(lex)))
+	}
+	if !exactFloat(string(lex), f) {
+		return nil, p.inexactError(posAt(p.data, start), string(lex), f)
 	}
 	return normFloat(f), nil
 }

@@ -529,7 +529,11 @@ func (c *yamlConv) scalar(y *yaml.Node) (kind Kind, val any, nonFinite bool, err
 			k, v, nf, err := c.resolvePlain(y)
 			if err == nil {
 				if i, ok := v.(int64); ok {
-					v = normFloat(float64(i))
+					f := float64(i)
+					if f >= 1<<63 || int64(f) != i {
+						return 0, nil, false, c.inexactError(ypos(y), s, f)
+					}
+					v = normFloat(f)
 				}
 			}
 			return k, v, nf, err
@@ -574,6 +578,9 @@ func (c *yamlConv) resolvePlain(y *yaml.Node) (Kind, any, bool, *Error) {
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil && (!errors.Is(err, strconv.ErrRange) || math.IsInf(f, 0)) {
 			return 0, nil, false, c.errorf(ypos(y), "number %s is outside the range of a 64-bit float", shorten(s))
+		}
+		if !exactFloat(s, f) {
+			return 0, nil, false, c.inexactError(ypos(y), s, f)
 		}
 		return Number, normFloat(f), false, nil
 	}
