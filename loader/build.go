@@ -15,6 +15,7 @@ type builder struct {
 	file   string
 	opts   Options // limits already defaulted
 	values int
+	depth  int // the deepest nesting checked against the limit (YAML only)
 	slab   []Node
 }
 

@@ -47,6 +47,9 @@ func parseYAML(b *builder, data []byte) (*Node, *Error) {
 	if err := checkYAMLChars(b.file, data); err != nil {
 		return nil, err
 	}
+	if err := prescanYAML(b, data); err != nil {
+		return nil, err
+	}
 	c := &yamlConv{builder: b, data: data, active: map[*yaml.Node]bool{}}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
@@ -373,6 +376,7 @@ func (c *yamlConv) collection(y *yaml.Node, kind Kind, std string, depth int) (*
 	if depth+1 > c.opts.Limits.Depth {
 		return nil, c.depthError(n.Pos)
 	}
+	c.depth = max(c.depth, depth+1)
 	if y.Anchor != "" {
 		c.active[y] = true
 	}
