@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -14,6 +15,7 @@ type builder struct {
 	file   string
 	opts   Options // limits already defaulted
 	values int
+	depth  int // the deepest nesting checked against the limit (YAML only)
 	slab   []Node
 }
 
@@ -125,6 +127,60 @@ func normFloat(f float64) any {
 	return f
 }
 
+// exactFloat reports whether f, the float64 nearest to the decimal literal
+// lit (JSON or YAML number syntax), has exactly lit's value: whether the
+// shortest decimal that reads back as f is lit, up to leading and trailing
+// zeros and the place of the decimal point. 0.1 is exact in this sense,
+// 1e-400 (read as 0) and 9007199254740993.0 (read as 9007199254740992) are
+// not.
+func exactFloat(lit string, f float64) bool {
+	d1, e1 := decimalDigits(lit)
+	d2, e2 := decimalDigits(strconv.FormatFloat(f, 'e', -1, 64))
+	return d1 == d2 && (d1 == "" || e1 == e2)
+}
+
+// decimalDigits returns the significant digits of a decimal literal
+// ([-+]?digits[.digits][eE[-+]?digits], either part of the mantissa may be
+// empty) without leading or trailing zeros, and the exponent of its last
+// digit; "" for zero. A literal whose exponent does not fit an int
+// saturates, which still compares unequal to any float64's.
+func decimalDigits(s string) (string, int) {
+	mant, exp := s, 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant = s[:i]
+		e := s[i+1:]
+		neg := strings.HasPrefix(e, "-")
+		e = strings.TrimLeft(e, "+-")
+		for _, c := range []byte(e) {
+			if exp < 1<<40 {
+				exp = exp*10 + int(c-'0')
+			}
+		}
+		if neg {
+			exp = -exp
+		}
+	}
+	mant = strings.TrimLeft(mant, "+-")
+	frac := 0
+	if i := strings.IndexByte(mant, '.'); i >= 0 {
+		frac = len(mant) - i - 1
+		mant = mant[:i] + mant[i+1:]
+	}
+	mant = strings.TrimLeft(mant, "0")
+	trimmed := strings.TrimRight(mant, "0")
+	return trimmed, exp - frac + len(mant) - len(trimmed)
+}
+
+// inexactError explains a number literal that a float64 cannot hold.
+func (b *builder) inexactError(pos Pos, lit string, f float64) *Error {
+	would := strconv.FormatFloat(f, 'g', -1, 64)
+	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
+		would = strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return b.errorf(pos, "number %s cannot be held exactly by a 64-bit float (it would become %s); write it with fewer digits, or quote it for a string",
+		shorten(lit), would)
+}
+
 // quoteShort quotes s for a message, shortening long strings.
 func quoteShort(s string) string {
 	const max = 60
@@ -149,12 +205,8 @@ func shorten(s string) string {
 
 // posAt computes the position of byte offset off in data from scratch.
 func posAt(data []byte, off int) Pos {
-	if off > len(data) {
-		off = len(data)
-	}
-	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	start := bytes.LastIndexByte(data[:off], '\n') + 1
-	return Pos{Line: line, Col: 1 + utf8.RuneCount(data[start:off])}
+	t := lineTracker{data: data, line: 1, col: 1}
+	return t.pos(min(off, len(data)))
 }
 
 // checkEncoding rejects byte order marks, UTF-16/32 and invalid UTF-8.

@@ -26,7 +26,35 @@ func fuzzCheck(t *testing.T, name string, data []byte) {
 		if p := checkDocument(doc); p != "" {
 			t.Fatalf("reject=%v: %s", opts.Reject, p)
 		}
+		if doc.Format == "yaml" {
+			checkPrescan(t, doc)
+		}
 	}
+}
+
+// checkPrescan checks that the YAML pre-scan's counts are lower bounds of
+// the document's, so that it never refuses what the conversion accepts.
+func checkPrescan(t *testing.T, doc *Document) {
+	t.Helper()
+	values, depth := prescanCounts(doc.Source)
+	if values > doc.counted {
+		t.Fatalf("the pre-scan counts %d values, the document has %d", values, doc.counted)
+	}
+	if d := doc.depth; depth > d {
+		t.Fatalf("the pre-scan finds depth %d, the document has %d", depth, d)
+	}
+}
+
+// treeDepth is the nesting depth of n: 1 for a container of scalars.
+func treeDepth(n *Node) int {
+	if n.Kind != Array && n.Kind != Object {
+		return 0
+	}
+	d := 0
+	for _, c := range n.Children {
+		d = max(d, treeDepth(c))
+	}
+	return d + 1
 }
 
 func FuzzParseJSON(f *testing.F) {

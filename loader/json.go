@@ -14,7 +14,9 @@ import (
 // and it checks the depth limit as each container opens.
 //
 // Choices where RFC 8259 leaves room: a \u escape of a lone UTF-16 surrogate
-// is an error (it has no UTF-8 encoding); line numbers count '\n'.
+// is an error (it has no UTF-8 encoding). Line numbers count line breaks
+// as editors do: "\r\n", a lone '\r' and '\n' (RFC 8259 allows both CR and
+// LF as white space).
 
 type jsonFrame struct {
 	node  *Node
@@ -35,6 +37,7 @@ type jsonParser struct {
 }
 
 // lineTracker converts increasing byte offsets to positions in linear time.
+// Lines end at "\r\n", a lone '\r' or '\n' (see lineBreakAt).
 type lineTracker struct {
 	data      []byte
 	off       int
@@ -46,7 +49,7 @@ func (t *lineTracker) pos(off int) Pos {
 	line, col := t.line, t.col
 	for i := t.off; i < off; i++ {
 		c := d[i]
-		if c == '\n' {
+		if c == '\n' || c == '\r' && (i+1 >= len(d) || d[i+1] != '\n') {
 			line++
 			col = 1
 		} else if c&0xC0 != 0x80 {
@@ -474,7 +477,8 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // readNumber reads the number at p.i: int64 when written without fraction
 // or exponent (an error if it does not fit), else float64 made int64 when
-// integral and exactly representable.
+// integral and exactly representable; a literal that float64 cannot hold
+// exactly (see exactFloat) is an error.
 func (p *jsonParser) readNumber() (any, *Error) {
 	d := p.data
 	start := p.i
@@ -551,6 +555,9 @@ func (p *jsonParser) readNumber() (any, *Error) {
 	f, err := strconv.ParseFloat(string(lex), 64)
 	if err != nil && (!errors.Is(err, strconv.ErrRange) || math.IsInf(f, 0)) {
 		return nil, p.errAt(start, "number %s is outside the range of a 64-bit float", shorten(string(lex)))
+	}
+	if !exactFloat(string(lex), f) {
+		return nil, p.inexactError(posAt(p.data, start), string(lex), f)
 	}
 	return normFloat(f), nil
 }

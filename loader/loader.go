@@ -219,6 +219,7 @@ func parse(name string, data []byte, opts Options) (*Document, *Error) {
 	doc := &Document{Name: name, Format: format, Root: root, Source: data}
 	doc.JSON, doc.nodes = render(root, len(data), b.values)
 	doc.Values = len(doc.nodes)
+	doc.counted, doc.depth = b.values, b.depth
 	return doc, nil
 }
 

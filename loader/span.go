@@ -17,12 +17,11 @@ import (
 // collections that must be matched bracket by bracket) or follows the chain
 // of last children down to a leaf (collections), never the whole document.
 //
-// Positions follow the front ends' conventions, which differ:
-//
-//   - JSON (the loader's lineTracker): lines end at '\n' only; a column
-//     counts the characters since the line start, a '\r' included.
-//   - YAML (yaml.v3's marks): lines end at "\r\n", '\r', '\n', U+0085,
-//     U+2028 and U+2029; a column counts characters (a tab is one).
+// Positions follow one convention in JSON and YAML, the one editors show:
+// lines end at "\r\n", a lone '\r' or '\n' (YAML 1.2's line breaks; the
+// loader refuses U+0085, U+2028 and U+2029 in YAML, which yaml.v3 would
+// count as line breaks and YAML 1.2 does not, and in JSON they are ordinary
+// characters); a column counts characters (a tab is one).
 //
 // In both, a character is a UTF-8 lead byte (any byte but 10xxxxxx); the
 // loader only accepts valid UTF-8 without a byte order mark.
@@ -61,7 +60,7 @@ func (d *Document) spanData() *spanCache {
 func newSpanCache(d *Document) *spanCache {
 	src := d.Source
 	sc := &spanCache{src: src, yaml: d.Format == "yaml"}
-	sc.lines = lineStarts(src, sc.yaml)
+	sc.lines = lineStarts(src)
 	sc.chars = make([]int, len(src)/charBlock+1)
 	total := 0
 	for k := 1; k < len(sc.chars); k++ {
@@ -88,10 +87,11 @@ func newSpanCache(d *Document) *spanCache {
 	return sc
 }
 
-// lineStarts returns the start offset of every line of src.
-func lineStarts(src []byte, yaml bool) []int {
+// lineStarts returns the start offset of every line of src: lines end at
+// "\r\n", a lone '\r' or '\n', in JSON and YAML alike.
+func lineStarts(src []byte) []int {
 	lines := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
-	if !yaml || !hasYAMLOnlyBreaks(src) {
+	if bytes.IndexByte(src, '\r') < 0 {
 		for i := 0; ; {
 			j := bytes.IndexByte(src[i:], '\n')
 			if j < 0 {
@@ -101,22 +101,13 @@ func lineStarts(src []byte, yaml bool) []int {
 			lines = append(lines, i)
 		}
 	}
-	for i := 0; i < len(src); {
-		if w := breakLen(src, i); w > 0 {
-			i += w
-			lines = append(lines, i)
-			continue
+	for i := 0; i < len(src); i++ {
+		switch {
+		case src[i] == '\n', src[i] == '\r' && (i+1 >= len(src) || src[i+1] != '\n'):
+			lines = append(lines, i+1)
 		}
-		i++
 	}
 	return lines
-}
-
-// hasYAMLOnlyBreaks reports whether src has line breaks other than '\n'
-// that YAML counts: '\r', U+0085, U+2028, U+2029.
-func hasYAMLOnlyBreaks(src []byte) bool {
-	return bytes.IndexByte(src, '\r') >= 0 || bytes.Contains(src, []byte("\u0085")) ||
-		bytes.Contains(src, []byte("\u2028")) || bytes.Contains(src, []byte("\u2029"))
 }
 
 // countChars counts the bytes of b that are not UTF-8 continuation bytes,
@@ -155,16 +146,12 @@ func (sc *spanCache) lineEnd(li int) int {
 	e := sc.lines[li+1]
 	src := sc.src
 	switch {
-	case !sc.yaml:
-		return e - 1
 	case src[e-1] == '\n' && e-2 >= sc.lines[li] && src[e-2] == '\r':
 		return e - 2
 	case src[e-1] == '\n' || src[e-1] == '\r':
 		return e - 1
-	case src[e-1] == 0x85:
-		return e - 2
 	}
-	return e - 3 // U+2028, U+2029
+	return e
 }
 
 // offset converts a position to a byte offset, -1 when it is outside the

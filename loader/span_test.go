@@ -193,7 +193,7 @@ var endCases = []endCase{
 		"/ñ", "2:10",
 		"/ö", "3:10",
 	}},
-	{"breaks.yaml", "a: x\u0085b: y\u2028c: 'p\rq'", nil, []string{
+	{"breaks.yaml", "a: x\rb: y\r\nc: 'p\rq'", nil, []string{
 		"/a", "1:5",
 		"/b", "2:5",
 		"/c", "4:3",
@@ -348,10 +348,9 @@ func TestOffset(t *testing.T) {
 			t.Errorf("Offset(%v) = %d, want %d", tc.p, got, tc.want)
 		}
 	}
-	// JSON counts '\r' as a character and breaks lines at '\n' only, as
-	// the JSON front end does.
+	// JSON breaks lines at "\r\n", a lone '\r' and '\n', as YAML does.
 	js := mustParse(t, "o.json", "[1,\r2,\r\n3]", DefaultOptions())
-	for i, want := range []string{"1:2", "1:5", "2:1"} {
+	for i, want := range []string{"1:2", "2:1", "3:1"} {
 		n := js.Root.Children[i]
 		if n.Pos.String() != want {
 			t.Fatalf("JSON element %d at %v, want %s", i, n.Pos, want)

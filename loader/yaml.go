@@ -47,6 +47,9 @@ func parseYAML(b *builder, data []byte) (*Node, *Error) {
 	if err := checkYAMLChars(b.file, data); err != nil {
 		return nil, err
 	}
+	if err := prescanYAML(b, data); err != nil {
+		return nil, err
+	}
 	c := &yamlConv{builder: b, data: data, active: map[*yaml.Node]bool{}}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
@@ -248,8 +251,19 @@ func (c *yamlConv) yamlError(err error) *Error {
 	return &Error{File: c.file, Pos: pos, Msg: "invalid YAML: " + msg}
 }
 
+// yamlOnlyBreaks are the characters yaml.v3 counts as line breaks (as YAML
+// 1.1 did) and YAML 1.2 does not, with their names and YAML escapes. They
+// are refused: read as breaks, they would end comments and shift line
+// numbers away from what an editor and the code frames show.
+var yamlOnlyBreaks = map[rune][2]string{
+	0x85:   {"next line", `\N`},
+	0x2028: {"line separator", `\L`},
+	0x2029: {"paragraph separator", `\P`},
+}
+
 // checkYAMLChars finds the first character YAML does not allow in a stream
-// (yaml.v3 reports these without a position).
+// (yaml.v3 reports these without a position), and the line breaks of YAML
+// 1.1 that YAML 1.2 does not count (see yamlOnlyBreaks).
 func checkYAMLChars(file string, data []byte) *Error {
 	for i := 0; i < len(data); {
 		c := data[i]
@@ -261,7 +275,12 @@ func checkYAMLChars(file string, data []byte) *Error {
 			continue
 		}
 		r, size := utf8.DecodeRune(data[i:])
-		if r >= 0x80 && r <= 0x9F && r != 0x85 || r == 0xFFFE || r == 0xFFFF {
+		if name, ok := yamlOnlyBreaks[r]; ok {
+			return &Error{File: file, Pos: posAt(data, i), Msg: fmt.Sprintf(
+				"character U+%04X (%s) is not allowed in YAML: YAML 1.2 reads it as an ordinary character but the YAML parser as a line break; write it as %s in a double-quoted string",
+				r, name[0], name[1])}
+		}
+		if r >= 0x80 && r <= 0x9F || r == 0xFFFE || r == 0xFFFF {
 			return &Error{File: file, Pos: posAt(data, i), Msg: fmt.Sprintf("character U+%04X is not allowed in YAML", r)}
 		}
 		i += size
@@ -357,6 +376,7 @@ func (c *yamlConv) collection(y *yaml.Node, kind Kind, std string, depth int) (*
 	if depth+1 > c.opts.Limits.Depth {
 		return nil, c.depthError(n.Pos)
 	}
+	c.depth = max(c.depth, depth+1)
 	if y.Anchor != "" {
 		c.active[y] = true
 	}
@@ -513,7 +533,11 @@ func (c *yamlConv) scalar(y *yaml.Node) (kind Kind, val any, nonFinite bool, err
 			k, v, nf, err := c.resolvePlain(y)
 			if err == nil {
 				if i, ok := v.(int64); ok {
-					v = normFloat(float64(i))
+					f := float64(i)
+					if f >= 1<<63 || int64(f) != i {
+						return 0, nil, false, c.inexactError(ypos(y), s, f)
+					}
+					v = normFloat(f)
 				}
 			}
 			return k, v, nf, err
@@ -558,6 +582,9 @@ func (c *yamlConv) resolvePlain(y *yaml.Node) (Kind, any, bool, *Error) {
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil && (!errors.Is(err, strconv.ErrRange) || math.IsInf(f, 0)) {
 			return 0, nil, false, c.errorf(ypos(y), "number %s is outside the range of a 64-bit float", shorten(s))
+		}
+		if !exactFloat(s, f) {
+			return 0, nil, false, c.inexactError(ypos(y), s, f)
 		}
 		return Number, normFloat(f), false, nil
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/loader"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -449,6 +451,51 @@ func TestTextFrameLongLine(t *testing.T) {
 		}
 		if col > 200 && !strings.HasPrefix(text, "…") {
 			t.Errorf("column %d: the cut start is not marked: %q", col, text[:20])
+		}
+	}
+}
+
+// TestTextFrameLineBreaks checks that the loader's line:col and the code
+// frame agree, as an editor shows the file, for LF, CRLF and lone CR line
+// breaks in JSON and YAML: the frame shows the line of the error, with the
+// caret under the offending character.
+func TestTextFrameLineBreaks(t *testing.T) {
+	for _, c := range []struct {
+		file  string
+		lines []string // the third line holds the error, at "?"
+		pos   string
+	}{
+		{"a.json", []string{"{", `  "a": 1,`, `  "b": ?`, "}"}, "3:8"},
+		{"a.yaml", []string{"a: 1", "b: 2", "c: [1, ?]"}, "3:8"},
+	} {
+		for _, nl := range []struct{ name, s string }{{"LF", "\n"}, {"CRLF", "\r\n"}, {"CR", "\r"}} {
+			src := []byte(strings.Join(c.lines, nl.s) + nl.s)
+			if c.file == "a.yaml" {
+				// A YAML syntax error without a column: use a limit instead.
+				src = bytes.Replace(src, []byte("?"), []byte("3"), 1)
+			}
+			opts := loader.DefaultOptions()
+			if c.file == "a.yaml" {
+				opts.Limits.Values = 5
+			}
+			_, err := loader.Parse(c.file, src, opts)
+			var e *loader.Error
+			if !errors.As(err, &e) {
+				t.Fatalf("%s %s: %v", c.file, nl.name, err)
+			}
+			if e.Pos.String() != c.pos {
+				t.Errorf("%s %s: error at %v, want %s (%v)", c.file, nl.name, e.Pos, c.pos, err)
+			}
+			d := engine.Diagnostic{File: c.file, RuleID: "r", Severity: engine.Error, Message: "m", Line: e.Pos.Line, Column: e.Pos.Col}
+			got := render(t, "text", Input{Diagnostics: []engine.Diagnostic{d}, Sources: map[string][]byte{c.file: src}})
+			line := c.lines[2]
+			if c.file == "a.yaml" {
+				line = strings.Replace(line, "?", "3", 1)
+			}
+			want := "    3 | " + line + "\n      | " + strings.Repeat(" ", e.Pos.Col-1) + "^\n"
+			if !strings.Contains(got, want) {
+				t.Errorf("%s %s: frame not found: want %q in\n%s", c.file, nl.name, want, got)
+			}
 		}
 	}
 }

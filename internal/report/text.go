@@ -343,14 +343,25 @@ func sanitize(s string) string {
 	}, s)
 }
 
-// splitLines splits src at line feeds, dropping carriage returns before
-// them, a byte order mark and the empty line after a final line feed.
+// splitLines splits src into lines as the loader counts them (and editors
+// show them): at "\r\n", a lone '\r' or '\n', dropping a byte order mark and
+// the empty line after a final line break.
 func splitLines(src []byte) []string {
 	s := strings.TrimPrefix(string(src), "\uFEFF")
-	s = strings.TrimSuffix(s, "\n")
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
+	var lines []string
+	for {
+		i := strings.IndexAny(s, "\r\n")
+		if i < 0 {
+			break
+		}
+		lines = append(lines, s[:i])
+		if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			i++
+		}
+		s = s[i+1:]
+	}
+	if s != "" || len(lines) == 0 {
+		lines = append(lines, s)
 	}
 	return lines
 }
