@@ -186,6 +186,7 @@ func TestHostileRulesetHeader(t *testing.T) {
 		{"escape in name", "name: \"x\\e[2J\\e]0;t\\a\"\ntag: v1\n", `ruleset.yaml:1:7: ruleset name "x\x1b[2J\x1b]0;t\a": expected lower-case words`},
 		{"bidi in tag", "name: acme\ntag: \"v1\\u202E\"\n", `ruleset.yaml:2:6: ruleset tag "v1\u202e": expected a version`},
 		{"workflow command", "name: \"::error::x\"\ntag: v1\n", `ruleset.yaml:1:7: ruleset name "::error::x"`},
+		{"type error echoing bytes", "name: acme\ntag: v1\nlibrary: \"\\e[2J\\e[H\"\n", `ruleset.yaml:3:10:`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
