@@ -310,8 +310,14 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 		switch key {
 		case "name":
 			rs.Name = r.str(v)
+			if rs.Name != "" && !validRulesetName(rs.Name) {
+				r.add(v.Pos, "ruleset name %q: expected lower-case words (letters and digits, joined by - or _, starting with a letter), at most 64 characters", rs.Name)
+			}
 		case "tag":
 			rs.Tag = r.str(v)
+			if rs.Tag != "" && !validRulesetTag(rs.Tag) {
+				r.add(v.Pos, "ruleset tag %q: expected a version like v1, v0.9.0 or v1.2.3-rc.1 (semantic-version style), at most 64 characters", rs.Tag)
+			}
 		case "title":
 			rs.Title = r.str(v)
 		case "sourceBase":
@@ -322,8 +328,9 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 			rs.Variables = r.vars(v)
 		case "extends":
 			rs.Extends = r.scalar(v)
-			if !strings.Contains(rs.Extends.Value, "@") {
-				r.add(v.Pos, "extends %q: expected name@tag, the ruleset it builds on and its pinned tag", rs.Extends.Value)
+			name, tag, ok := strings.Cut(rs.Extends.Value, "@")
+			if !ok || !validRulesetName(name) || !validRulesetTag(tag) {
+				r.add(v.Pos, "extends %q: expected name@tag, the ruleset it builds on and its pinned tag (such as mcpdesc@v0.9.0-rc.3)", rs.Extends.Value)
 			}
 		case "library":
 			rs.Library, rs.LibraryPos = int(r.count(v)), v.Pos
@@ -450,6 +457,26 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 		return nil, err
 	}
 	return rs, nil
+}
+
+// A ruleset's name is lower-case words; its tag is a version in the style
+// of semantic versioning, "v" optional, with one to three numbers and an
+// optional pre-release and build. Both name folders of `celint docs` and
+// are printed in every table, so nothing else is allowed in them.
+var (
+	rulesetNameRE = regexp.MustCompile(`^[a-z][a-z0-9]*([-_][a-z0-9]+)*$`)
+	rulesetTagRE  = regexp.MustCompile(`^v?[0-9]+(\.[0-9]+){0,2}(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
+)
+
+// maxRulesetName is the longest ruleset name, and the longest tag.
+const maxRulesetName = 64
+
+func validRulesetName(s string) bool {
+	return len(s) <= maxRulesetName && rulesetNameRE.MatchString(s)
+}
+
+func validRulesetTag(s string) bool {
+	return len(s) <= maxRulesetName && rulesetTagRE.MatchString(s)
 }
 
 // reader collects the issues of one file while it is turned into specs.

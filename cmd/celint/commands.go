@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/celint/celint/conformance"
 	"github.com/celint/celint/internal/ruledoc"
+	"github.com/celint/celint/internal/safetext"
 )
 
 func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
@@ -47,16 +49,21 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		failed = failed || conformance.Failed(res)
 	}
 	if format == "json" {
-		enc := json.NewEncoder(stdout)
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(all); err != nil {
 			return exitError, err
 		}
+		if _, err := stdout.Write(safetext.JSON(buf.Bytes())); err != nil {
+			return exitError, err
+		}
 	} else {
+		var buf bytes.Buffer
 		for _, a := range all {
 			var pass, fail, skip, warn int
-			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintf(stdout, "%s\n", a.Ruleset)
+			tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+			fmt.Fprintf(&buf, "%s\n", safetext.Line(a.Ruleset))
 			fmt.Fprintln(tw, "  RESULT\tRULE\tEXAMPLE\tEXPECTED\tGOT")
 			for _, r := range a.Results {
 				switch r.Status {
@@ -69,14 +76,17 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 				default:
 					skip++
 				}
-				fmt.Fprintf(tw, "  %s\t%s\t%s %s\t%s\t%s\n", r.Status, r.RuleID, r.Kind, r.Example, r.Expected, r.Got)
+				fmt.Fprintf(tw, "  %s\t%s\t%s %s\t%s\t%s\n", r.Status, cell(r.RuleID), cell(r.Kind), cell(r.Example), cell(r.Expected), cell(r.Got))
 			}
 			tw.Flush()
-			fmt.Fprintf(stdout, "%d passed, %d failed, %d skipped", pass, fail, skip)
+			fmt.Fprintf(&buf, "%d passed, %d failed, %d skipped", pass, fail, skip)
 			if warn > 0 {
-				fmt.Fprintf(stdout, ", %d warnings", warn)
+				fmt.Fprintf(&buf, ", %d warnings", warn)
 			}
-			fmt.Fprint(stdout, "\n\n")
+			fmt.Fprint(&buf, "\n\n")
+		}
+		if _, err := io.WriteString(stdout, safetext.Guard(buf.String())); err != nil {
+			return exitError, err
 		}
 	}
 	if failed {
@@ -96,25 +106,34 @@ func runRules(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
+	var buf bytes.Buffer
 	for i, rs := range f.rulesetFor(cat, pinned) {
 		if i > 0 {
-			fmt.Fprintln(stdout)
+			fmt.Fprintln(&buf)
 		}
-		fmt.Fprintf(stdout, "%s: %d rules\n", rs, len(rs.Rules))
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintf(&buf, "%s: %d rules\n", cell(rs.String()), len(rs.Rules))
+		tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "ID\tLEVEL\tSURFACE\tTITLE")
 		for _, r := range rs.Rules {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Doc.Level, r.Doc.Surface, r.Doc.Title)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", cell(r.ID), cell(r.Doc.Level), cell(r.Doc.Surface), cell(r.Doc.Title))
 			for _, c := range r.Codes[1:] {
-				fmt.Fprintf(tw, "  %s/%s\t%s\t\t%s\n", r.ID, c.Name, c.Level, strings.Join(c.Aliases, ", "))
+				fmt.Fprintf(tw, "  %s/%s\t%s\t\t%s\n", cell(r.ID), cell(c.Name), cell(c.Level), cell(strings.Join(c.Aliases, ", ")))
 			}
 		}
 		if err := tw.Flush(); err != nil {
 			return exitError, err
 		}
 	}
+	if _, err := io.WriteString(stdout, safetext.Guard(buf.String())); err != nil {
+		return exitError, err
+	}
 	return exitOK, nil
 }
+
+// cell is text from a rule file made safe for one cell of a table printed
+// to a terminal: on one line, control, bidi and invisible characters shown
+// escaped ("<U+202E>"); see [safetext.Line].
+func cell(s string) string { return safetext.Line(s) }
 
 func runExplain(args []string, stdout, stderr io.Writer) (int, error) {
 	var f ruleFlags

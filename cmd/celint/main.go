@@ -21,6 +21,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+
+	"github.com/celint/celint/internal/safetext"
 )
 
 // version is set at build time with -ldflags "-X main.version=..."; a
@@ -98,13 +100,23 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		var ue *usageError
 		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "celint: %v\n\n%s", err, usage)
+			fmt.Fprintf(stderr, "%s\n\n%s", errorText(err), usage)
 		} else if !errors.Is(err, errReported) {
-			fmt.Fprintf(stderr, "celint: %v\n", err)
+			fmt.Fprintf(stderr, "%s\n", errorText(err))
 		}
 		return exitError
 	}
 	return code
+}
+
+// errorText is err as celint prints it on stderr: after "celint: ", with
+// the text of rule files, file names and the YAML and CEL messages that
+// echo them made safe for a terminal (control, bidi and invisible
+// characters shown escaped; line feeds kept, as a list of located errors
+// has one a line), and no line a CI runner would read as a workflow
+// command (a file name that starts with "::", say).
+func errorText(err error) string {
+	return safetext.Guard(safetext.Block("celint: " + err.Error()))
 }
 
 // errReported means the error was already printed.

@@ -6,8 +6,10 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/safetext"
 )
 
 // githubPrinter prints GitHub Actions workflow commands, which GitHub shows
@@ -66,12 +68,35 @@ func githubLevel(s engine.Severity) string {
 	return "notice"
 }
 
-// githubEscapeData escapes a command's message as @actions/core does.
-func githubEscapeData(s string) string { return githubData.Replace(s) }
+// githubEscapeData escapes a command's message as @actions/core does, after
+// showing escaped ("<U+001B>") what a terminal or the log viewer would act
+// on: ESC, DEL, C1 and other control characters, bidi controls and
+// invisible characters (see [safetext.Hidden]); line breaks stay, as %0D
+// and %0A, and so do tabs.
+func githubEscapeData(s string) string { return githubData.Replace(githubVisible(s)) }
 
-// githubEscapeProperty escapes a command's property value as @actions/core
-// does: as a message, and ':' and ',' too.
-func githubEscapeProperty(s string) string { return githubProperty.Replace(s) }
+// githubEscapeProperty escapes a command's property value as
+// githubEscapeData does, and ':' and ',' too.
+func githubEscapeProperty(s string) string { return githubProperty.Replace(githubVisible(s)) }
+
+// githubVisible escapes the hidden characters of s but tab, CR and LF.
+func githubVisible(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r == utf8.RuneError || safetext.Hidden(r) }) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\t' || r == '\r' || r == '\n':
+			b.WriteRune(r)
+		case safetext.Hidden(r):
+			b.WriteString(safetext.Escape(r))
+		default:
+			b.WriteRune(r) // invalid UTF-8 becomes U+FFFD
+		}
+	}
+	return b.String()
+}
 
 var (
 	githubData     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")

@@ -1,10 +1,12 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/safetext"
 )
 
 // jsonVersion is the version of the json format; see the package comment.
@@ -87,10 +89,18 @@ func (jsonPrinter) Print(w io.Writer, in Input) error {
 }
 
 // encodeJSON writes v indented by two spaces, without HTML escaping, and
-// followed by a newline.
+// followed by a newline. Characters a terminal would act on that
+// encoding/json leaves raw (DEL, C1 controls, bidi and invisible
+// characters) and "##[" are written as \u escapes: the same JSON values,
+// safe to print in a terminal or a CI log (see [safetext.JSON]).
 func encodeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(safetext.JSON(buf.Bytes()))
+	return err
 }

@@ -90,8 +90,11 @@
 // (tabs expand to 4 columns; columns count code points). Rule errors and
 // input errors carry a "rule error: " or "input error: " label. A summary
 // line ends the report: "✖ 3 problems (2 errors, 1 warning, 0 infos) in 1 of 2
-// files" or "✔ no problems in 2 files". Colours only when asked for; control
-// characters of the documents never reach the terminal.
+// files" or "✔ no problems in 2 files". Colours only when asked for. Control,
+// bidi and invisible characters of documents, file names and rules never
+// reach the terminal raw: they are shown as "<U+202E>" (package safetext),
+// and no line starts with "::" or carries "##[", which a CI runner would
+// read as a workflow command (a file header that would is printed "./::…").
 //
 // # The sarif format
 //
@@ -116,8 +119,16 @@
 // One workflow command a line, "::error", "::warning" or "::notice" (for
 // info), with the properties file, line and col (left out when unknown) and
 // title (the rule id, with " (rule error)" or " (input error)" appended for
-// those), and the message followed by the pointer in parentheses; escaped as
-// @actions/core escapes. It prints nothing when there is nothing to report.
+// those), and the message followed by the pointer in parentheses; control
+// (ESC, DEL, C1), bidi and invisible characters shown as "<U+001B>", then
+// escaped as @actions/core escapes. It prints nothing when there is nothing
+// to report.
+//
+// # Terminal safety of json and sarif
+//
+// Both keep the original text. What encoding/json leaves raw and a
+// terminal would act on (DEL, C1, bidi and invisible characters) is written
+// as \u escapes, and "##[" as "#\u0023[": the same JSON values.
 package report
 
 import (

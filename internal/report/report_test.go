@@ -303,7 +303,11 @@ func TestExpandLine(t *testing.T) {
 		{"日本語x", 4, "日本語x", 3},
 		{"\tx", 2, "    x", 4},
 		{"ab\tx", 4, "ab  x", 4},
-		{"a\x1b[31mb", 3, "a\uFFFD[31mb", 2},
+		{"a\x1b[31mb", 3, "a<U+001B>[31mb", 9},
+		{"a\u202Eb", 3, "a<U+202E>b", 9},
+		{"\u2066x\u2069", 3, "<U+2066>x<U+2069>", 9},
+		{"a\u200Bb\u2028c", 5, "a<U+200B>b<U+2028>c", 18},
+		{"a\rb", 3, "a<U+000D>b", 9},
 	}
 	for _, tt := range tests {
 		text, caret := expandLine(tt.line, tt.column)
@@ -319,7 +323,7 @@ func TestTextSanitizes(t *testing.T) {
 	if strings.Contains(got, "\x1b") {
 		t.Errorf("escape sequence from the input reached the terminal: %q", got)
 	}
-	if !strings.Contains(got, "bad value \uFFFD[31mred") {
+	if !strings.Contains(got, "bad value <U+001B>[31mred") {
 		t.Errorf("message not sanitized as expected: %q", got)
 	}
 }

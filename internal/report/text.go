@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/safetext"
 )
 
 // textPrinter prints the "stylish" report for people: the diagnostics
@@ -73,7 +75,8 @@ type textRow struct {
 }
 
 func (textPrinter) Print(w io.Writer, in Input) error {
-	t := textWriter{w: bufio.NewWriter(w), color: in.Color}
+	var buf bytes.Buffer
+	t := textWriter{w: bufio.NewWriter(&buf), color: in.Color}
 	for i, group := range groupByFile(in.Diagnostics) {
 		if i > 0 {
 			t.w.WriteByte('\n')
@@ -84,7 +87,13 @@ func (textPrinter) Print(w io.Writer, in Input) error {
 		t.w.WriteByte('\n')
 	}
 	t.printSummary(in)
-	return t.w.Flush()
+	if err := t.w.Flush(); err != nil {
+		return err
+	}
+	// Every part is sanitized already; the guard is the net under them that
+	// keeps a CI runner from reading any line as a workflow command.
+	_, err := io.WriteString(w, safetext.Guard(buf.String()))
+	return err
 }
 
 // groupByFile splits ds by file, in the order each file first appears.
@@ -104,7 +113,7 @@ func groupByFile(ds []engine.Diagnostic) [][]engine.Diagnostic {
 }
 
 func (t textWriter) printFile(ds []engine.Diagnostic, src []byte) {
-	t.paint(ansiUnderline, sanitize(ds[0].File))
+	t.paint(ansiUnderline, fileHeader(ds[0].File))
 	t.w.WriteByte('\n')
 
 	rows := make([]textRow, len(ds))
@@ -325,22 +334,21 @@ func pad(w *bufio.Writer, n int) {
 // width is the number of columns s takes: one per code point.
 func width(s string) int { return utf8.RuneCountInString(s) }
 
-// sanitize keeps text from the documents from moving the cursor or
-// colouring the terminal: white space becomes a space and other control
-// characters U+FFFD.
-func sanitize(s string) string {
-	if !strings.ContainsFunc(s, unicode.IsControl) {
-		return s
+// sanitize keeps text from the documents from moving the cursor, colouring
+// the terminal or reordering a line: white space becomes a space, and other
+// control characters, bidi controls and invisible characters are shown
+// escaped ("<U+202E>"); see [safetext.Line].
+func sanitize(s string) string { return safetext.Line(s) }
+
+// fileHeader is the header line of a file's group: its name, sanitized,
+// with "./" before a relative name that would otherwise start the line with
+// "::", which a CI runner reads as a workflow command.
+func fileHeader(name string) string {
+	s := sanitize(name)
+	if strings.HasPrefix(strings.TrimLeftFunc(s, unicode.IsSpace), "::") {
+		s = "./" + s
 	}
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t' || r == '\n' || r == '\r':
-			return ' '
-		case unicode.IsControl(r):
-			return utf8.RuneError
-		}
-		return r
-	}, s)
+	return s
 }
 
 // splitLines splits src into lines as the loader counts them (and editors
@@ -420,8 +428,11 @@ func expandLine(line string, column int) (text string, caret int) {
 			b.WriteString(strings.Repeat(" ", n))
 			col += n
 			continue
-		case unicode.IsControl(r):
-			r = utf8.RuneError
+		case safetext.Hidden(r):
+			e := safetext.Escape(r)
+			b.WriteString(e)
+			col += len(e)
+			continue
 		}
 		b.WriteRune(r)
 		col++

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/safetext"
 	"github.com/celint/celint/loader"
 )
 
@@ -118,7 +119,64 @@ func build(rs *engine.Ruleset, r *engine.Rule) (*model, error) {
 		return nil, &loader.Error{File: r.File, Pos: r.Pos, Msg: fmt.Sprintf("rule %s: %v", r.ID, err), Err: err}
 	}
 	m.SourceYAML = block
+	m.sanitize()
 	return m, nil
+}
+
+// sanitize makes every text of m that comes from the rule file, its
+// fixtures or its ruleset safe to show: control, bidi and invisible
+// characters are shown escaped ("<U+202E>"), in the terminal text and in
+// the Markdown pages alike; see [safetext]. Multi-line texts keep their
+// line feeds.
+func (m *model) sanitize() {
+	line, block := safetext.Line, safetext.Block
+	for _, p := range []*string{&m.ID, &m.Title, &m.Summary, &m.Level, &m.Tag, &m.Ruleset, &m.SourceName, &m.SourceURL} {
+		*p = line(*p)
+	}
+	for _, p := range []*string{&m.Description, &m.Requirement, &m.SourceYAML} {
+		*p = block(*p)
+	}
+	for _, facts := range m.Details {
+		for i := range facts {
+			facts[i].Value = line(facts[i].Value)
+		}
+	}
+	codes := make([]engine.Code, len(m.Codes))
+	for i, c := range m.Codes {
+		c.Name = line(c.Name)
+		c.Level = line(c.Level)
+		c.Aliases = lines(c.Aliases)
+		codes[i] = c
+	}
+	m.Codes = codes
+	rbs := make([]loader.RequiredBy, len(m.RequiredBy))
+	for i, rb := range m.RequiredBy {
+		rbs[i] = loader.RequiredBy{Document: line(rb.Document), Section: line(rb.Section), Title: line(rb.Title),
+			Quote: line(rb.Quote), Requirements: lines(rb.Requirements)}
+	}
+	m.RequiredBy = rbs
+	bos := make([]loader.BasedOn, len(m.BasedOn))
+	for i, bo := range m.BasedOn {
+		bos[i] = loader.BasedOn{Tier: bo.Tier, Title: line(bo.Title), Note: line(bo.Note), Sources: lines(bo.Sources)}
+	}
+	m.BasedOn = bos
+	for i := range m.Examples {
+		ex := &m.Examples[i]
+		ex.Title, ex.Source, ex.Selected = line(ex.Title), line(ex.Source), line(ex.Selected)
+		ex.JSON = block(ex.JSON)
+	}
+}
+
+// lines is [safetext.Line] of each of ss, in a new slice.
+func lines(ss []string) []string {
+	if ss == nil {
+		return nil
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = safetext.Line(s)
+	}
+	return out
 }
 
 // details lists the Details part's lines; empty facts are left out.

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/safetext"
 )
 
 // textWidth is the column plain-text prose is wrapped at.
@@ -19,7 +20,9 @@ func Text(rs *engine.Ruleset, r *engine.Rule) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.text(), nil
+	// The model is sanitized already; the guard keeps a CI runner from
+	// reading any line (a title, a wrapped word) as a workflow command.
+	return []byte(safetext.Guard(string(m.text()))), nil
 }
 
 func (m *model) text() []byte {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/safetext"
 	"github.com/celint/celint/loader"
 )
 
@@ -71,18 +72,19 @@ func WriteAll(rs *engine.Ruleset, dir string) ([]string, error) {
 func Index(rs *engine.Ruleset) []byte {
 	var b bytes.Buffer
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	title := rs.Title
+	title := safetext.Line(rs.Title)
 	if title == "" {
-		title = rs.String()
+		title = safetext.Line(rs.String())
 	}
+	name, tag := safetext.Line(rs.Name), safetext.Line(rs.Tag)
 	p("---\n")
 	p("title: %s\n", yamlString(title))
-	p("description: %s\n", yamlString(fmt.Sprintf("The rules of ruleset %s at tag %s.", rs.Name, rs.Tag)))
-	p("ruleset: %s\n", yamlString(rs.Name))
-	p("tag: %s\n", yamlString(rs.Tag))
+	p("description: %s\n", yamlString(fmt.Sprintf("The rules of ruleset %s at tag %s.", name, tag)))
+	p("ruleset: %s\n", yamlString(name))
+	p("tag: %s\n", yamlString(tag))
 	p("---\n\n")
 	p("# %s\n\n", escapeInline(title))
-	p("Ruleset %s pinned at tag %s: %d rule", codeSpan(rs.Name), codeSpan(rs.Tag), len(rs.Rules))
+	p("Ruleset %s pinned at tag %s: %d rule", codeSpan(name), codeSpan(tag), len(rs.Rules))
 	if len(rs.Rules) != 1 {
 		p("s")
 	}
@@ -93,13 +95,13 @@ func Index(rs *engine.Ruleset) []byte {
 	p("| Rule | Level | Surface | Title |\n")
 	p("| --- | --- | --- | --- |\n")
 	for _, r := range rs.Rules {
-		title := strings.TrimSpace(r.Doc.Title)
+		title := safetext.Line(strings.TrimSpace(r.Doc.Title))
 		if title == "" {
 			title = r.ID
 		}
 		p("| [%s](%s) | %s | %s | %s |\n",
 			codeSpan(r.ID), linkDest(r.ID+".md"),
-			cell(r.Doc.Level), cell(r.Doc.Surface), cell(title))
+			cell(safetext.Line(r.Doc.Level)), cell(safetext.Line(r.Doc.Surface)), cell(title))
 	}
 	return b.Bytes()
 }
