@@ -330,7 +330,7 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 			rs.Extends = r.scalar(v)
 			name, tag, ok := strings.Cut(rs.Extends.Value, "@")
 			if !ok || !validRulesetName(name) || !validRulesetTag(tag) {
-				r.add(v.Pos, "extends %q: expected name@tag, the ruleset it builds on and its pinned tag (such as mcpdesc@v0.9.0-rc.3)", rs.Extends.Value)
+				r.add(v.Pos, "extends %q: expected name@tag, the ruleset it builds on and its pinned tag (such as house@v1.2.0)", rs.Extends.Value)
 			}
 		case "library":
 			rs.Library, rs.LibraryPos = int(r.count(v)), v.Pos
