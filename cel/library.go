@@ -587,13 +587,13 @@ func (l *library) functions() []versioned {
 				gocel.BinaryBinding(l.uriTemplateMatchesBinding)))},
 		{3, gocel.Function("isMediaType",
 			gocel.Overload("string_is_media_type", []*gocel.Type{str}, gocel.BoolType,
-				gocel.UnaryBinding(isMediaTypeBinding)))},
+				gocel.UnaryBinding(stringPredicate(isMediaType))))},
 		{3, gocel.Function("mediaTypeEssence",
 			gocel.Overload("string_media_type_essence", []*gocel.Type{str}, str,
-				gocel.UnaryBinding(mediaTypeEssenceBinding)))},
+				gocel.UnaryBinding(stringFunction(mediaTypeEssence))))},
 		{3, gocel.Function("isCanonicalBase64",
 			gocel.Overload("string_is_canonical_base64", []*gocel.Type{str}, gocel.BoolType,
-				gocel.UnaryBinding(isCanonicalBase64Binding)))},
+				gocel.UnaryBinding(stringPredicate(isCanonicalBase64))))},
 	}
 }
 
@@ -712,6 +712,17 @@ func nodeCount(v ref.Val, limit uint64) uint64 {
 	}
 	walk(v)
 	return n
+}
+
+// stringFunction makes a binding of a string-to-string function.
+func stringFunction(f func(string) string) func(ref.Val) ref.Val {
+	return func(v ref.Val) ref.Val {
+		s, ok := v.(types.String)
+		if !ok {
+			return types.MaybeNoSuchOverloadErr(v)
+		}
+		return types.String(f(string(s)))
+	}
 }
 
 func stringPredicate(f func(string) bool) func(ref.Val) ref.Val {

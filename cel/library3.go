@@ -471,29 +471,17 @@ func mediaType(s string) (string, bool) {
 	return mt, true
 }
 
-func isMediaTypeBinding(v ref.Val) ref.Val {
-	s, ok := v.(types.String)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(v)
-	}
-	_, valid := mediaType(string(s))
-	return types.Bool(valid)
+func isMediaType(s string) bool {
+	_, ok := mediaType(s)
+	return ok
 }
 
-func mediaTypeEssenceBinding(v ref.Val) ref.Val {
-	s, ok := v.(types.String)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(v)
-	}
-	mt, _ := mediaType(string(s))
-	return types.String(mt)
+func mediaTypeEssence(s string) string {
+	mt, _ := mediaType(s)
+	return mt
 }
 
-func isCanonicalBase64Binding(v ref.Val) ref.Val {
-	s, ok := v.(types.String)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(v)
-	}
-	b, err := base64.StdEncoding.Strict().DecodeString(string(s))
-	return types.Bool(err == nil && base64.StdEncoding.EncodeToString(b) == string(s))
+func isCanonicalBase64(s string) bool {
+	b, err := base64.StdEncoding.Strict().DecodeString(s)
+	return err == nil && base64.StdEncoding.EncodeToString(b) == s
 }
