@@ -240,6 +240,18 @@ func schemaExternalRefsBinding(schema ref.Val) ref.Val {
 	return types.NewStringList(types.DefaultTypeAdapter, ptrs)
 }
 
+// schemaBase is the base URI of a schema object within a parent whose
+// base is base: its $id (or draft-04 id) resolved against base, else base.
+func schemaBase(obj map[string]any, base string) string {
+	if id, ok := obj["$id"].(string); ok {
+		return resolveURL(base, id)
+	}
+	if id, ok := obj["id"].(string); ok && !strings.HasPrefix(id, "#") {
+		return resolveURL(base, id) // draft-04
+	}
+	return base
+}
+
 // walkSubschemas calls fn for every subschema object of v (v included),
 // with its pointer and its base URI (after its own $id), following only
 // keywords whose values are subschemas.
@@ -248,11 +260,7 @@ func walkSubschemas(v any, ptr []string, base string, fn func(obj map[string]any
 	if !ok {
 		return
 	}
-	if id, ok := obj["$id"].(string); ok {
-		base = resolveURL(base, id)
-	} else if id, ok := obj["id"].(string); ok && !strings.HasPrefix(id, "#") {
-		base = resolveURL(base, id) // draft-04
-	}
+	base = schemaBase(obj, base)
 	fn(obj, ptr, base)
 	at := func(toks ...string) []string { return append(ptr[:len(ptr):len(ptr)], toks...) }
 	keys := make([]string, 0, len(obj))

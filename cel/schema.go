@@ -923,49 +923,55 @@ func findSite(doc any, match func(refSite) bool) (refSite, bool) {
 	var found refSite
 	ok := false
 	visit := func(s refSite) bool {
-		if match(s) {
+		if !ok && match(s) {
 			found, ok = s, true
-			return true
 		}
-		return false
+		return ok
 	}
-	walkSites(doc, nil, schemaLocation, true, visit)
+	walkSubschemas(doc, nil, schemaLocation, func(obj map[string]any, ptr []string, base string) {
+		if !ok {
+			visitSites(obj, ptr, base, visit)
+		}
+	})
 	if !ok {
-		walkSites(doc, nil, schemaLocation, false, visit)
+		walkValues(doc, nil, schemaLocation, visit)
 	}
 	return found, ok
 }
 
-// walkSites visits the reference sites of the schema v at ptr; with
-// schemasOnly it descends only into subschemas, else into every value. It
-// reports true when visit did.
-func walkSites(v any, ptr []string, base string, schemasOnly bool, visit func(refSite) bool) bool {
-	at := func(toks ...string) []string { return append(ptr[:len(ptr):len(ptr)], toks...) }
-	switch v := v.(type) {
-	case []any:
-		if schemasOnly {
-			return false
-		}
-		for i, x := range v {
-			if walkSites(x, at(strconv.Itoa(i)), base, false, visit) {
+// visitSites visits the reference sites of one schema object at ptr, whose
+// base URI is base; it reports true when visit did.
+func visitSites(obj map[string]any, ptr []string, base string, visit func(refSite) bool) bool {
+	for _, k := range refKeys {
+		if s, ok := obj[k].(string); ok {
+			r := s
+			if k != "$schema" {
+				r = resolveURL(base, s)
+			}
+			if visit(refSite{pointer: jsonpointer.Join(append(ptr[:len(ptr):len(ptr)], k)...), key: k, value: s, resolved: r}) {
 				return true
 			}
 		}
-		return false
-	case map[string]any:
-		if id, ok := v["$id"].(string); ok {
-			base = resolveURL(base, id)
-		}
-		for _, k := range refKeys {
-			if s, ok := v[k].(string); ok {
-				r := s
-				if k != "$schema" {
-					r = resolveURL(base, s)
-				}
-				if visit(refSite{pointer: jsonpointer.Join(at(k)...), key: k, value: s, resolved: r}) {
-					return true
-				}
+	}
+	return false
+}
+
+// walkValues visits the reference sites of every object anywhere in v, in
+// key order, whether or not it stands where a subschema does; it reports
+// true when visit did.
+func walkValues(v any, ptr []string, base string, visit func(refSite) bool) bool {
+	at := func(tok string) []string { return append(ptr[:len(ptr):len(ptr)], tok) }
+	switch v := v.(type) {
+	case []any:
+		for i, x := range v {
+			if walkValues(x, at(strconv.Itoa(i)), base, visit) {
+				return true
 			}
+		}
+	case map[string]any:
+		base = schemaBase(v, base)
+		if visitSites(v, ptr, base, visit) {
+			return true
 		}
 		keys := make([]string, 0, len(v))
 		for k := range v {
@@ -973,42 +979,8 @@ func walkSites(v any, ptr []string, base string, schemasOnly bool, visit func(re
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			x := v[k]
-			if !schemasOnly {
-				if walkSites(x, at(k), base, false, visit) {
-					return true
-				}
-				continue
-			}
-			switch {
-			case schemaMapKeywords[k]:
-				m, _ := x.(map[string]any)
-				names := make([]string, 0, len(m))
-				for n := range m {
-					names = append(names, n)
-				}
-				sort.Strings(names)
-				for _, n := range names {
-					if walkSites(m[n], at(k, n), base, true, visit) {
-						return true
-					}
-				}
-			case schemaArrayKeywords[k]:
-				if arr, ok := x.([]any); ok {
-					for i, y := range arr {
-						if walkSites(y, at(k, strconv.Itoa(i)), base, true, visit) {
-							return true
-						}
-					}
-					continue
-				}
-				if walkSites(x, at(k), base, true, visit) {
-					return true
-				}
-			case schemaKeywords[k]:
-				if walkSites(x, at(k), base, true, visit) {
-					return true
-				}
+			if walkValues(v[k], at(k), base, visit) {
+				return true
 			}
 		}
 	}
