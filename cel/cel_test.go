@@ -427,13 +427,15 @@ func TestSchema(t *testing.T) {
 	if s1 != s2 {
 		t.Fatal("schema not cached")
 	}
-	for i := 0; i < schemaCacheSize+20; i++ {
+	const bound = 256
+	lib.schemas3.maxEntries = bound
+	for i := 0; i < bound+20; i++ {
 		if _, err := lib.compiledSchema(types.DefaultTypeAdapter.NativeToValue(map[string]any{"maxLength": int64(i)})); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if n := len(lib.schemas.entries); n > schemaCacheSize {
-		t.Fatalf("schema cache holds %d entries, bound %d", n, schemaCacheSize)
+	if n := len(lib.schemas3.entries); n > bound {
+		t.Fatalf("schema cache holds %d entries, bound %d", n, bound)
 	}
 	// A new environment has its own cache.
 	if newEnv(t, Config{}).lib == lib {

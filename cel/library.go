@@ -426,8 +426,7 @@ type library struct {
 	// asMap never allocate.
 	emptyList traits.Lister
 	emptyMap  traits.Mapper
-	schemas   schemaCache
-	schemas3  schema3Cache  // the version-3 schema functions' compiled schemas
+	schemas3  schema3Cache  // compiled schemas, by options and content
 	templates templateCache // parsed URI templates
 }
 

@@ -1,6 +1,7 @@
 package cel
 
 import (
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -112,8 +113,9 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 	if c.entries == nil {
 		c.entries = map[string]schema3Entry{}
 	}
+	maxEntries := cmp.Or(c.maxEntries, schema3CacheEntries)
 	for k := range c.entries { // evict arbitrary entries to make room
-		if len(c.entries) < schema3CacheEntries && c.bytes+len(key) <= schema3CacheBytes {
+		if len(c.entries) < maxEntries && c.bytes+len(key) <= schema3CacheBytes {
 			break
 		}
 		c.bytes -= len(k)
@@ -136,13 +138,15 @@ const (
 	schema3CacheBytes   = 64 << 20
 )
 
-// schema3Cache caches the schemas the version-3 functions compile, by
+// schema3Cache caches the schemas the library's functions compile, by
 // options and canonical JSON.
 type schema3Cache struct {
 	mu      sync.Mutex
 	entries map[string]schema3Entry
 	bytes   int // the keys' total length
 	misses  int // schemas compiled (for tests)
+	// maxEntries, when not 0, replaces schema3CacheEntries (for tests)
+	maxEntries int
 }
 
 type schema3Entry struct {
@@ -150,7 +154,9 @@ type schema3Entry struct {
 	err    error
 }
 
-// compileSchemaDraft compiles doc with draft as the default dialect.
+// compileSchemaDraft compiles doc with draft as the default dialect,
+// refusing reference cycles that never descend into the value. Every schema
+// celint compiles, a rule's fragment or a document's, goes through it.
 func compileSchemaDraft(doc any, draft *jsonschema.Draft) (*Schema, error) {
 	c := newSchemaCompiler()
 	c.DefaultDraft(draft)
@@ -160,6 +166,9 @@ func compileSchemaDraft(doc any, draft *jsonschema.Draft) (*Schema, error) {
 	s, err := c.Compile(schemaLocation)
 	if err != nil {
 		return nil, compileError(doc, err)
+	}
+	if err := refCycle(s); err != nil {
+		return nil, err
 	}
 	return &Schema{s: s}, nil
 }

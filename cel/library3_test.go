@@ -50,6 +50,7 @@ func TestSchemaFunctionsWithOptions(t *testing.T) {
 			doc{"pointer": "", "keyword": "", "message": `schema does not compile: at /type: "type" must be one of "array", "boolean", "integer", "null", "number", "object", "string"`},
 		}},
 		{name: "matches false for a bad schema", expr: `matchesSchema(1, {'type': 5}, {})`, want: false},
+		{name: "a reference cycle does not compile, in any dialect", expr: `[schemaError({'$ref': '#'}, {}), schemaError({'$ref': '#/definitions/a', 'definitions': {'a': {'$ref': '#/definitions/a'}}}, {'dialect': 'draft-07'})].all(e, e.contains('reference cycle that never descends into the value'))`, want: true},
 		{name: "unknown dialect", expr: `schemaError({}, {'dialect': '7'})`, wantErr: `schema option dialect: got "7"`},
 		{name: "unknown option", expr: `schemaError({}, {'draft': '7'})`, wantErr: `unknown schema option "draft"`},
 		{name: "bad externalRefs", expr: `schemaError({}, {'externalRefs': 'fetch'})`, wantErr: `want "refuse" or "ignore"`},
@@ -129,7 +130,7 @@ func TestSchemaCacheCompilesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	adapter := types.DefaultTypeAdapter
-	const n = 3 * schemaCacheSize
+	const n = 768 // more than the version-2 cache held
 	opts := adapter.NativeToValue(map[string]any{"dialect": "draft-07"})
 	for round := 0; round < 3; round++ {
 		for i := 0; i < n; i++ {

@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -18,9 +17,6 @@ import (
 
 	"github.com/celint/celint/internal/jsonpointer"
 )
-
-// schemaCacheSize bounds the compiled schemas one library instance keeps.
-const schemaCacheSize = 256
 
 // schemaLocation is the URL under which a schema value is compiled. Nothing
 // is ever fetched from it.
@@ -36,50 +32,16 @@ func (refusingLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("refusing to load %q: schemas may only refer to themselves (no file or network access)", url)
 }
 
-// schemaCache maps the canonical JSON of a schema to its compiled form (or
-// the compile error).
-type schemaCache struct {
-	mu      sync.Mutex
-	entries map[string]schemaEntry
-}
-
-type schemaEntry struct {
-	schema *jsonschema.Schema
-	err    error
-}
-
-// compiledSchema compiles (or fetches from the cache) the schema value.
+// compiledSchema compiles (or fetches from the cache) the schema value as
+// the version-1 and -2 functions do: draft 2020-12 unless it says
+// otherwise, its errors prefixed "invalid schema: ". It shares the cache of
+// the version-3 functions.
 func (l *library) compiledSchema(schema ref.Val) (*jsonschema.Schema, error) {
-	doc, err := ToNative(schema)
+	sch, err := l.compiledSchemaWith(schema, schemaOptions{dialect: "2020-12"})
 	if err != nil {
-		return nil, fmt.Errorf("invalid schema: %w", &SchemaCompileError{Msg: err.Error()})
+		return nil, fmt.Errorf("invalid schema: %w", err)
 	}
-	canon, err := json.Marshal(doc)
-	if err != nil {
-		return nil, fmt.Errorf("invalid schema: %w", &SchemaCompileError{Msg: err.Error()})
-	}
-	key := string(canon)
-	c := &l.schemas
-	c.mu.Lock()
-	e, ok := c.entries[key]
-	c.mu.Unlock()
-	if ok {
-		return e.schema, e.err
-	}
-	e.schema, e.err = compileSchema(doc)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.entries == nil {
-		c.entries = map[string]schemaEntry{}
-	}
-	if len(c.entries) >= schemaCacheSize {
-		for k := range c.entries { // evict an arbitrary entry
-			delete(c.entries, k)
-			break
-		}
-	}
-	c.entries[key] = e
-	return e.schema, e.err
+	return sch.s, nil
 }
 
 // Schema is a compiled JSON Schema (draft 2020-12 unless it says otherwise)
@@ -157,15 +119,8 @@ func CompileSchema(doc any) (*Schema, error) {
 // CompileSchemaWith compiles a schema given as a JSON-compatible Go value,
 // with options. Its errors are *SchemaCompileError.
 func CompileSchemaWith(doc any, opts SchemaOptions) (*Schema, error) {
-	c := newSchemaCompiler()
-	if err := c.AddResource(schemaLocation, doc); err != nil {
-		return nil, &SchemaCompileError{Msg: oneLine(err.Error())}
-	}
-	s, err := c.Compile(schemaLocation)
+	sch, err := compileSchemaDraft(doc, jsonschema.Draft2020)
 	if err != nil {
-		return nil, compileError(doc, err)
-	}
-	if err := refCycle(s); err != nil {
 		return nil, err
 	}
 	var msgs SchemaMessages
@@ -178,7 +133,8 @@ func CompileSchemaWith(doc any, opts SchemaOptions) (*Schema, error) {
 		}
 		msgs[k] = v
 	}
-	return &Schema{s: s, messages: msgs}, nil
+	sch.messages = msgs
+	return sch, nil
 }
 
 // Validate validates a JSON-compatible Go value and returns its violations
@@ -693,17 +649,6 @@ func newSchemaCompiler() *jsonschema.Compiler {
 	c.AssertFormat()
 	c.UseLoader(refusingLoader{})
 	return c
-}
-
-// compileSchema compiles a schema for the CEL functions: as CompileSchema
-// does, with its errors (a *SchemaCompileError) prefixed "invalid schema: ",
-// which library version 1 returns as they are.
-func compileSchema(doc any) (*jsonschema.Schema, error) {
-	sch, err := CompileSchema(doc)
-	if err != nil {
-		return nil, fmt.Errorf("invalid schema: %w", err)
-	}
-	return sch.s, nil
 }
 
 // schemaProblem reports why a schema value does not compile, as
