@@ -428,13 +428,13 @@ func TestSchema(t *testing.T) {
 		t.Fatal("schema not cached")
 	}
 	const bound = 256
-	lib.schemas3.maxEntries = bound
+	lib.caches.schemas.maxEntries = bound
 	for i := 0; i < bound+20; i++ {
 		if _, err := lib.compiledSchema(types.DefaultTypeAdapter.NativeToValue(map[string]any{"maxLength": int64(i)})); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if n := len(lib.schemas3.entries); n > bound {
+	if n := len(lib.caches.schemas.entries); n > bound {
 		t.Fatalf("schema cache holds %d entries, bound %d", n, bound)
 	}
 	// A new environment has its own cache.

@@ -9,7 +9,9 @@ import (
 
 	gocel "github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/ext"
+	"github.com/google/cel-go/interpreter"
 )
 
 // DefaultCostLimit is the per-evaluation CEL cost limit used when
@@ -54,7 +56,24 @@ type Config struct {
 	// functions of a program that embeds celint. A panic inside such a
 	// function is recovered and returned as an error wrapping ErrPanic.
 	Extra []gocel.EnvOption
+	// Caches, when not nil, holds the compiled schemas and parsed URI
+	// templates of the library's functions, shared by every environment
+	// built with the same Caches (the environments of one ruleset's rule
+	// files, say), so that a schema they all read is compiled once. Nil
+	// gives the environment caches of its own.
+	Caches *Caches
 }
+
+// Caches holds what the library's functions compile from values: JSON
+// Schemas and URI templates, each cache bounded. It is safe for concurrent
+// use. The zero value is not usable; call NewCaches.
+type Caches struct {
+	schemas   schema3Cache
+	templates templateCache
+}
+
+// NewCaches returns empty caches for Config.Caches.
+func NewCaches() *Caches { return &Caches{} }
 
 // Var declares a variable of an environment.
 type Var struct {
@@ -70,6 +89,7 @@ type Env struct {
 	limit uint64
 	vars  []Var // every declared variable, base ones included
 	cache *programCache
+	guard *guard // measures the calls charged before they run
 }
 
 // programCache holds the compiled programs of a family of environments
@@ -135,7 +155,11 @@ func NewEnv(cfg Config) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("celint: building the CEL environment: %w", err)
 	}
-	return &Env{env: env, lib: lib, limit: limit, vars: vars, cache: newProgramCache()}, nil
+	g, err := newGuard(env, limit)
+	if err != nil {
+		return nil, fmt.Errorf("celint: building the CEL environment: %w", err)
+	}
+	return &Env{env: env, lib: lib, limit: limit, vars: vars, cache: newProgramCache(), guard: g}, nil
 }
 
 func checkVar(v Var) error {
@@ -171,7 +195,7 @@ func (e *Env) Extend(vars ...Var) (*Env, error) {
 		return nil, fmt.Errorf("celint: extending the CEL environment: %w", err)
 	}
 	all := append(append([]Var(nil), e.vars...), vars...)
-	return &Env{env: env, lib: e.lib, limit: e.limit, vars: all, cache: e.cache}, nil
+	return &Env{env: env, lib: e.lib, limit: e.limit, vars: all, cache: e.cache, guard: e.guard}, nil
 }
 
 // cacheKey is the program cache key of expr: the library version, the
@@ -290,6 +314,14 @@ func (e *Env) Compile(expr string, o Origin) (*Program, error) {
 		gocel.CostLimit(e.limit),
 		gocel.EvalOptions(gocel.OptTrackCost),
 		gocel.InterruptCheckFrequency(interruptCheckFrequency),
+		gocel.CustomDecoratorV2(e.guard.decorate),
+		// Concatenating lists is cheap to run but makes a list as long as
+		// both: it is charged for that length, so that a list doubled again
+		// and again pays for its size.
+		gocel.CostTrackerOptions(interpreter.OverloadCostTracker("add_list", func(_ []ref.Val, result ref.Val) *uint64 {
+			c := 1 + listSize(result)
+			return &c
+		})),
 	)
 	if err != nil {
 		l, c := o.position(1, 1)

@@ -426,8 +426,7 @@ type library struct {
 	// asMap never allocate.
 	emptyList traits.Lister
 	emptyMap  traits.Mapper
-	schemas3  schema3Cache  // compiled schemas, by options and content
-	templates templateCache // parsed URI templates
+	caches *Caches // compiled schemas and parsed URI templates
 }
 
 func newLibrary(cfg Config) (*library, error) {
@@ -438,7 +437,12 @@ func newLibrary(cfg Config) (*library, error) {
 	if version < 1 || version > LatestLibrary {
 		return nil, fmt.Errorf("celint: unknown celint library version %d (Config.Library): the newest known is %d, and 0 means the newest", cfg.Library, LatestLibrary)
 	}
+	caches := cfg.Caches
+	if caches == nil {
+		caches = NewCaches()
+	}
 	return &library{
+		caches:    caches,
 		refKey:    cfg.ReferenceKey,
 		version:   version,
 		walkBound: maxDescendantsNodes,

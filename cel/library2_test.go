@@ -565,7 +565,7 @@ func TestSchemaError(t *testing.T) {
 	})
 	// The compile result (and so the error) is cached.
 	s := types.DefaultTypeAdapter.NativeToValue(map[string]any{"$ref": "#/$defs/x"})
-	if e.lib.schemaProblem(s) == "" || len(e.lib.schemas3.entries) == 0 {
+	if e.lib.schemaProblem(s) == "" || len(e.lib.caches.schemas.entries) == 0 {
 		t.Fatal("schema compile failure not cached")
 	}
 	// Cost: one unit per schema node.

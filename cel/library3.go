@@ -97,7 +97,7 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 		return nil, &SchemaCompileError{Msg: err.Error()}
 	}
 	key := o.key() + "\x00" + string(canon)
-	c := &l.schemas3
+	c := &l.caches.schemas
 	c.mu.Lock()
 	e, ok := c.entries[key]
 	c.mu.Unlock()
@@ -393,7 +393,7 @@ type templateEntry struct {
 
 // uriTemplate parses (or fetches from the cache) an RFC 6570 template.
 func (l *library) uriTemplate(s string) (t *uritemplate.Template, err error) {
-	c := &l.templates
+	c := &l.caches.templates
 	c.mu.Lock()
 	e, ok := c.entries[s]
 	c.mu.Unlock()

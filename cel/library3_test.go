@@ -141,11 +141,11 @@ func TestSchemaCacheCompilesOnce(t *testing.T) {
 			}
 		}
 	}
-	if lib.schemas3.misses != n {
-		t.Errorf("%d distinct schemas used 3 times each were compiled %d times", n, lib.schemas3.misses)
+	if lib.caches.schemas.misses != n {
+		t.Errorf("%d distinct schemas used 3 times each were compiled %d times", n, lib.caches.schemas.misses)
 	}
 	lib.schemaError3Binding(adapter.NativeToValue(map[string]any{"type": "object", "title": "0"}), adapter.NativeToValue(map[string]any{}))
-	if lib.schemas3.misses != n+1 {
-		t.Errorf("other options share a compiled schema: %d compiles", lib.schemas3.misses)
+	if lib.caches.schemas.misses != n+1 {
+		t.Errorf("other options share a compiled schema: %d compiles", lib.caches.schemas.misses)
 	}
 }

@@ -68,7 +68,7 @@ func TestHostileRules(t *testing.T) {
     checks:
       - assert: lists.range(100000000).all(i, i >= 0)
 `,
-			want: []string{"rs/rules.yaml:6:17", "exceeds maximum"},
+			want: []string{"rs/rules.yaml:6:17", "cost limit"},
 		},
 		{
 			name: "quadratic comprehension",

@@ -59,6 +59,7 @@ type Ruleset struct {
 	env        *cel.Env
 	opts       Options // as loaded, for rulesets built on this one
 	library    int
+	caches     *cel.Caches // shared by the environments of every rule file
 	docVars    []*variable
 	selections map[string][]string // named selections, expanded to plain paths
 	scope      *scopeConfig
@@ -472,7 +473,7 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 	fail := func(p loader.Pos, format string, args ...any) {
 		issues.Append(&loader.Error{File: spec.File, Pos: p, Msg: fmt.Sprintf(format, args...)})
 	}
-	rs := &Ruleset{opts: opts}
+	rs := &Ruleset{opts: opts, caches: cel.NewCaches()}
 	var base *Ruleset
 	if spec.Extends.Value != "" {
 		if opts.Bases == nil {
@@ -670,7 +671,7 @@ func (rs *Ruleset) selectors(file string, paths []loader.Scalar, fail func(loade
 // library at the ruleset's version, the engine's variables, the scope
 // functions, and the inherited document variables.
 func (rs *Ruleset) newEnv(file string, base *Ruleset) (*cel.Env, error) {
-	cfg := cel.Config{CostLimit: rs.opts.CostLimit, Extra: slices.Clone(rs.opts.Functions), Library: rs.library}
+	cfg := cel.Config{CostLimit: rs.opts.CostLimit, Extra: slices.Clone(rs.opts.Functions), Library: rs.library, Caches: rs.caches}
 	if rs.refs != nil {
 		cfg.ReferenceKey = rs.refs.key
 	}

@@ -132,6 +132,13 @@ type Limits struct {
 	ScalarBytes int   // max bytes of one scalar (string or number text, member names included)
 }
 
+// MaxDepth is the hard ceiling on Limits.Depth: no ruleset and no caller
+// can raise the nesting depth past it. Every recursive walk over a
+// document's values (the loader's, CEL's equality and conversions, JSON
+// Schema validation) survives this depth with room to spare; a deeper limit
+// would only let a document crash the process with a stack overflow.
+const MaxDepth = 10_000
+
 // DefaultLimits returns the default limits: 64 MiB, depth 256, 2,000,000
 // values and 8 MiB per scalar.
 func DefaultLimits() Limits {
@@ -147,6 +154,7 @@ func (l Limits) withDefaults() Limits {
 	if l.Depth <= 0 {
 		l.Depth = d.Depth
 	}
+	l.Depth = min(l.Depth, MaxDepth)
 	if l.Values <= 0 {
 		l.Values = d.Values
 	}

@@ -391,6 +391,10 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 					case "bytes":
 						l.Bytes = n
 					case "depth":
+						if n > MaxDepth {
+							r.add(v.Pos, "limits.depth: %d is above %d, the deepest nesting celint can walk safely", n, MaxDepth)
+							n = MaxDepth
+						}
 						l.Depth = int(n)
 					case "values":
 						l.Values = int(n)
