@@ -207,7 +207,20 @@ func (e *Env) cacheKey(expr string) string {
 		parts[i] = v.Name + ":" + v.Type.String()
 	}
 	sort.Strings(parts)
-	return "lib" + strconv.Itoa(e.lib.version) + "\x00" + strings.Join(parts, ",") + "\x00" + expr
+	return "lib" + strconv.Itoa(e.lib.version) + "\x00" + strconv.FormatUint(e.limit, 10) + "\x00" + strings.Join(parts, ",") + "\x00" + expr
+}
+
+// WithCostLimit returns an environment like e whose programs have limit as
+// their per-evaluation cost limit (0 means DefaultCostLimit): for
+// expressions evaluated once per document, whose work grows with it.
+func (e *Env) WithCostLimit(limit uint64) *Env {
+	if limit == 0 {
+		limit = DefaultCostLimit
+	}
+	cp := *e
+	cp.limit = limit
+	cp.guard = &guard{limit: limit, impls: e.guard.impls}
+	return &cp
 }
 
 // Origin says where an expression's text sits in a source file, so that

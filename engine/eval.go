@@ -21,11 +21,21 @@ import (
 // DefaultBudget bounds the total CEL cost one rule may spend on one document.
 const DefaultBudget = 50_000_000
 
-// DefaultRuleTimeout bounds the time one rule may spend on one document. It
-// is a safety net behind the cost limits: cel-go's cost tracking can make a
-// comprehension that runs up to its cost limit take time that grows faster
-// than its cost.
-const DefaultRuleTimeout = 10 * time.Second
+// DocumentCostLimit is the per-evaluation cost limit of document
+// variables (a ruleset's `variables`, a rule's `documentVariables`): they
+// are evaluated once per document, and their work grows with it, so they
+// may spend up to the default budget in one evaluation where a node's
+// expressions may spend the environment's limit.
+const DocumentCostLimit = DefaultBudget
+
+// DefaultRuleTimeout is the wall-clock safety net behind a rule's cost
+// budget on one document. What a rule may do is bounded by its budget, in
+// units that do not depend on the machine or its load, so that the same
+// inputs give the same diagnostics however many files run at once; the
+// time limit sits far above what any rule within its budget takes, and
+// only stops one that escapes the budget (a Go function an embedding
+// program added without a cost, say).
+const DefaultRuleTimeout = 10 * time.Minute
 
 // maxRuleErrors is how many rule errors one rule reports on one document
 // before it gives up on that document.
@@ -56,7 +66,7 @@ var (
 // context did not: the rule ran out of time.
 func (rr *ruleRun) stopped() error {
 	return &loader.Error{File: rr.rule.File, Pos: rr.rule.Pos, Err: ErrRuleTimeout,
-		Msg: fmt.Sprintf("rule %s ran longer than %v on this document; it was stopped", rr.rule.ID, rr.opts.RuleTimeout)}
+		Msg: fmt.Sprintf("rule %s ran longer than %v on this document and was stopped by the wall-clock safety net behind its cost budget; unlike the budget, this limit depends on the machine and its load", rr.rule.ID, rr.opts.RuleTimeout)}
 }
 
 // Lint evaluates the ruleset's rules on doc and returns the diagnostics,
@@ -129,10 +139,11 @@ type spend struct {
 // ruleRun is the evaluation of one rule on one document.
 type ruleRun struct {
 	*linter
-	ctx    context.Context // the document's context, with the rule's time limit
-	rule   *Rule
-	spend  spend
-	errors int
+	ctx      context.Context // the document's context, with the rule's time limit
+	rule     *Rule
+	spend    spend
+	errors   int
+	findings int
 }
 
 func (l *linter) lintRule(r *Rule) {
@@ -452,10 +463,27 @@ func (rr *ruleRun) runOne(c *check, n *loader.Node, fr *frame) error {
 	return c.errorf("a check must yield a bool or a list of violations, got %s", typeName(v))
 }
 
+// maxValueWeight bounds the size (cel.Weight) of a value a check's result
+// or a template turns into text: a value built by sharing can be far larger
+// than what building it cost.
+const maxValueWeight = 1_000_000
+
+// maxFindings bounds the findings one rule reports on one document.
+const maxFindings = 100_000
+
+// native converts a value a rule produced, refusing one too large to
+// convert.
+func native(v ref.Val) (any, error) {
+	if w := cel.Weight(v, maxValueWeight); w > maxValueWeight {
+		return nil, fmt.Errorf("the value is too large to report: its size passes %d", maxValueWeight)
+	}
+	return cel.ToNative(v)
+}
+
 // violationOf reads one entry of a list of violations: a relative pointer
 // string, or a map with optional "at" and "message".
 func violationOf(v ref.Val) (at, msg string, err error) {
-	nv, err := cel.ToNative(v)
+	nv, err := native(v)
 	if err != nil {
 		return "", "", err
 	}
@@ -537,7 +565,7 @@ func (rr *ruleRun) render(t template, fr *frame, pointer bool) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		nv, err := cel.ToNative(v)
+		nv, err := native(v)
 		if err != nil {
 			return "", err
 		}
@@ -560,6 +588,13 @@ func (rr *ruleRun) render(t template, fr *frame, pointer bool) (string, error) {
 // is reported where that value is written, with the references it was
 // reached through as related positions.
 func (rr *ruleRun) report(n *loader.Node, rel, msg string, c *check) {
+	if rr.findings++; rr.findings > maxFindings {
+		if rr.findings == maxFindings+1 {
+			rr.ruleError(n, &loader.Error{File: rr.rule.File, Pos: rr.rule.Pos,
+				Msg: fmt.Sprintf("rule %s reported more than %d findings on this document; the rest are not reported", rr.rule.ID, maxFindings)})
+		}
+		return
+	}
 	rel = strings.TrimPrefix(rel, "/")
 	if rr.rule.resolve && rr.rs.refs != nil {
 		ptr, uses := rr.follow(n, rel)

@@ -545,7 +545,7 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	env, vars, err := compileVars(env, spec.File, spec.Variables)
+	env, vars, err := compileVars(env, spec.File, spec.Variables, DocumentCostLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -694,11 +694,14 @@ func (rs *Ruleset) newEnv(file string, base *Ruleset) (*cel.Env, error) {
 // compileVars compiles variables in order, each seeing those before it. A
 // variable that does not compile is reported, and the ones after it are
 // still compiled (without it), so that every problem is reported at once.
-func compileVars(env *cel.Env, file string, vars loader.Vars) (*cel.Env, []*variable, error) {
+//
+// limit is the variables' per-evaluation cost limit: the environment's for
+// a node's variables, DocumentCostLimit for a document's.
+func compileVars(env *cel.Env, file string, vars loader.Vars, limit uint64) (*cel.Env, []*variable, error) {
 	var out []*variable
 	var issues loader.Issues
 	for _, v := range vars {
-		prg, err := compileExpr(env, file, v.Expr)
+		prg, err := compileExpr(env.WithCostLimit(limit), file, v.Expr)
 		if err != nil {
 			issues.Append(err)
 			// Declare it all the same, so that what uses it is still checked.
@@ -844,7 +847,7 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 		}
 		r.schema = s
 	}
-	env, docVars, err := compileVars(rs.env, file, spec.DocVariables)
+	env, docVars, err := compileVars(rs.env, file, spec.DocVariables, DocumentCostLimit)
 	issues.Append(err)
 	r.docVars = docVars
 	if r.assume, err = compileAssume(env, file, spec.Assume); err != nil {
@@ -855,7 +858,7 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 			issues.Append(err)
 		}
 	}
-	env, vars, err := compileVars(env, file, spec.Variables)
+	env, vars, err := compileVars(env, file, spec.Variables, env.CostLimit())
 	issues.Append(err)
 	r.vars = vars
 	r.Codes = []Code{{Severity: r.Severity, Level: spec.Doc.Level, Aliases: spec.Doc.Aliases, Inherited: true}}

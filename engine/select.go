@@ -1,14 +1,12 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/celint/celint/loader"
 	"github.com/tidwall/gjson"
-	"github.com/tidwall/match"
 )
 
 // A selector is a parsed selection path: gjson path syntax, split into
@@ -41,15 +39,8 @@ type component struct {
 	text  string // the gjson path of this component (for compWild, the match pattern)
 	key   string // compKey: the member name, '\' escapes removed
 	index int    // compKey: the array index the text names; -1 when it names none
+	glob  glob   // compWild: the compiled pattern
 }
-
-// wildLimit bounds the work of one wildcard match, as gjson bounds it:
-// match.MatchLimit stops after wildLimit×len(name) steps.
-const wildLimit = 10000
-
-// errWildcardTooComplex is returned when a wildcard pattern could not be
-// decided against a member name within wildLimit.
-var errWildcardTooComplex = errors.New("wildcard pattern too complex")
 
 // parseSelector splits a gjson path into components. It accepts keys (with
 // '\' escapes and the wildcards '*' and '?'), array indexes, '#', '**', and
@@ -119,7 +110,7 @@ func parseSelector(path string) (*selector, error) {
 			case text == "**":
 				s.parts = append(s.parts, component{kind: compDeep, text: text})
 			case wild:
-				s.parts = append(s.parts, component{kind: compWild, text: text})
+				s.parts = append(s.parts, component{kind: compWild, text: text, glob: compileGlob(text)})
 			default:
 				s.parts = append(s.parts, component{kind: compKey, text: text, key: unescapeKey(text), index: arrayIndex(text)})
 			}
@@ -300,11 +291,7 @@ func (c component) step(doc *loader.Document, n *loader.Node, out []*loader.Node
 			return out, nil
 		}
 		for _, m := range n.Children {
-			ok, stopped := match.MatchLimit(m.Key, c.text, wildLimit)
-			if stopped {
-				return out, fmt.Errorf("%w: %q against the member name at %s", errWildcardTooComplex, c.text, m.Pointer())
-			}
-			if ok {
+			if c.glob.match(m.Key) {
 				out = append(out, m)
 			}
 		}

@@ -1,12 +1,12 @@
 package engine
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/celint/celint/loader"
+	"github.com/tidwall/match"
 )
 
 const selectDoc = `{
@@ -309,19 +309,72 @@ func TestSelectorDeepDocument(t *testing.T) {
 	}
 }
 
-// TestSelectorWildcardTooComplex: a wildcard pattern that gjson's matcher
-// gives up on is an error, never a silent "no match".
-func TestSelectorWildcardTooComplex(t *testing.T) {
-	doc, err := loader.Parse("k.json", []byte(`{"`+strings.Repeat("ab", 30)+`":1}`), loader.DefaultOptions())
+// TestSelectorWildcardLongKey: a pattern that made gjson's matcher
+// backtrack for seconds (and give up, reporting no match) is decided at
+// once on a 100 KB member name, both ways.
+func TestSelectorWildcardLongKey(t *testing.T) {
+	long := strings.Repeat("a", 100_000)
+	doc, err := loader.Parse("k.json", []byte(`{"`+long+`":1,"`+long+`b`+`a":2}`), loader.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	sel, err := parseSelector(strings.Repeat("*a*b", 10) + "*x*")
+	sel, err := parseSelector(`*a*a*a*a*a*a*a*ab*a`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = sel.match(doc, func(*loader.Node) { t.Error("selected a node") })
-	if !errors.Is(err, errWildcardTooComplex) {
-		t.Fatalf("got %v, want errWildcardTooComplex", err)
+	var got []string
+	if err := sel.match(doc, func(n *loader.Node) { got = append(got, n.Pointer()) }); err != nil {
+		t.Fatal(err)
 	}
+	if len(got) != 1 || !strings.HasSuffix(got[0], "ba") {
+		t.Fatalf("selected %d nodes, want the one ending in ba", len(got))
+	}
+}
+
+// TestGlobMatchesGjson: the compiled wildcard decides as gjson's matcher
+// does, on every pattern and name over a small alphabet up to a few
+// characters (escapes, runs of stars, '?' and multi-byte characters
+// included).
+func TestGlobMatchesGjson(t *testing.T) {
+	alphabet := []string{"a", "b", "*", "?", "\\", "é"}
+	var words func(n int) []string
+	words = func(n int) []string {
+		if n == 0 {
+			return []string{""}
+		}
+		var out []string
+		for _, w := range words(n - 1) {
+			out = append(out, w)
+			for _, c := range alphabet {
+				out = append(out, w+c)
+			}
+		}
+		return slices.Compact(slices.Sorted(slices.Values(out)))
+	}
+	pats := words(4)
+	names := []string{"", "a", "b", "ab", "ba", "aab", "abab", "*", "?", "\\", "é", "aé", "éb", "a*b", "bbbb", "aaaa"}
+	for _, p := range pats {
+		g := compileGlob(p)
+		for _, n := range names {
+			if got, want := g.match(n), match.Match(n, p); got != want {
+				t.Errorf("pattern %q, name %q: %v, gjson's matcher says %v", p, n, got, want)
+			}
+		}
+	}
+}
+
+// FuzzGlob: the compiled wildcard agrees with gjson's matcher wherever
+// that matcher reaches a decision.
+func FuzzGlob(f *testing.F) {
+	f.Add("*a?b\\*", "xxa-b*")
+	f.Add("**\\", "\\")
+	f.Fuzz(func(t *testing.T, pattern, name string) {
+		want, stopped := match.MatchLimit(name, pattern, 10000)
+		if stopped {
+			return
+		}
+		if got := compileGlob(pattern).match(name); got != want {
+			t.Fatalf("pattern %q, name %q: %v, gjson's matcher says %v", pattern, name, got, want)
+		}
+	})
 }

@@ -63,7 +63,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fset.IntVar(&f.maxScalar, "max-scalar-bytes", 0, "refuse strings longer than this many bytes (default: the ruleset's limit)")
 	fset.Uint64Var(&f.budget, "budget", 0, fmt.Sprintf("CEL cost budget of one rule on one document (default %d)", engine.DefaultBudget))
 	fset.StringVar(&f.stdinName, "stdin-name", "<stdin>", "the `name` the document read from standard input ('-') is reported as; its extension (.json, .yaml) tells the format")
-	fset.DurationVar(&f.ruleTimeout, "rule-timeout", engine.DefaultRuleTimeout, "stop a rule that runs longer than this on one document")
+	fset.DurationVar(&f.ruleTimeout, "rule-timeout", engine.DefaultRuleTimeout, "wall-clock safety net: stop a rule that runs longer than this on one document (its cost budget bounds it first)")
 	paths, err := parseFlags(fset, args)
 	if err != nil {
 		return exitError, err
