@@ -31,25 +31,25 @@ func TestGuardedCalls(t *testing.T) {
 	shared := func(last string) string { return nested(`["x", "y"]`, "[A, A]", 40, last) }
 	strs := func(last string) string { return nested(`["xxxxxxxxxx"]`, "A + A", 26, last) }
 	hostile := map[string]string{
-		"doubled reverse":        doubled("A.reverse().size()"),
-		"doubled sort":           doubled("A.sort().size()"),
-		"doubled distinct":       doubled("A.distinct().size()"),
-		"doubled equality":       doubled("A == A"),
-		"doubled format":         doubled(`"%s".format([A]).size()`),
-		"doubled duplicates":     doubled("size(duplicates(A))"),
-		"doubled strings join":   strs(`A.join(",").size()`),
-		"shared equality":        shared("A == A"),
-		"shared inequality":      shared("A != [A[0], A[1]]"),
-		"shared membership":      shared("A in [A, A]"),
-		"shared format":          shared(`"%s".format([A]).size()`),
-		"shared flatten":         shared("A.flatten().size()"),
-		"shared duplicates":      shared("size(duplicates(A))"),
-		"shared quote":           shared("quote(A).size()"),
-		"shared descendants":     shared("size(descendants(A))"),
-		"shared schema":          shared(`matchesSchema(A, {"type": "array"})`),
-		"shared schema options":  shared(`size(schemaErrors(A, {"type": "array"}, {"dialect": "2020-12"}))`),
-		"long range":             "lists.range(100000000).size()",
-		"replacement blows up":   nested(`"xxxxxxxxxxxxxxxxxxxx"`, "A + A", 16, `A.replace("x", A).size()`),
+		"doubled reverse":       doubled("A.reverse().size()"),
+		"doubled sort":          doubled("A.sort().size()"),
+		"doubled distinct":      doubled("A.distinct().size()"),
+		"doubled equality":      doubled("A == A"),
+		"doubled format":        doubled(`"%s".format([A]).size()`),
+		"doubled duplicates":    doubled("size(duplicates(A))"),
+		"doubled strings join":  strs(`A.join(",").size()`),
+		"shared equality":       shared("A == A"),
+		"shared inequality":     shared("A != [A[0], A[1]]"),
+		"shared membership":     shared("A in [A, A]"),
+		"shared format":         shared(`"%s".format([A]).size()`),
+		"shared flatten":        shared("A.flatten().size()"),
+		"shared duplicates":     shared("size(duplicates(A))"),
+		"shared quote":          shared("quote(A).size()"),
+		"shared descendants":    shared("size(descendants(A))"),
+		"shared schema":         shared(`matchesSchema(A, {"type": "array"})`),
+		"shared schema options": shared(`size(schemaErrors(A, {"type": "array"}, {"dialect": "2020-12"}))`),
+		"long range":            "lists.range(100000000).size()",
+		"replacement blows up":  nested(`"xxxxxxxxxxxxxxxxxxxx"`, "A + A", 16, `A.replace("x", A).size()`),
 	}
 	for name, expr := range hostile {
 		t.Run(name, func(t *testing.T) {
@@ -100,5 +100,46 @@ func TestWeight(t *testing.T) {
 	}
 	if got := Weight(v, 5); got != 6 {
 		t.Errorf("Weight capped at 5 = %d, want 6 (it stops once past the limit)", got)
+	}
+}
+
+// doublingSchema is a schema whose $defs refer twice to the next level,
+// levels deep: about 1.8 KB at 40 levels, 2^40 subschemas once expanded.
+func doublingSchema(levels int) map[string]any {
+	defs := map[string]any{fmt.Sprintf("d%d", levels): map[string]any{"type": "string"}}
+	for i := 0; i < levels; i++ {
+		next := map[string]any{"$ref": fmt.Sprintf("#/$defs/d%d", i+1)}
+		defs[fmt.Sprintf("d%d", i)] = map[string]any{"allOf": []any{next, next}}
+	}
+	return map[string]any{"$defs": defs, "$ref": "#/$defs/d0"}
+}
+
+// TestExplodingSchemaRefused: a schema whose expansion explodes is refused
+// when it compiles, as a rule's fragment and as a document's schema in
+// CEL, in every dialect; one that shares a definition many times within
+// the bound still compiles and validates.
+func TestExplodingSchemaRefused(t *testing.T) {
+	bomb := doublingSchema(40)
+	if _, err := CompileSchemaWith(bomb, SchemaOptions{}); err == nil || !strings.Contains(err.Error(), "expands to more than") {
+		t.Errorf("CompileSchemaWith = %v, want the expansion refused", err)
+	}
+	e := newEnv(t, Config{})
+	for _, expr := range []string{
+		`schemaError(self, {})`,
+		`schemaErrors("x", self, {})[0].message`,
+		`schemaError(self, {"dialect": "draft-07"})`,
+	} {
+		got, err := run(t, e, expr, bomb)
+		if err != nil || !strings.Contains(fmt.Sprint(got), "expands to more than") {
+			t.Errorf("%s = %v, %v; want the expansion named", expr, got, err)
+		}
+	}
+	if got, err := run(t, e, `matchesSchema("x", self)`, bomb); err != nil || got != false {
+		t.Errorf("matchesSchema on the bomb = %v, %v; want false, as for any schema that does not compile", got, err)
+	}
+	fine := doublingSchema(12) // 2^12 paths: within the bound
+	got, err := run(t, e, `schemaErrors("x", self, {})`, fine)
+	if err != nil || len(got.([]any)) != 0 {
+		t.Errorf("a schema within the bound: %v, %v", got, err)
 	}
 }

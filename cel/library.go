@@ -426,7 +426,7 @@ type library struct {
 	// asMap never allocate.
 	emptyList traits.Lister
 	emptyMap  traits.Mapper
-	caches *Caches // compiled schemas and parsed URI templates
+	caches    *Caches // compiled schemas and parsed URI templates
 }
 
 func newLibrary(cfg Config) (*library, error) {

@@ -170,6 +170,9 @@ func compileSchemaDraft(doc any, draft *jsonschema.Draft) (*Schema, error) {
 	if err := refCycle(s); err != nil {
 		return nil, err
 	}
+	if schemaExpansion(s, MaxSchemaExpansion) > MaxSchemaExpansion {
+		return nil, &SchemaCompileError{Msg: fmt.Sprintf("the schema expands to more than %d subschemas once its references are followed; it would take too long to validate", MaxSchemaExpansion)}
+	}
 	return &Schema{s: s}, nil
 }
 

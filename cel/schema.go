@@ -1283,3 +1283,44 @@ func schemaPointer(loc string) string {
 	}
 	return loc
 }
+
+// MaxSchemaExpansion bounds how large a schema may grow once its
+// references are followed: the number of subschemas on every path from
+// its root, a subschema reached along several paths counting once per
+// path (a reference back to a schema on the path counts once). Validation
+// does about that much work per value, so a schema whose $defs refer twice
+// to the next level, forty levels deep, would validate for weeks; it is
+// refused when it compiles instead.
+const MaxSchemaExpansion = 1_000_000
+
+// schemaExpansion is a schema's expansion, as MaxSchemaExpansion defines
+// it, counting no further than past limit.
+func schemaExpansion(root *jsonschema.Schema, limit uint64) uint64 {
+	memo := map[*jsonschema.Schema]uint64{}
+	onPath := map[*jsonschema.Schema]bool{}
+	var paths func(s *jsonschema.Schema) uint64
+	paths = func(s *jsonschema.Schema) uint64 {
+		if n, ok := memo[s]; ok {
+			return n
+		}
+		if onPath[s] {
+			return 1
+		}
+		onPath[s] = true
+		n := uint64(1)
+		next := valueSubschemas(s)
+		for _, e := range inPlaceEdges(s) {
+			next = append(next, e.to)
+		}
+		for _, c := range next {
+			if n > limit {
+				break
+			}
+			n += paths(c)
+		}
+		delete(onPath, s)
+		memo[s] = n
+		return n
+	}
+	return paths(root)
+}

@@ -1,0 +1,135 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/celint/celint/engine"
+	"github.com/celint/celint/loader"
+)
+
+// TestExplodingSchemaFragmentRefusedAtLoad: a rule's schema fragment whose
+// $defs double per level is refused when the ruleset loads, at the
+// fragment's line:col, instead of validating for weeks.
+func TestExplodingSchemaFragmentRefusedAtLoad(t *testing.T) {
+	var defs strings.Builder
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&defs, "          d%d: {allOf: [{$ref: '#/$defs/d%d'}, {$ref: '#/$defs/d%d'}]}\n", i, i+1, i+1)
+	}
+	rules := "rules:\n  - id: t.bomb\n    level: must\n    given: items\n    schema:\n      $ref: '#/$defs/d0'\n      $defs:\n" +
+		defs.String() + "          d40: {type: array}\n"
+	_, err := engine.LoadRuleset(rulesetFS("", rules), "rs", engine.Options{})
+	if err == nil || !strings.Contains(err.Error(), "rs/rules.yaml:") || !strings.Contains(err.Error(), "expands to more than") {
+		t.Fatalf("got %v, want the fragment refused at its position", err)
+	}
+}
+
+// TestDepthCeiling: a ruleset cannot raise the nesting depth past
+// loader.MaxDepth (its header is refused at the number), and a caller's
+// higher limit is lowered to it; at the ceiling, CEL's recursive equality
+// still runs.
+func TestDepthCeiling(t *testing.T) {
+	header := "name: t\ntag: v1\nloader:\n  limits: {depth: 5000000}\n"
+	_, err := engine.LoadRuleset(rulesetFS(header, "rules: []\n"), "rs", engine.Options{})
+	if err == nil || !strings.Contains(err.Error(), "rs/ruleset.yaml:4:19") || !strings.Contains(err.Error(), "10000") {
+		t.Fatalf("got %v, want the depth refused at rs/ruleset.yaml:4:19", err)
+	}
+	deep := func(n int) []byte { return []byte(strings.Repeat("[", n) + strings.Repeat("]", n)) }
+	opts := loader.DefaultOptions()
+	opts.Limits.Depth = 1 << 30
+	if _, err := loader.Parse("d.json", deep(loader.MaxDepth+1), opts); err == nil || !strings.Contains(err.Error(), "nesting depth") {
+		t.Fatalf("a document deeper than the ceiling: %v", err)
+	}
+	rules := "rules:\n  - id: t.eq\n    level: must\n    given: a\n    checks:\n      - assert: self == self\n"
+	rs, err := engine.LoadRuleset(rulesetFS("name: t\ntag: v1\nloader:\n  limits: {depth: 10000}\n", rules), "rs", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := loader.Parse("d.json", append(append([]byte(`{"a":`), deep(loader.MaxDepth-1)...), '}'), rs.LoadOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds := mustLint(t, rs, d, engine.LintOptions{}); len(ds) != 0 {
+		t.Fatalf("self == self at the ceiling: %v", ds)
+	}
+}
+
+// TestSharedViolationsRefused: a check returning, as its violations, a
+// value built by sharing (small to build, huge to convert) is a rule
+// error, not an exhausted memory.
+func TestSharedViolationsRefused(t *testing.T) {
+	expr := "cel.bind(a0, ['x', 'y'], "
+	for i := 1; i <= 30; i++ {
+		expr += fmt.Sprintf("cel.bind(a%d, [a%d, a%d].flatten(), ", i, i-1, i-1)
+	}
+	rules := "rules:\n  - id: t.hostile\n    level: must\n    given: items\n    checks:\n      - assert: \"" + expr + "[{'at': '', 'message': quote(a30[0])}] + a30.map(x, {'at': x})" + strings.Repeat(")", 31) + "\"\n" + fineRule
+	ds, _ := lintHostile(t, engine.Options{}, rules, "items: [1, 2]\n")
+	hostile := ruleOnly(ds, "t.hostile")
+	if len(hostile) != 1 || !hostile[0].RuleError || !strings.Contains(hostile[0].Message, "cost limit") {
+		t.Fatalf("got %v, want one cost-limit rule error", hostile)
+	}
+}
+
+// TestSameDiagnosticsUnderLoad: a rule close to its budget gives the same
+// diagnostics linted alone and linted with many documents at once on every
+// core: its bound is its cost, not the clock.
+func TestSameDiagnosticsUnderLoad(t *testing.T) {
+	rules := `rules:
+  - id: t.heavy
+    level: must
+    given: items
+    checks:
+      - assert: self.all(a, self.all(b, a + b >= 0))
+        message: negative sum
+  - id: t.over
+    level: must
+    given: items
+    checks:
+      - assert: self.all(a, self.all(b, self.all(c, a + b + c >= 0)))
+`
+	rs, err := engine.LoadRuleset(rulesetFS("", rules), "rs", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := "items: [" + strings.TrimSuffix(strings.Repeat("1, ", 200), ", ") + "]\n"
+	d, err := loader.Parse("doc.yaml", []byte(items), rs.LoadOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := engine.LintOptions{Budget: 3_000_000}
+	alone := mustLint(t, rs, d, opts)
+	if over := ruleOnly(alone, "t.over"); len(over) != 1 || !over[0].RuleError {
+		t.Fatalf("t.over: %v, want its cost error", over)
+	}
+	if heavy := ruleOnly(alone, "t.heavy"); len(heavy) != 0 {
+		t.Fatalf("t.heavy: %v, want no diagnostic", heavy)
+	}
+	var wg sync.WaitGroup
+	results := make([][]engine.Diagnostic, 8)
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], _ = rs.Lint(context.Background(), d, opts)
+		}()
+	}
+	wg.Wait()
+	for i, got := range results {
+		if !reflect.DeepEqual(strip(got), strip(alone)) {
+			t.Fatalf("run %d of 8 at once differs:\n%v\nalone:\n%v", i, got, alone)
+		}
+	}
+}
+
+// strip drops the causes, which hold no text of their own.
+func strip(ds []engine.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.String()+" "+d.Message)
+	}
+	return out
+}
