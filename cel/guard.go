@@ -201,10 +201,8 @@ func (g *guard) decorate(i interpreter.InterpretableV2) (interpreter.Interpretab
 	}
 	gc := &guardedCall{InterpretableCall: call, args: call.Args(), cost: cost, limit: g.limit}
 	switch call.Function() {
-	case "_==_":
-		gc.exec = func(a []ref.Val) ref.Val { return types.Equal(a[0], a[1]) }
-	case "_!=_":
-		gc.exec = func(a []ref.Val) ref.Val { return types.Bool(types.Equal(a[0], a[1]) != types.True) }
+	case "_==_", "_!=_":
+		return &guardedEquality{guardedCall: gc, negate: call.Function() == "_!=_"}, nil
 	default:
 		o := g.impls[call.OverloadID()]
 		if o == nil {
@@ -238,10 +236,13 @@ type guardedCall struct {
 	exec  func([]ref.Val) ref.Val
 }
 
+// Args implements interpreter.InterpretableCall without allocating (the
+// cost tracker asks for them on every evaluation of the call).
+func (g *guardedCall) Args() []interpreter.InterpretableV2 { return g.args }
+
 // Exec implements interpreter.InterpretableV2.
 func (g *guardedCall) Exec(f *interpreter.ExecutionFrame) ref.Val {
-	var buf [3]ref.Val
-	vals := buf[:0]
+	vals := make([]ref.Val, 0, len(g.args))
 	for _, a := range g.args {
 		v := a.Exec(f)
 		if types.IsUnknownOrError(v) {
@@ -250,10 +251,58 @@ func (g *guardedCall) Exec(f *interpreter.ExecutionFrame) ref.Val {
 		vals = append(vals, v)
 	}
 	if c := g.cost(vals, g.limit); c > g.limit {
-		panic(interpreter.EvalCancelledError{Cause: interpreter.CostLimitExceeded,
-			Message: fmt.Sprintf("operation cancelled: %s would cost more than the limit of %d", g.Function(), g.limit)})
+		panic(g.refusal())
 	}
 	return g.exec(vals)
+}
+
+func (g *guardedCall) refusal() interpreter.EvalCancelledError {
+	return interpreter.EvalCancelledError{Cause: interpreter.CostLimitExceeded,
+		Message: fmt.Sprintf("operation cancelled: %s would cost more than the limit of %d", g.Function(), g.limit)}
+}
+
+// guardedEquality is a guarded == or !=: the commonest guarded call, with
+// a path for scalar operands that measures nothing.
+type guardedEquality struct {
+	*guardedCall
+	negate bool
+}
+
+// Exec implements interpreter.InterpretableV2.
+func (g *guardedEquality) Exec(f *interpreter.ExecutionFrame) ref.Val {
+	l := g.args[0].Exec(f)
+	if types.IsUnknownOrError(l) {
+		return l
+	}
+	r := g.args[1].Exec(f)
+	if types.IsUnknownOrError(r) {
+		return r
+	}
+	if !scalar(l) && !scalar(r) && equalityCost([]ref.Val{l, r}, g.limit) > g.limit {
+		panic(g.refusal())
+	}
+	eq := types.Equal(l, r)
+	if g.negate {
+		return types.Bool(eq != types.True)
+	}
+	return eq
+}
+
+// Eval implements interpreter.Interpretable.
+func (g *guardedEquality) Eval(act interpreter.Activation) ref.Val {
+	return g.Exec(interpreter.AsFrame(act))
+}
+
+// scalar reports whether comparing v walks nothing: it is not a list, a
+// map or a long string.
+func scalar(v ref.Val) bool {
+	switch t := v.(type) {
+	case types.String:
+		return len(t) < 1024
+	case traits.Lister, traits.Mapper:
+		return false
+	}
+	return true
 }
 
 // Eval implements interpreter.Interpretable.

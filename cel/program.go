@@ -38,8 +38,9 @@ type Program struct {
 	prg   gocel.Program
 	out   *gocel.Type
 	limit uint64
-	// loops reports whether the expression has a comprehension: only those
-	// can run long enough to need the context checked while they run.
+	// loops reports whether the expression has a comprehension: only those,
+	// under a limit above DefaultCostLimit, can run long enough to need the
+	// context checked while they run.
 	loops bool
 }
 
@@ -85,7 +86,10 @@ func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost u
 	var val ref.Val
 	var det *gocel.EvalDetails
 	var evalErr error
-	if p.loops {
+	if p.loops && p.limit > DefaultCostLimit {
+		// Only a long evaluation needs to notice cancellation while it
+		// runs (each check of the context costs an allocation per
+		// evaluation); the others end within their cost limit.
 		val, det, evalErr = p.prg.ContextEval(ctx, activation)
 	} else {
 		val, det, evalErr = p.prg.Eval(activation)

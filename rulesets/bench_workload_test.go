@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"testing"
 	"time"
 
@@ -22,14 +23,28 @@ import (
 // genrules.py overlaid as a --rules folder. Each benchmark reports, in one
 // run, the engine's time (reading plus linting) as a ratio of a plain
 // decoder reading the same bytes.
-const workloadTools = 5000
+//
+// CELINT_BENCH_TOOLS sets another number of tools, for the growth figures
+// (time per tool from 500 to 50,000 tools) or for quicker comparisons.
+const defaultWorkloadTools = 5000
+
+func workloadTools(b *testing.B) int {
+	if s := os.Getenv("CELINT_BENCH_TOOLS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			b.Fatalf("CELINT_BENCH_TOOLS=%q: want a positive number of tools", s)
+		}
+		return n
+	}
+	return defaultWorkloadTools
+}
 
 // BenchmarkWorkloadJSON is the workload's JSON description with the
 // embedded rulesets; engine/json is reading plus linting over
 // encoding/json decoding the same bytes into any.
 func BenchmarkWorkloadJSON(b *testing.B) {
 	cat := workloadCatalog(b, "")
-	benchWorkload(b, cat, "big.json", benchgen.Description(workloadTools), "json", decodeJSON)
+	benchWorkload(b, cat, "big.json", benchgen.Description(workloadTools(b)), "json", decodeJSON)
 }
 
 // BenchmarkWorkloadJSONSynthetic is BenchmarkWorkloadJSON with the 100
@@ -41,7 +56,7 @@ func BenchmarkWorkloadJSONSynthetic(b *testing.B) {
 		b.Fatal(err)
 	}
 	cat := workloadCatalog(b, dir)
-	benchWorkload(b, cat, "big.json", benchgen.Description(workloadTools), "json", decodeJSON)
+	benchWorkload(b, cat, "big.json", benchgen.Description(workloadTools(b)), "json", decodeJSON)
 }
 
 // BenchmarkWorkloadYAML is the same description as block YAML with the
@@ -49,7 +64,7 @@ func BenchmarkWorkloadJSONSynthetic(b *testing.B) {
 // parsing the same bytes into a yaml.Node.
 func BenchmarkWorkloadYAML(b *testing.B) {
 	cat := workloadCatalog(b, "")
-	benchWorkload(b, cat, "big.yaml", benchgen.DescriptionYAML(workloadTools), "yaml", decodeYAML)
+	benchWorkload(b, cat, "big.yaml", benchgen.DescriptionYAML(workloadTools(b)), "yaml", decodeYAML)
 }
 
 func decodeJSON(data []byte) error {
