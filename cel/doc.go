@@ -41,11 +41,17 @@
 // Env.Compile type-checks an expression and maps error positions through an
 // Origin into the YAML file holding it; compiled programs are cached. Each
 // Program.Eval has a cost limit (Config.CostLimit, default
-// DefaultCostLimit = 1,000,000 units, roughly one per operation, one per
-// node for the library functions that walk values): exceeding it is an
-// error wrapping ErrCostLimit. A panic during evaluation becomes an error
-// wrapping ErrPanic, and a cancelled context stops comprehensions within
-// 100 iterations. Values may be bound lazily in the activation map as
+// DefaultCostLimit = 1,000,000 units): exceeding it is an error wrapping
+// ErrCostLimit. Cost is counted by celint, not by cel-go's cost tracker: a
+// unit per variable read, literal and call, plus the length of what a call
+// returns; calls whose work grows with their arguments (equality of lists
+// and maps, membership, join, format, sort, the string functions, the
+// library functions that walk values) are measured before they run, and
+// refused when the measure alone passes the limit. The count does not
+// depend on the machine or its load. A panic during evaluation becomes an
+// error wrapping ErrPanic; a program with comprehensions under a limit
+// above DefaultCostLimit also stops within 100 iterations of its context
+// ending. Values may be bound lazily in the activation map as
 // func() any or func() ref.Val; see Program.Eval.
 //
 // # Library

@@ -9,9 +9,7 @@ import (
 
 	gocel "github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
-	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/ext"
-	"github.com/google/cel-go/interpreter"
 )
 
 // DefaultCostLimit is the per-evaluation CEL cost limit used when
@@ -323,18 +321,12 @@ func (e *Env) Compile(expr string, o Origin) (*Program, error) {
 		}
 		return nil, ce
 	}
+	// Cost is counted by the guard's meter, not by cel-go's cost tracker
+	// (see guard.go): no cost option is set, so the trackers libraries
+	// declare stay unused.
 	prg, err := e.env.Program(ast,
-		gocel.CostLimit(e.limit),
-		gocel.EvalOptions(gocel.OptTrackCost),
 		gocel.InterruptCheckFrequency(interruptCheckFrequency),
 		gocel.CustomDecoratorV2(e.guard.decorate),
-		// Concatenating lists is cheap to run but makes a list as long as
-		// both: it is charged for that length, so that a list doubled again
-		// and again pays for its size.
-		gocel.CostTrackerOptions(interpreter.OverloadCostTracker("add_list", func(_ []ref.Val, result ref.Val) *uint64 {
-			c := 1 + listSize(result)
-			return &c
-		})),
 	)
 	if err != nil {
 		l, c := o.position(1, 1)

@@ -29,7 +29,7 @@ import (
 
 // Weight is the size of a CEL value in cost units, as the guarded calls
 // measure their arguments: one per value, plus a tenth of each string's or
-// bytes' length, counting a value reachable along several paths once per
+// bytes' length (member names included), counting a value reachable along several paths once per
 // path (the work a walk over it does). It stops counting past limit, so
 // measuring costs at most limit steps.
 func Weight(v ref.Val, limit uint64) uint64 {
@@ -55,7 +55,9 @@ func (w *weigher) walk(v ref.Val) {
 	case traits.Mapper:
 		for it := t.Iterator(); it.HasNext() == types.True && w.n <= w.limit; {
 			k := it.Next()
-			w.walk(k)
+			if s, ok := k.(types.String); ok {
+				w.n += uint64(len(s)) / 10
+			}
 			w.walk(t.Get(k))
 		}
 	case traits.Lister:
@@ -101,10 +103,25 @@ func selfCompare(args []ref.Val, _ uint64) uint64 {
 	return 2 * n * n
 }
 
+// scanCost charges a call that reads its string arguments through: one
+// unit, plus a tenth of each string's or bytes' length.
+func scanCost(args []ref.Val, _ uint64) uint64 {
+	c := uint64(1)
+	for _, a := range args {
+		switch t := a.(type) {
+		case types.String:
+			c += uint64(len(t)) / 10
+		case types.Bytes:
+			c += uint64(len(t)) / 10
+		}
+	}
+	return c
+}
+
 // guardedFunctions are the calls measured before they run, by function
-// name, with what each would cost. Equality, membership and the
-// conversions walk their operands; the list and string functions build
-// results as large as the walk.
+// name, with what each costs. Equality, membership and the conversions walk
+// their operands; the list and string functions build results as large as
+// the walk, or read their strings through.
 var guardedFunctions = map[string]callCost{
 	"_==_": equalityCost,
 	"_!=_": equalityCost,
@@ -138,13 +155,52 @@ var guardedFunctions = map[string]callCost{
 		}
 		return 1
 	},
+	"matches": func(args []ref.Val, _ uint64) uint64 {
+		if len(args) < 2 {
+			return 1
+		}
+		s, _ := args[0].(types.String)
+		re, _ := args[1].(types.String)
+		return (1 + uint64(len(s))/10) * (1 + uint64(len(re))/4)
+	},
+	"contains":             scanCost,
+	"startsWith":           scanCost,
+	"endsWith":             scanCost,
+	"indexOf":              func(args []ref.Val, limit uint64) uint64 { return scanCost(args, limit) + sumOfWeights(args, limit) },
+	"lastIndexOf":          scanCost,
+	"lowerAscii":           scanCost,
+	"upperAscii":           scanCost,
+	"split":                scanCost,
+	"substring":            scanCost,
+	"trim":                 scanCost,
+	"charAt":               scanCost,
+	"reverse":              func(args []ref.Val, limit uint64) uint64 { return scanCost(args, limit) + listSize(args[0]) },
+	"isURI":                scanCost,
+	"isURIReference":       scanCost,
+	"isURITemplate":        scanCost,
+	"uriTemplateVariables": scanCost,
+	"uriTemplateMatches": func(args []ref.Val, _ uint64) uint64 {
+		if len(args) < 2 {
+			return 1
+		}
+		t, _ := args[0].(types.String)
+		u, _ := args[1].(types.String)
+		return 1 + uint64(len(t)+1)*uint64(len(u)+1)/100
+	},
+	"isMediaType":        scanCost,
+	"mediaTypeEssence":   scanCost,
+	"isCanonicalBase64":  scanCost,
+	"tryBase64Decode":    scanCost,
+	"jsonPointerEscape":  scanCost,
+	"jsonPointerTokens":  scanCost,
+	"base64.encode":      scanCost,
+	"base64.decode":      scanCost,
 	"sets.contains":      setCost,
 	"sets.equivalent":    setCost,
 	"sets.intersects":    setCost,
 	"duplicates":         sumOfWeights,
 	"duplicateIndexes":   sumOfWeights,
 	"descendants":        sumOfWeights,
-	"indexOf":            sumOfWeights,
 	"indexesBy":          sumOfWeights,
 	"resolveAll":         sumOfWeights,
 	"schemaErrors":       sumOfWeights,
@@ -164,9 +220,11 @@ func setCost(args []ref.Val, limit uint64) uint64 {
 	return listSize(args[0])*listSize(args[1]) + sumOfWeights(args, limit)
 }
 
-// guard is the decorator that puts the guarded calls of a program behind
-// their measure. impls are the environment's function bindings by
-// overload id and by function name.
+// guard is the decorator that meters a program: every attribute read,
+// constructed list or map and call costs a unit (a call also the length of
+// the list, map or string it returns), and the guarded calls cost what
+// they measure, before they run. impls are the environment's function
+// bindings by overload id and by function name.
 type guard struct {
 	limit uint64
 	impls map[string]*functions.Overload
@@ -191,43 +249,57 @@ func newGuard(env *gocel.Env, limit uint64) (*guard, error) {
 
 // decorate implements interpreter.InterpretableDecoratorV2.
 func (g *guard) decorate(i interpreter.InterpretableV2) (interpreter.InterpretableV2, error) {
-	call, ok := i.(interpreter.InterpretableCall)
-	if !ok {
+	switch n := i.(type) {
+	case interpreter.InterpretableConst:
 		return i, nil
+	case interpreter.InterpretableAttribute:
+		return &meteredAttr{InterpretableAttribute: n}, nil
+	case interpreter.InterpretableConstructor:
+		return &meteredConstructor{InterpretableConstructor: n, cost: 1 + uint64(len(n.InitVals()))}, nil
+	case interpreter.InterpretableCall:
+		if gc := g.guarded(n); gc != nil {
+			return gc, nil
+		}
+		return &meteredCall{InterpretableCall: n, args: n.Args()}, nil
 	}
+	return i, nil
+}
+
+// guarded returns the guarded form of a call, or nil when it is not one
+// of guardedFunctions (or is dispatched by its receiver's type, and so is
+// left as planned).
+func (g *guard) guarded(call interpreter.InterpretableCall) interpreter.InterpretableV2 {
 	cost, ok := guardedFunctions[call.Function()]
 	if !ok {
-		return i, nil
+		return nil
 	}
 	gc := &guardedCall{InterpretableCall: call, args: call.Args(), cost: cost, limit: g.limit}
 	switch call.Function() {
 	case "_==_", "_!=_":
-		return &guardedEquality{guardedCall: gc, negate: call.Function() == "_!=_"}, nil
-	default:
-		o := g.impls[call.OverloadID()]
-		if o == nil {
-			o = g.impls[call.Function()]
-		}
-		if o == nil || o.NonStrict || o.OperandTrait != 0 {
-			return i, nil // dispatched by the receiver's trait: left as planned
-		}
-		switch n := len(gc.args); {
-		case n == 1 && o.Unary != nil:
-			gc.exec = func(a []ref.Val) ref.Val { return o.Unary(a[0]) }
-		case n == 2 && o.Binary != nil:
-			gc.exec = func(a []ref.Val) ref.Val { return o.Binary(a[0], a[1]) }
-		case o.Function != nil:
-			gc.exec = func(a []ref.Val) ref.Val { return o.Function(a...) }
-		default:
-			return i, nil
-		}
+		return &guardedEquality{guardedCall: gc, negate: call.Function() == "_!=_"}
 	}
-	return gc, nil
+	o := g.impls[call.OverloadID()]
+	if o == nil {
+		o = g.impls[call.Function()]
+	}
+	if o == nil || o.NonStrict || o.OperandTrait != 0 {
+		return nil
+	}
+	switch n := len(gc.args); {
+	case n == 1 && o.Unary != nil:
+		gc.exec = func(a []ref.Val) ref.Val { return o.Unary(a[0]) }
+	case n == 2 && o.Binary != nil:
+		gc.exec = func(a []ref.Val) ref.Val { return o.Binary(a[0], a[1]) }
+	case o.Function != nil:
+		gc.exec = func(a []ref.Val) ref.Val { return o.Function(a...) }
+	default:
+		return nil
+	}
+	return gc
 }
 
-// guardedCall evaluates its arguments, measures them, and only then runs
-// the call. It is an InterpretableCall, so that cost tracking still charges
-// it afterwards as cel-go would.
+// guardedCall evaluates its arguments, measures them, charges the measure
+// and only then runs the call.
 type guardedCall struct {
 	interpreter.InterpretableCall
 	args  []interpreter.InterpretableV2
@@ -236,8 +308,7 @@ type guardedCall struct {
 	exec  func([]ref.Val) ref.Val
 }
 
-// Args implements interpreter.InterpretableCall without allocating (the
-// cost tracker asks for them on every evaluation of the call).
+// Args implements interpreter.InterpretableCall without allocating.
 func (g *guardedCall) Args() []interpreter.InterpretableV2 { return g.args }
 
 // Exec implements interpreter.InterpretableV2.
@@ -250,10 +321,17 @@ func (g *guardedCall) Exec(f *interpreter.ExecutionFrame) ref.Val {
 		}
 		vals = append(vals, v)
 	}
-	if c := g.cost(vals, g.limit); c > g.limit {
+	c := g.cost(vals, g.limit)
+	if c > g.limit {
 		panic(g.refusal())
 	}
+	meterOf(f).add(c)
 	return g.exec(vals)
+}
+
+// Eval implements interpreter.Interpretable.
+func (g *guardedCall) Eval(act interpreter.Activation) ref.Val {
+	return g.Exec(interpreter.AsFrame(act))
 }
 
 func (g *guardedCall) refusal() interpreter.EvalCancelledError {
@@ -278,9 +356,13 @@ func (g *guardedEquality) Exec(f *interpreter.ExecutionFrame) ref.Val {
 	if types.IsUnknownOrError(r) {
 		return r
 	}
-	if !scalar(l) && !scalar(r) && equalityCost([]ref.Val{l, r}, g.limit) > g.limit {
-		panic(g.refusal())
+	c := uint64(1)
+	if !scalar(l) && !scalar(r) {
+		if c = equalityCost([]ref.Val{l, r}, g.limit); c > g.limit {
+			panic(g.refusal())
+		}
 	}
+	meterOf(f).add(c)
 	eq := types.Equal(l, r)
 	if g.negate {
 		return types.Bool(eq != types.True)
@@ -305,7 +387,75 @@ func scalar(v ref.Val) bool {
 	return true
 }
 
+// shallow is what a call's result costs beyond the call: the length of a
+// list or map, a tenth of a string's or bytes' length.
+func shallow(v ref.Val) uint64 {
+	switch t := v.(type) {
+	case types.String:
+		return uint64(len(t)) / 10
+	case types.Bytes:
+		return uint64(len(t)) / 10
+	case traits.Sizer:
+		if n, ok := t.Size().(types.Int); ok && n > 0 {
+			return uint64(n)
+		}
+	}
+	return 0
+}
+
+// meteredCall is any other call: a unit, plus its result's length.
+type meteredCall struct {
+	interpreter.InterpretableCall
+	args []interpreter.InterpretableV2
+}
+
+// Args implements interpreter.InterpretableCall without allocating.
+func (c *meteredCall) Args() []interpreter.InterpretableV2 { return c.args }
+
+// Exec implements interpreter.InterpretableV2.
+func (c *meteredCall) Exec(f *interpreter.ExecutionFrame) ref.Val {
+	v := c.InterpretableCall.Exec(f)
+	meterOf(f).add(1 + shallow(v))
+	return v
+}
+
 // Eval implements interpreter.Interpretable.
-func (g *guardedCall) Eval(act interpreter.Activation) ref.Val {
-	return g.Exec(interpreter.AsFrame(act))
+func (c *meteredCall) Eval(act interpreter.Activation) ref.Val {
+	return c.Exec(interpreter.AsFrame(act))
+}
+
+// meteredAttr is a variable read with its field and index selections: a
+// unit each time. It is an attribute by proxy, so that planning can still
+// add qualifiers to it.
+type meteredAttr struct {
+	interpreter.InterpretableAttribute
+}
+
+// Exec implements interpreter.InterpretableV2.
+func (a *meteredAttr) Exec(f *interpreter.ExecutionFrame) ref.Val {
+	meterOf(f).add(1)
+	return a.InterpretableAttribute.Exec(f)
+}
+
+// Eval implements interpreter.Interpretable.
+func (a *meteredAttr) Eval(act interpreter.Activation) ref.Val {
+	return a.Exec(interpreter.AsFrame(act))
+}
+
+// meteredConstructor is a list, map or message literal: a unit, plus one
+// per element.
+type meteredConstructor struct {
+	interpreter.InterpretableConstructor
+	cost uint64
+}
+
+// Exec implements interpreter.InterpretableV2.
+func (c *meteredConstructor) Exec(f *interpreter.ExecutionFrame) ref.Val {
+	meterOf(f).add(c.cost)
+	return c.InterpretableConstructor.Exec(f)
+}
+
+// Eval implements interpreter.Interpretable.
+func (c *meteredConstructor) Eval(act interpreter.Activation) ref.Val {
+	return c.Exec(interpreter.AsFrame(act))
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
-	"github.com/google/cel-go/interpreter"
 
 	"github.com/celint/celint/internal/jsonpointer"
 )
@@ -600,122 +599,9 @@ func (l *library) functions() []versioned {
 	}
 }
 
-// ProgramOptions implements gocel.Library: the functions that walk values
-// cost one unit per node walked (capped), so the cost limit also bounds
-// them. (Trackers of functions a version does not declare are never
-// used.)
-func (l *library) ProgramOptions() []gocel.ProgramOption {
-	argNodes := func(i int) interpreter.FunctionTracker {
-		return func(args []ref.Val, _ ref.Val) *uint64 {
-			c := uint64(1)
-			if i < len(args) {
-				c += nodeCount(args[i], maxCostNodes)
-			}
-			return &c
-		}
-	}
-	resultNodes := func(args []ref.Val, result ref.Val) *uint64 {
-		c := 1 + nodeCount(result, maxCostNodes)
-		return &c
-	}
-	argSize := func(args []ref.Val, _ ref.Val) *uint64 {
-		c := uint64(1)
-		if len(args) > 0 {
-			if sz, ok := args[0].(traits.Sizer); ok {
-				if n, ok := sz.Size().(types.Int); ok && n > 0 {
-					c += uint64(n)
-				}
-			}
-		}
-		return &c
-	}
-	quoted := func(args []ref.Val, result ref.Val) *uint64 {
-		c := uint64(1)
-		if len(args) == 1 {
-			c += nodeCount(args[0], maxCostNodes)
-		}
-		if s, ok := result.(types.String); ok {
-			c += uint64(len(s)) / 10
-		}
-		return &c
-	}
-	stringLen := func(args []ref.Val, _ ref.Val) *uint64 {
-		c := uint64(1)
-		if len(args) == 1 {
-			if s, ok := args[0].(types.String); ok {
-				c += uint64(len(s)) / 10
-			}
-		}
-		return &c
-	}
-	// Matching a URI against a template runs the template's automaton over
-	// the URI: the product of their lengths.
-	templateMatch := func(args []ref.Val, _ ref.Val) *uint64 {
-		c := uint64(1)
-		if len(args) == 2 {
-			t, _ := args[0].(types.String)
-			u, _ := args[1].(types.String)
-			c += uint64(len(t)+1) * uint64(len(u)+1) / 100
-		}
-		return &c
-	}
-	return []gocel.ProgramOption{
-		gocel.CostTrackerOptions(
-			interpreter.OverloadCostTracker("string_is_uri", stringLen),
-			interpreter.OverloadCostTracker("string_is_uri_reference", stringLen),
-			interpreter.OverloadCostTracker("dyn_resolve_all_dyn", resultNodes),
-			interpreter.OverloadCostTracker("dyn_matches_schema_dyn", argNodes(0)),
-			interpreter.OverloadCostTracker("dyn_schema_errors_dyn", argNodes(0)),
-			interpreter.OverloadCostTracker("list_duplicates", argNodes(0)),
-			interpreter.OverloadCostTracker("list_duplicate_indexes", argNodes(0)),
-			interpreter.OverloadCostTracker("dyn_descendants", argNodes(0)),
-			interpreter.OverloadCostTracker("list_indexes_by_string", argSize),
-			interpreter.OverloadCostTracker("list_index_of_dyn", argNodes(0)),
-			interpreter.OverloadCostTracker("string_try_base64_decode", stringLen),
-			interpreter.OverloadCostTracker("dyn_quote", quoted),
-			interpreter.OverloadCostTracker("dyn_schema_error", argNodes(0)),
-			interpreter.OverloadCostTracker("dyn_schema_errors_dyn_options", argNodes(0)),
-			interpreter.OverloadCostTracker("dyn_matches_schema_dyn_options", argNodes(0)),
-			interpreter.OverloadCostTracker("dyn_schema_error_options", argNodes(0)),
-			interpreter.OverloadCostTracker("dyn_schema_external_refs", argNodes(0)),
-			interpreter.OverloadCostTracker("string_is_uri_template", stringLen),
-			interpreter.OverloadCostTracker("string_uri_template_variables", stringLen),
-			interpreter.OverloadCostTracker("string_uri_template_matches_string", templateMatch),
-			interpreter.OverloadCostTracker("string_is_media_type", stringLen),
-			interpreter.OverloadCostTracker("string_media_type_essence", stringLen),
-			interpreter.OverloadCostTracker("string_is_canonical_base64", stringLen),
-		),
-	}
-}
-
-// maxCostNodes caps the node count a cost tracker walks.
-const maxCostNodes = 1_000_000
-
-// nodeCount counts the nodes of a value, stopping at limit.
-func nodeCount(v ref.Val, limit uint64) uint64 {
-	var n uint64
-	var walk func(v ref.Val)
-	walk = func(v ref.Val) {
-		if n >= limit {
-			return
-		}
-		n++
-		switch t := v.(type) {
-		case traits.Mapper:
-			it := t.Iterator()
-			for it.HasNext() == types.True && n < limit {
-				walk(t.Get(it.Next()))
-			}
-		case traits.Lister:
-			it := t.Iterator()
-			for it.HasNext() == types.True && n < limit {
-				walk(it.Next())
-			}
-		}
-	}
-	walk(v)
-	return n
-}
+// ProgramOptions implements gocel.Library. The library's functions are
+// charged by the guard (guard.go), not by cel-go's cost tracker.
+func (l *library) ProgramOptions() []gocel.ProgramOption { return nil }
 
 // stringFunction makes a binding of a string-to-string function.
 func stringFunction(f func(string) string) func(ref.Val) ref.Val {

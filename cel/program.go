@@ -80,32 +80,35 @@ func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost u
 	if err := ctx.Err(); err != nil {
 		return nil, 0, fmt.Errorf("CEL evaluation not started: %w", context.Cause(ctx))
 	}
-	if activation == nil {
-		activation = interpreter.EmptyActivation()
+	m := &meter{limit: p.limit}
+	act := &meteredActivation{m: m}
+	switch a := activation.(type) {
+	case nil:
+		act.inner = interpreter.EmptyActivation()
+	case interpreter.Activation:
+		act.inner = a
+	case map[string]any:
+		act.inner = &mapActivation{vars: a}
+	default:
+		return nil, 0, fmt.Errorf("celint: an activation is a map[string]any or an interpreter.Activation, got %T", activation)
 	}
 	var val ref.Val
-	var det *gocel.EvalDetails
 	var evalErr error
 	if p.loops && p.limit > DefaultCostLimit {
 		// Only a long evaluation needs to notice cancellation while it
 		// runs (each check of the context costs an allocation per
 		// evaluation); the others end within their cost limit.
-		val, det, evalErr = p.prg.ContextEval(ctx, activation)
+		val, _, evalErr = p.prg.ContextEval(ctx, act)
 	} else {
-		val, det, evalErr = p.prg.Eval(activation)
+		val, _, evalErr = p.prg.Eval(act)
 	}
-	if det != nil {
-		if c := det.ActualCost(); c != nil {
-			cost = *c
-		}
-	}
+	cost = min(m.n, p.limit+1)
 	if evalErr == nil {
 		return val, cost, nil
 	}
 	err = p.classify(ctx, evalErr)
-	if errors.Is(err, ErrCostLimit) && cost < p.limit {
-		// In case cel-go did not report the cost of the aborted evaluation.
-		cost = p.limit
+	if errors.Is(err, ErrCostLimit) {
+		cost = p.limit + 1
 	}
 	return nil, cost, err
 }
