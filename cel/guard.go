@@ -2,6 +2,7 @@ package cel
 
 import (
 	"fmt"
+	"regexp"
 
 	gocel "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/functions"
@@ -255,6 +256,11 @@ func (g *guard) decorate(i interpreter.InterpretableV2) (interpreter.Interpretab
 	case interpreter.InterpretableAttribute:
 		return &meteredAttr{InterpretableAttribute: n}, nil
 	case interpreter.InterpretableConstructor:
+		if constant(n.InitVals()) {
+			// A literal of constants is one constant, built once (what
+			// cel-go's OptOptimize would do, had it seen the literal).
+			return interpreter.NewConstValue(n.ID(), n.Eval(interpreter.EmptyActivation())), nil
+		}
 		return &meteredConstructor{InterpretableConstructor: n, cost: 1 + uint64(len(n.InitVals()))}, nil
 	case interpreter.InterpretableCall:
 		if gc := g.guarded(n); gc != nil {
@@ -277,6 +283,12 @@ func (g *guard) guarded(call interpreter.InterpretableCall) interpreter.Interpre
 	switch call.Function() {
 	case "_==_", "_!=_":
 		return &guardedEquality{guardedCall: gc, negate: call.Function() == "_!=_"}
+	case "matches":
+		if len(gc.args) != 2 {
+			return nil
+		}
+		gc.exec = matcher(gc.args[1])
+		return gc
 	}
 	o := g.impls[call.OverloadID()]
 	if o == nil {
@@ -296,6 +308,43 @@ func (g *guard) guarded(call interpreter.InterpretableCall) interpreter.Interpre
 		return nil
 	}
 	return gc
+}
+
+// constant reports whether every value is a constant.
+func constant(vals []interpreter.InterpretableV2) bool {
+	for _, v := range vals {
+		if _, ok := v.(interpreter.InterpretableConst); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// matcher runs matches(string, pattern): RE2, as cel-go's own; a constant
+// pattern is compiled once, when the program is planned.
+func matcher(pattern interpreter.InterpretableV2) func([]ref.Val) ref.Val {
+	if c, ok := pattern.(interpreter.InterpretableConst); ok {
+		if p, ok := c.Value().(types.String); ok {
+			re, err := regexp.Compile(string(p))
+			return func(a []ref.Val) ref.Val {
+				s, ok := a[0].(types.String)
+				switch {
+				case !ok:
+					return types.MaybeNoSuchOverloadErr(a[0])
+				case err != nil:
+					return types.WrapErr(err)
+				}
+				return types.Bool(re.MatchString(string(s)))
+			}
+		}
+	}
+	return func(a []ref.Val) ref.Val {
+		s, ok := a[0].(types.String)
+		if !ok {
+			return types.MaybeNoSuchOverloadErr(a[0])
+		}
+		return s.Match(a[1])
+	}
 }
 
 // guardedCall evaluates its arguments, measures them, charges the measure
