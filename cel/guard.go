@@ -39,6 +39,34 @@ func Weight(v ref.Val, limit uint64) uint64 {
 	return w.n
 }
 
+// walkNative weighs a document's value behind a CEL map or list, as walk
+// would, without converting it.
+func (w *weigher) walkNative(v any) {
+	if w.n > w.limit {
+		return
+	}
+	w.n++
+	switch t := v.(type) {
+	case string:
+		w.n += uint64(len(t)) / 10
+	case []any:
+		for _, e := range t {
+			if w.n > w.limit {
+				return
+			}
+			w.walkNative(e)
+		}
+	case map[string]any:
+		for k, e := range t {
+			if w.n > w.limit {
+				return
+			}
+			w.n += uint64(len(k)) / 10
+			w.walkNative(e)
+		}
+	}
+}
+
 type weigher struct {
 	n, limit uint64
 }
@@ -54,6 +82,11 @@ func (w *weigher) walk(v ref.Val) {
 	case types.Bytes:
 		w.n += uint64(len(t)) / 10
 	case traits.Mapper:
+		if m, ok := t.Value().(map[string]any); ok {
+			w.n--
+			w.walkNative(m)
+			return
+		}
 		for it := t.Iterator(); it.HasNext() == types.True && w.n <= w.limit; {
 			k := it.Next()
 			if s, ok := k.(types.String); ok {
@@ -62,6 +95,11 @@ func (w *weigher) walk(v ref.Val) {
 			w.walk(t.Get(k))
 		}
 	case traits.Lister:
+		if l, ok := t.Value().([]any); ok {
+			w.n--
+			w.walkNative(l)
+			return
+		}
 		for it := t.Iterator(); it.HasNext() == types.True && w.n <= w.limit; {
 			w.walk(it.Next())
 		}

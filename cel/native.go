@@ -60,6 +60,9 @@ func ToNative(v ref.Val) (any, error) {
 		}
 		return nil, fmt.Errorf("celint: %s value has no JSON form", v.Type().TypeName())
 	case traits.Mapper:
+		if m, ok := t.Value().(map[string]any); ok && isJSON(m, 0) {
+			return m, nil // a document's value, shared as it is
+		}
 		out := make(map[string]any)
 		it := t.Iterator()
 		for it.HasNext() == types.True {
@@ -76,6 +79,9 @@ func ToNative(v ref.Val) (any, error) {
 		}
 		return out, nil
 	case traits.Lister:
+		if l, ok := t.Value().([]any); ok && isJSON(l, 0) {
+			return l, nil
+		}
 		n, ok := t.Size().(types.Int)
 		if !ok {
 			return nil, fmt.Errorf("celint: list has no size")
@@ -92,6 +98,38 @@ func ToNative(v ref.Val) (any, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("celint: %s value has no JSON form", v.Type().TypeName())
+}
+
+// isJSON reports whether v, a native value behind a CEL map or list (a
+// document's value, as the loader builds it), is already JSON-compatible in
+// ToNative's sense, so that it can be returned without a copy. Callers
+// never modify what ToNative returns. Values nested deeper than the
+// loader's ceiling are converted instead.
+func isJSON(v any, depth int) bool {
+	if depth > 10_000 {
+		return false
+	}
+	switch t := v.(type) {
+	case nil, bool, int64, string:
+		return true
+	case float64:
+		return !math.IsNaN(t) && !math.IsInf(t, 0)
+	case []any:
+		for _, e := range t {
+			if !isJSON(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, e := range t {
+			if !isJSON(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func mapKeyString(k ref.Val) (string, error) {
