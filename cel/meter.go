@@ -42,14 +42,14 @@ func meterOf(f *interpreter.ExecutionFrame) *meter {
 
 // meteredActivation puts a meter in front of the caller's activation.
 type meteredActivation struct {
-	m     *meter
+	m     meter
 	inner interpreter.Activation
 }
 
 // ResolveName implements interpreter.Activation.
 func (a *meteredActivation) ResolveName(name string) (any, bool) {
 	if name == meterName {
-		return a.m, true
+		return &a.m, true
 	}
 	return a.inner.ResolveName(name)
 }

@@ -80,8 +80,8 @@ func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost u
 	if err := ctx.Err(); err != nil {
 		return nil, 0, fmt.Errorf("CEL evaluation not started: %w", context.Cause(ctx))
 	}
-	m := &meter{limit: p.limit}
-	act := &meteredActivation{m: m}
+	act := &meteredActivation{m: meter{limit: p.limit}}
+	m := &act.m
 	switch a := activation.(type) {
 	case nil:
 		act.inner = interpreter.EmptyActivation()

@@ -222,6 +222,9 @@ func budgetError(r *Rule, budget uint64, err error) error {
 // other node variables are nodeVars, computed when first read.
 var nodeNames = []string{"self", "path", "scope"}
 
+// eachNames are the names an 'each' check binds for every item.
+var eachNames = []string{"item", "index", "key"}
+
 func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 	r := rr.rule
 	scope := rr.scopeOf(n)
@@ -401,23 +404,34 @@ func (rr *ruleRun) runCheck(c *check, n *loader.Node, parent *frame) error {
 	if err != nil {
 		return err
 	}
+	// One frame serves every item: nothing keeps it once runOne returns.
+	fr := &frame{parent: parent, names: eachNames, vals: make([]any, 3)}
 	switch t := coll.(type) {
 	case traits.Lister:
 		size := int(t.Size().(types.Int))
 		for i := 0; i < size; i++ {
-			fr := &frame{parent: parent, names: []string{"item", "index", "key"}, vals: []any{t.Get(types.Int(i)), int64(i), int64(i)}}
+			fr.vals[0], fr.vals[1], fr.vals[2] = t.Get(types.Int(i)), int64(i), int64(i)
 			if err := rr.runOne(c, n, fr); err != nil {
 				return err
 			}
 		}
 	case traits.Mapper:
-		var keys []ref.Val
-		for it := t.Iterator(); it.HasNext() == types.True; {
-			keys = append(keys, it.Next())
+		type entry struct {
+			key  ref.Val
+			text string
 		}
-		slices.SortFunc(keys, func(a, b ref.Val) int { return strings.Compare(fmt.Sprint(a.Value()), fmt.Sprint(b.Value())) })
+		var keys []entry
+		for it := t.Iterator(); it.HasNext() == types.True; {
+			k := it.Next()
+			text, ok := k.Value().(string)
+			if !ok {
+				text = fmt.Sprint(k.Value())
+			}
+			keys = append(keys, entry{k, text})
+		}
+		slices.SortFunc(keys, func(a, b entry) int { return strings.Compare(a.text, b.text) })
 		for i, k := range keys {
-			fr := &frame{parent: parent, names: []string{"item", "index", "key"}, vals: []any{t.Get(k), int64(i), k}}
+			fr.vals[0], fr.vals[1], fr.vals[2] = t.Get(k.key), int64(i), k.key
 			if err := rr.runOne(c, n, fr); err != nil {
 				return err
 			}
@@ -724,7 +738,7 @@ type frame struct {
 	names  []string
 	vals   []any
 	node   nodeVars // a selected node's other variables; zero in other frames
-	lazy   []*lazyVar
+	lazy   []lazyVar
 }
 
 type lazyVar struct {
@@ -737,9 +751,18 @@ type lazyVar struct {
 }
 
 func (f *frame) addLazy(ctx context.Context, vars []*variable, s *spend) {
-	for _, v := range vars {
-		f.lazy = append(f.lazy, &lazyVar{ctx: ctx, v: v, fr: f, spend: s})
+	if len(vars) == 0 {
+		return
 	}
+	lazy := make([]lazyVar, len(vars))
+	for i, v := range vars {
+		lazy[i] = lazyVar{ctx: ctx, v: v, fr: f, spend: s}
+	}
+	if f.lazy == nil {
+		f.lazy = lazy
+		return
+	}
+	f.lazy = append(f.lazy, lazy...)
 }
 
 // nodeVars are the variables of a selected node that most expressions do
@@ -804,8 +827,8 @@ func (f *frame) ResolveName(name string) (any, bool) {
 		if v, ok := fr.node.get(name); ok {
 			return v, true
 		}
-		for _, l := range fr.lazy {
-			if l.v.name == name {
+		for i := range fr.lazy {
+			if l := &fr.lazy[i]; l.v.name == name {
 				return l.get(), true
 			}
 		}
