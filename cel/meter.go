@@ -35,6 +35,9 @@ func (m *meter) add(c uint64) {
 // meterOf finds the meter of the evaluation f belongs to; nil outside
 // Program.Eval (a program is always evaluated through it).
 func meterOf(f *interpreter.ExecutionFrame) *meter {
+	if a, ok := f.Activation.(*meteredActivation); ok {
+		return &a.m // outside comprehensions: no lookup
+	}
 	v, _ := f.ResolveName(meterName)
 	m, _ := v.(*meter)
 	return m

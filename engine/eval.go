@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/cel-go/common/types"
@@ -51,6 +52,10 @@ type LintOptions struct {
 	// RuleTimeout bounds the time one rule may spend on one document; 0
 	// means DefaultRuleTimeout.
 	RuleTimeout time.Duration
+	// Workers is how many rules run on the document at once, each on its
+	// own goroutine; 0 or 1 runs them one after the other. The diagnostics
+	// are the same whatever the number.
+	Workers int
 }
 
 var (
@@ -82,16 +87,102 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 	l := &linter{ctx: ctx, rs: rs, doc: doc, opts: opts, shared: spend{budget: opts.Budget}}
 	l.docFrame = &frame{names: []string{"root"}, vals: []any{doc.Root.Value}}
 	l.docFrame.addLazy(ctx, rs.docVars, &l.shared)
+	// The ruleset's document variables are evaluated first, in the order
+	// they are declared, whatever the rules read: what they cost against
+	// their shared budget then does not depend on which rule reads first.
+	for i := range l.docFrame.lazy {
+		l.docFrame.lazy[i].get()
+	}
+	var rules []*Rule
 	for _, r := range rs.Rules {
-		if opts.Filter != nil && !opts.Filter(r) {
+		if opts.Filter == nil || opts.Filter(r) {
+			rules = append(rules, r)
+		}
+	}
+	results := make([][]Diagnostic, len(rules))
+	if workers := min(opts.Workers, len(rules)); workers > 1 {
+		l.prepare(rules)
+		next := make(chan int)
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					results[i] = l.lintRule(rules[i])
+				}
+			}()
+		}
+		for i := range rules {
+			if ctx.Err() != nil {
+				break
+			}
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+	} else {
+		for i, r := range rules {
+			results[i] = l.lintRule(r)
+			if ctx.Err() != nil {
+				break
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return compact(slices.Concat(results...)), nil
+}
+
+// prepare computes, before rules run at once, the document-wide state
+// that rules would otherwise compute on first use: the scope holders and
+// the resolved values of the nodes the resolving rules select, in the
+// order one rule after the other would resolve them. The resolver's bound
+// on the values it builds then gives the same result with any number of
+// workers, and the rules only read what is shared.
+func (l *linter) prepare(rules []*Rule) {
+	l.scopeOf(l.doc.Root)
+	if l.rs.refs == nil {
+		return
+	}
+	refs := l.resolver()
+	for _, r := range rules {
+		if !r.resolve {
 			continue
 		}
-		l.lintRule(r)
-		if err := ctx.Err(); err != nil {
+		nodes, err := l.selected(r)
+		if err != nil {
+			continue
+		}
+		for _, n := range nodes {
+			if r.scopeValues != nil && !intersects(l.scopeOf(n), r.scopeValues) {
+				continue
+			}
+			if refs.mayHold(n) {
+				_, _ = refs.value(n)
+			}
+		}
+	}
+}
+
+// selected returns the nodes the rule's paths select, each once, in the
+// order of its paths.
+func (l *linter) selected(r *Rule) ([]*loader.Node, error) {
+	var nodes []*loader.Node
+	seen := map[*loader.Node]bool{}
+	for _, sel := range r.given {
+		err := sel.match(l.doc, func(n *loader.Node) {
+			if !seen[n] {
+				seen[n] = true
+				nodes = append(nodes, n)
+			}
+		})
+		if err != nil {
 			return nil, err
 		}
 	}
-	return compact(l.out), nil
+	return nodes, nil
 }
 
 // compact sorts diagnostics and reports each finding once: a value
@@ -121,7 +212,6 @@ type linter struct {
 	opts     LintOptions
 	docFrame *frame
 	shared   spend // cost of the ruleset's document variables
-	out      []Diagnostic
 
 	refs         *resolver             // nil when the ruleset has no references; built on first use
 	scopeHolders map[*loader.Node]bool // the objects whose scope member counts; nil: every object
@@ -144,9 +234,10 @@ type ruleRun struct {
 	spend    spend
 	errors   int
 	findings int
+	out      []Diagnostic // this rule's diagnostics on the document
 }
 
-func (l *linter) lintRule(r *Rule) {
+func (l *linter) lintRule(r *Rule) []Diagnostic {
 	ctx, cancel := context.WithTimeoutCause(l.ctx, l.opts.RuleTimeout, ErrRuleTimeout)
 	defer cancel()
 	rr := &ruleRun{linter: l, ctx: ctx, rule: r, spend: spend{budget: l.opts.Budget}}
@@ -155,21 +246,18 @@ func (l *linter) lintRule(r *Rule) {
 			rr.ruleError(l.doc.Root, &loader.Error{File: r.File, Pos: r.Pos, Msg: fmt.Sprintf("internal error: %v", p)})
 		}
 	}()
+	rr.lintNodes()
+	return rr.out
+}
+
+func (rr *ruleRun) lintNodes() {
+	l, r, ctx := rr.linter, rr.rule, rr.ctx
 	ruleFrame := &frame{parent: l.docFrame}
 	ruleFrame.addLazy(ctx, r.docVars, &rr.spend)
-	var nodes []*loader.Node
-	seen := map[*loader.Node]bool{}
-	for _, sel := range r.given {
-		err := sel.match(l.doc, func(n *loader.Node) {
-			if !seen[n] {
-				seen[n] = true
-				nodes = append(nodes, n)
-			}
-		})
-		if err != nil {
-			rr.ruleError(l.doc.Root, err)
-			return
-		}
+	nodes, err := l.selected(r)
+	if err != nil {
+		rr.ruleError(l.doc.Root, err)
+		return
 	}
 	for _, n := range nodes {
 		if l.ctx.Err() != nil {

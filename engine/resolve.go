@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/celint/celint/internal/jsonpointer"
 	"github.com/celint/celint/loader"
@@ -21,6 +22,7 @@ const (
 // is followed by JSON Pointer, and what a node resolves to is computed once
 // per document, whichever rules ask.
 type resolver struct {
+	mu         sync.Mutex // guards values and built: rules may run at once
 	doc        *loader.Document
 	cfg        *refConfig
 	recognised map[*loader.Node]bool // nil: everywhere
@@ -112,6 +114,8 @@ func (x *resolver) value(n *loader.Node) (any, error) {
 	if !x.mayHold(n) {
 		return n.Value, nil
 	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	if r, ok := x.values[n]; ok {
 		return r.v, r.err
 	}

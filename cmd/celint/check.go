@@ -213,6 +213,11 @@ type inputs struct {
 // On a terminal, progress is shown on stderr for long runs.
 func lintFiles(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, files []string, in inputs, opts engine.LintOptions, jobs int, stderr io.Writer) []fileResult {
 	results := make([]fileResult, len(files))
+	// Fewer files than workers: the spare workers run a file's rules at
+	// once (the diagnostics do not depend on how many).
+	if len(files) > 0 && len(files) < jobs {
+		opts.Workers = (jobs + len(files) - 1) / len(files)
+	}
 	var next, done atomic.Int64
 	progress := newProgress(stderr, len(files))
 	var wg sync.WaitGroup
