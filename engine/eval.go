@@ -167,22 +167,50 @@ func (l *linter) prepare(rules []*Rule) {
 }
 
 // selected returns the nodes the rule's paths select, each once, in the
-// order of its paths.
+// order of its paths. What a path selects is computed once per document,
+// whichever rules select by it.
 func (l *linter) selected(r *Rule) ([]*loader.Node, error) {
+	if len(r.given) == 1 {
+		return l.selection(r.given[0])
+	}
 	var nodes []*loader.Node
 	seen := map[*loader.Node]bool{}
 	for _, sel := range r.given {
-		err := sel.match(l.doc, func(n *loader.Node) {
+		sn, err := l.selection(sel)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range sn {
 			if !seen[n] {
 				seen[n] = true
 				nodes = append(nodes, n)
 			}
-		})
-		if err != nil {
-			return nil, err
 		}
 	}
 	return nodes, nil
+}
+
+// selection is what one path selects: distinct nodes, in document order
+// for each step (see selector.match). The slice is shared: read only.
+func (l *linter) selection(sel *selector) ([]*loader.Node, error) {
+	l.selMu.Lock()
+	defer l.selMu.Unlock()
+	if c, ok := l.selections[sel.text]; ok {
+		return c.nodes, c.err
+	}
+	var c selected
+	c.err = sel.match(l.doc, func(n *loader.Node) { c.nodes = append(c.nodes, n) })
+	if l.selections == nil {
+		l.selections = map[string]selected{}
+	}
+	l.selections[sel.text] = c
+	return c.nodes, c.err
+}
+
+// selected is a path's selection on the document, or why it failed.
+type selected struct {
+	nodes []*loader.Node
+	err   error
 }
 
 // compact sorts diagnostics and reports each finding once: a value
@@ -217,6 +245,11 @@ type linter struct {
 	scopeHolders map[*loader.Node]bool // the objects whose scope member counts; nil: every object
 	scopeReady   bool
 	defaultScope any // the scope of a node none of whose ancestors declares one
+	scopeMu      sync.Mutex
+	scopes       map[*loader.Node]any // the nodes' scopes computed so far
+
+	selMu      sync.Mutex
+	selections map[string]selected // by path text
 }
 
 // spend counts CEL cost against a budget.
@@ -308,7 +341,7 @@ func budgetError(r *Rule, budget uint64, err error) error {
 
 // nodeNames are the names a node's frame binds as values; the engine's
 // other node variables are nodeVars, computed when first read.
-var nodeNames = []string{"self", "path", "scope"}
+var nodeNames = []string{"self", "scope"}
 
 // eachNames are the names an 'each' check binds for every item.
 var eachNames = []string{"item", "index", "key"}
@@ -319,7 +352,7 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 	if r.scopeValues != nil && !intersects(scope, r.scopeValues) {
 		return nil
 	}
-	fr := &frame{parent: parent, names: nodeNames, vals: []any{n.Value, n.Pointer(), scope}, node: nodeVars{rr: rr, n: n}}
+	fr := &frame{parent: parent, names: nodeNames, vals: []any{n.Value, scope}, node: nodeVars{rr: rr, n: n}}
 	if r.resolve && rr.rs.refs != nil {
 		refs := rr.resolver()
 		if refs.mayHold(n) {
@@ -457,15 +490,26 @@ func (l *linter) scopeOf(n *loader.Node) any {
 			l.defaultScope = all
 		}
 	}
-	for ; n != nil; n = n.Parent {
-		if n.Kind != loader.Object || l.scopeHolders != nil && !l.scopeHolders[n] {
+	l.scopeMu.Lock()
+	defer l.scopeMu.Unlock()
+	if v, ok := l.scopes[n]; ok {
+		return v
+	}
+	scope := l.defaultScope
+	for a := n; a != nil; a = a.Parent {
+		if a.Kind != loader.Object || l.scopeHolders != nil && !l.scopeHolders[a] {
 			continue
 		}
-		if m := n.Member(sc.member); m != nil {
-			return m.Value
+		if m := a.Member(sc.member); m != nil {
+			scope = m.Value
+			break
 		}
 	}
-	return l.defaultScope
+	if l.scopes == nil {
+		l.scopes = map[*loader.Node]any{}
+	}
+	l.scopes[n] = scope
+	return scope
 }
 
 // intersects reports whether a node's scope shares a value with values. A
@@ -854,20 +898,22 @@ func (f *frame) addLazy(ctx context.Context, vars []*variable, s *spend) {
 }
 
 // nodeVars are the variables of a selected node that most expressions do
-// not read — parentScope, selfKey, selfKeys, parent, resolveError —
+// not read — path, parentScope, selfKey, selfKeys, parent, resolveError —
 // computed when first read, without allocating for those never read.
 type nodeVars struct {
 	rr *ruleRun // nil in frames that are not a node's
 	n  *loader.Node
 
 	done        uint8 // which of the cached values below are computed
+	path        string
 	parentScope any
 	selfKeys    []string
 	resolveErr  string
 }
 
 const (
-	doneParentScope uint8 = 1 << iota
+	donePath uint8 = 1 << iota
+	doneParentScope
 	doneSelfKeys
 	doneResolveErr
 )
@@ -878,6 +924,12 @@ func (v *nodeVars) get(name string) (any, bool) {
 		return nil, false
 	}
 	switch name {
+	case "path":
+		if v.done&donePath == 0 {
+			v.done |= donePath
+			v.path = v.n.Pointer()
+		}
+		return v.path, true
 	case "selfKey":
 		return selfKey(v.n), true
 	case "parent":
