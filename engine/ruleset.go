@@ -12,8 +12,11 @@ import (
 	"io/fs"
 	"maps"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	gocel "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
@@ -724,29 +727,75 @@ func compileVars(env *cel.Env, file string, vars loader.Vars, limit uint64) (*ce
 // compileFiles reads and compiles the rules of files. Every problem of
 // every file is reported, and a rule id declared twice is an error.
 func (rs *Ruleset) compileFiles(files []RuleFile, fix fixtureDir) ([]*Rule, error) {
-	var rules []*Rule
-	var issues loader.Issues
+	// Reading and compiling run on every core (compiling CEL is most of
+	// loading a ruleset); problems and rules are gathered in file and rule
+	// order, so that the result does not depend on the number of cores.
+	read := make([]*loader.RuleFile, len(files))
+	readErr := make([]error, len(files))
+	parallel(len(files), func(i int) {
+		read[i], readErr[i] = loader.ReadRuleFile(files[i].Name, files[i].Data, loader.RuleFileOptions{ScopeKey: rs.scopeKey()})
+	})
+	type job struct {
+		spec *loader.RuleSpec
+		data []byte
+		dup  error
+	}
+	var jobs []job
 	seen := map[string]string{}
-	for _, f := range files {
-		rf, err := loader.ReadRuleFile(f.Name, f.Data, loader.RuleFileOptions{ScopeKey: rs.scopeKey()})
-		if err != nil {
-			issues.Append(err)
+	for i, f := range files {
+		if readErr[i] != nil {
+			jobs = append(jobs, job{dup: readErr[i]})
 			continue
 		}
-		for _, spec := range rf.Rules {
+		for _, spec := range read[i].Rules {
 			if prev, dup := seen[spec.ID.Value]; dup {
-				issues.Append(&loader.Error{File: f.Name, Pos: spec.ID.Pos, Msg: fmt.Sprintf("duplicate rule id %q (first declared at %s)", spec.ID.Value, prev)})
+				jobs = append(jobs, job{dup: &loader.Error{File: f.Name, Pos: spec.ID.Pos, Msg: fmt.Sprintf("duplicate rule id %q (first declared at %s)", spec.ID.Value, prev)}})
 				continue
 			}
 			seen[spec.ID.Value] = fmt.Sprintf("%s:%s", f.Name, spec.ID.Pos)
-			r, err := rs.compileRule(spec, f.Data, fix)
-			issues.Append(err)
-			if r != nil {
-				rules = append(rules, r)
-			}
+			jobs = append(jobs, job{spec: spec, data: f.Data})
+		}
+	}
+	compiled := make([]*Rule, len(jobs))
+	errs := make([]error, len(jobs))
+	parallel(len(jobs), func(i int) {
+		if jobs[i].spec != nil {
+			compiled[i], errs[i] = rs.compileRule(jobs[i].spec, jobs[i].data, fix)
+		}
+	})
+	var rules []*Rule
+	var issues loader.Issues
+	for i, j := range jobs {
+		issues.Append(j.dup)
+		issues.Append(errs[i])
+		if compiled[i] != nil {
+			rules = append(rules, compiled[i])
 		}
 	}
 	return rules, issues.Err()
+}
+
+// parallel calls f(0) … f(n-1) on as many goroutines as there are cores.
+func parallel(n int, f func(i int)) {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // checkExampleSources reports an example naming a fixture that is absent.
