@@ -85,7 +85,7 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 		opts.RuleTimeout = DefaultRuleTimeout
 	}
 	l := &linter{ctx: ctx, rs: rs, doc: doc, opts: opts, shared: spend{budget: opts.Budget}}
-	l.docFrame = &frame{names: []string{"root"}, vals: []any{doc.Root.Value}}
+	l.docFrame = &frame{names: []string{"root"}, vals: []any{celValue(doc.Root)}}
 	l.docFrame.addLazy(ctx, rs.docVars, &l.shared)
 	// The ruleset's document variables are evaluated first, in the order
 	// they are declared, whatever the rules read: what they cost against
@@ -352,7 +352,7 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 	if r.scopeValues != nil && !intersects(scope, r.scopeValues) {
 		return nil
 	}
-	fr := &frame{parent: parent, names: nodeNames, vals: []any{n.Value, scope}, node: nodeVars{rr: rr, n: n}}
+	fr := &frame{parent: parent, names: nodeNames, vals: []any{celValue(n), scope}, self: n.Value, node: nodeVars{rr: rr, n: n}}
 	if r.resolve && rr.rs.refs != nil {
 		refs := rr.resolver()
 		if refs.mayHold(n) {
@@ -366,7 +366,7 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 				}
 				return nil
 			}
-			fr.vals[0] = v
+			fr.vals[0], fr.self = v, v
 		}
 	}
 	if ok, err := rr.assumed(r.assume, fr); err != nil || !ok {
@@ -380,7 +380,7 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 		}
 	}
 	if r.schema != nil {
-		vs, err := r.schema.Validate(fr.vals[0])
+		vs, err := r.schema.Validate(fr.self)
 		if err != nil {
 			return err
 		}
@@ -411,7 +411,7 @@ func (rr *ruleRun) assumed(a *assumption, fr *frame) (bool, error) {
 	case a == nil:
 		return true, nil
 	case a.shape != nil:
-		return a.shape.holds(fr.vals[0]), nil
+		return a.shape.holds(fr.self), nil
 	}
 	return rr.evalBool(a.expr, fr)
 }
@@ -432,7 +432,7 @@ func parentValue(n *loader.Node) any {
 	if n.Parent == nil {
 		return nil
 	}
-	return n.Parent.Value
+	return celValue(n.Parent)
 }
 
 // memberNames are an object's member names in document order; empty for
@@ -869,6 +869,7 @@ type frame struct {
 	parent *frame
 	names  []string
 	vals   []any
+	self   any      // a selected node's frame: its native value (resolved, when the rule resolves)
 	node   nodeVars // a selected node's other variables; zero in other frames
 	lazy   []lazyVar
 }
