@@ -44,7 +44,9 @@ var (
 )
 
 // ConvertToNative implements ref.Val.
-func (m nodeMap) ConvertToNative(t reflect.Type) (any, error) { return nativeVal(m.n).ConvertToNative(t) }
+func (m nodeMap) ConvertToNative(t reflect.Type) (any, error) {
+	return nativeVal(m.n).ConvertToNative(t)
+}
 
 // ConvertToType implements ref.Val.
 func (m nodeMap) ConvertToType(t ref.Type) ref.Val {
@@ -169,7 +171,9 @@ func (it *keyIterator) Value() any { return nil }
 type nodeList struct{ n *loader.Node }
 
 // ConvertToNative implements ref.Val.
-func (l nodeList) ConvertToNative(t reflect.Type) (any, error) { return nativeVal(l.n).ConvertToNative(t) }
+func (l nodeList) ConvertToNative(t reflect.Type) (any, error) {
+	return nativeVal(l.n).ConvertToNative(t)
+}
 
 // ConvertToType implements ref.Val.
 func (l nodeList) ConvertToType(t ref.Type) ref.Val {
