@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -46,6 +47,10 @@ type checkFlags struct {
 	budget      uint64
 	ruleTimeout time.Duration
 	stdinName   string
+	config      string
+	noConfig    bool
+	baseline    string
+	writeBase   string
 }
 
 func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
@@ -64,6 +69,10 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fset.Uint64Var(&f.budget, "budget", 0, fmt.Sprintf("CEL cost budget of one rule on one document (default %d)", engine.DefaultBudget))
 	fset.StringVar(&f.stdinName, "stdin-name", "<stdin>", "the `name` the document read from standard input ('-') is reported as; its extension (.json, .yaml) tells the format")
 	fset.DurationVar(&f.ruleTimeout, "rule-timeout", engine.DefaultRuleTimeout, "wall-clock safety net: stop a rule that runs longer than this on one document (its cost budget bounds it first)")
+	fset.StringVar(&f.config, "config", "", "read the config `file` (default: the nearest .celint.yaml from the current folder up)")
+	fset.BoolVar(&f.noConfig, "no-config", false, "ignore any config file")
+	fset.StringVar(&f.baseline, "baseline", "", "hide the findings recorded in this baseline `file`; report only new ones")
+	fset.StringVar(&f.writeBase, "write-baseline", "", "record today's findings in this baseline `file` (they are still reported, and do not fail the run)")
 	paths, err := parseFlags(fset, args)
 	if err != nil {
 		return exitError, err
@@ -71,6 +80,16 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if len(paths) == 0 {
 		return exitError, &usageError{"check needs at least one FILE, DIR or GLOB"}
 	}
+	if f.baseline != "" && f.writeBase != "" {
+		return exitError, &usageError{"--baseline and --write-baseline exclude each other"}
+	}
+	set := map[string]bool{}
+	fset.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	cfg, err := loadConfig(f.config, f.noConfig)
+	if err != nil {
+		return exitError, err
+	}
+	applyConfigDefaults(cfg, &f, set)
 	printer, err := report.New(f.format)
 	if err != nil {
 		return exitError, &usageError{err.Error()}
@@ -89,7 +108,15 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return exitError, err
 	}
+	if err := checkConfigRules(cfg, cat); err != nil {
+		return exitError, err
+	}
 	files, inputDiags := expandPaths(paths)
+	files = dropIgnored(cfg, files, cleaned(paths), stderr)
+	files = slices.DeleteFunc(files, func(file string) bool {
+		// The baseline celint reads or writes is never a document to check.
+		return file != "-" && (sameFile(file, f.baseline) || sameFile(file, f.writeBase))
+	})
 	var filter func(*engine.Rule) bool
 	var keep func(engine.Diagnostic) bool
 	if f.only != "" {
@@ -123,7 +150,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	// Standard input is known by its place in files, never by its name: a
 	// file named like --stdin-name is a file.
-	in := inputs{stdin: stdin, stdinName: f.stdinName, index: -1}
+	in := inputs{stdin: stdin, stdinName: f.stdinName, index: -1, adjust: adjuster(cfg)}
 	for i, file := range files {
 		if file == "-" {
 			in.index = i
@@ -162,6 +189,9 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 	}
 	engine.SortDiagnostics(diags)
+	if diags, err = applyBaseline(f.writeBase, f.baseline, diags, stderr); err != nil {
+		return exitError, err
+	}
 	rin := report.Input{
 		Diagnostics: diags,
 		Files:       files,
@@ -178,7 +208,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if d.InputError || d.RuleError {
 			return exitError, nil
 		}
-		if failOn >= 0 && d.Severity >= failOn {
+		if failOn >= 0 && d.Severity >= failOn && f.writeBase == "" {
 			code = exitFindings
 		}
 	}
@@ -207,6 +237,8 @@ type inputs struct {
 	stdin     io.Reader
 	stdinName string
 	index     int
+	// adjust is applied to a document's diagnostics once its rules ran.
+	adjust func(file string, doc *loader.Document, ds []engine.Diagnostic) []engine.Diagnostic
 }
 
 // lintFiles lints files with jobs workers; results come back in file order.
@@ -272,6 +304,9 @@ func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, 
 	if res.diags, err = rs.Lint(ctx, doc, opts); err != nil {
 		res.diags = []engine.Diagnostic{inputDiagnostic(file, fmt.Errorf("not checked: %w", err))}
 		return res
+	}
+	if in.adjust != nil {
+		res.diags = in.adjust(file, doc, res.diags)
 	}
 	if len(res.diags) > 0 {
 		res.source = doc.Source // for code frames; dropped for clean files
@@ -397,6 +432,9 @@ func expandPaths(args []string) ([]string, []engine.Diagnostic) {
 						return filepath.SkipDir
 					}
 					return nil
+				}
+				if strings.HasPrefix(d.Name(), ".") {
+					return nil // hidden files (.celint.yaml among them) are not walked into either
 				}
 				switch strings.ToLower(filepath.Ext(p)) {
 				case ".json", ".yaml", ".yml":

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/baseline"
+	"github.com/celint/celint/internal/config"
+	"github.com/celint/celint/internal/suppress"
+	"github.com/celint/celint/loader"
+)
+
+// suppressionRule is the rule id of the findings about suppression
+// comments themselves (one naming nothing, one suppressing nothing); a
+// config file may set its level like any rule's.
+const suppressionRule = "celint.suppression"
+
+// loadConfig finds and reads the config file: --config names it,
+// --no-config ignores any, otherwise the nearest .celint.yaml from the
+// current folder up. Nil when there is none.
+func loadConfig(file string, none bool) (*config.Config, error) {
+	if none {
+		if file != "" {
+			return nil, &usageError{"--config and --no-config exclude each other"}
+		}
+		return nil, nil
+	}
+	if file == "" {
+		found, err := config.Find(".")
+		if err != nil || found == "" {
+			return nil, err
+		}
+		file = found
+	}
+	return config.Load(file)
+}
+
+// applyConfigDefaults fills the flags the command line did not set from the
+// config file.
+func applyConfigDefaults(cfg *config.Config, f *checkFlags, set map[string]bool) {
+	if cfg == nil {
+		return
+	}
+	if !set["spec"] && cfg.Spec != "" {
+		f.spec = cfg.Spec
+	}
+	if !set["format"] && cfg.Format != "" {
+		f.format = cfg.Format
+	}
+	if !set["fail-on"] && cfg.FailOn != "" {
+		f.failOn = cfg.FailOn
+	}
+	f.rules = append(slices.Clone(cfg.RuleFolders), f.rules...)
+}
+
+// checkConfigRules reports, at its file:line:col, every rule or finding a
+// config file names that no loaded ruleset has.
+func checkConfigRules(cfg *config.Config, cat *engine.Catalog) error {
+	if cfg == nil {
+		return nil
+	}
+	known := map[string]bool{suppressionRule: true, suppressionRule + "/unused": true, suppressionRule + "/malformed": true}
+	for _, rs := range cat.Rulesets() {
+		for _, r := range rs.Rules {
+			known[r.ID] = true
+			for _, c := range r.Codes {
+				if c.Name != "" {
+					known[r.ID+"/"+c.Name] = true
+				}
+			}
+		}
+	}
+	var issues loader.Issues
+	for _, l := range cfg.Rules() {
+		if !known[l.Rule] {
+			issues.Append(&loader.Error{File: l.File, Pos: l.Pos, Msg: fmt.Sprintf("rules: no rule or finding %q in the loaded rulesets; 'celint rules' lists them", l.Rule)})
+		}
+	}
+	return issues.Err()
+}
+
+// dropIgnored removes the files the config ignores. A file named on the
+// command line is still dropped, with a note on stderr saying which
+// pattern ignores it.
+func dropIgnored(cfg *config.Config, files, named []string, stderr io.Writer) []string {
+	if cfg == nil {
+		return files
+	}
+	out := files[:0]
+	for _, f := range files {
+		p, ignored := cfg.Ignored(f)
+		if !ignored || f == "-" {
+			out = append(out, f)
+			continue
+		}
+		if slices.Contains(named, f) {
+			fmt.Fprintf(stderr, "celint: %s is not checked: %s:%s ignores %q\n", f, p.File, p.Pos, p.Text)
+		}
+	}
+	return out
+}
+
+// adjuster returns what is done to a document's diagnostics once its rules
+// ran: inline suppressions (YAML comments), then the config file's levels.
+func adjuster(cfg *config.Config) func(file string, doc *loader.Document, ds []engine.Diagnostic) []engine.Diagnostic {
+	return func(file string, doc *loader.Document, ds []engine.Diagnostic) []engine.Diagnostic {
+		if doc != nil && doc.Format == "yaml" {
+			dirs, problems := suppress.Scan(doc.Name, doc.Source)
+			ds = append(suppress.Apply(doc.Name, ds, dirs), problems...)
+		}
+		if cfg == nil {
+			return ds
+		}
+		out := ds[:0]
+		for _, d := range ds {
+			if d.RuleError || d.InputError {
+				out = append(out, d)
+				continue
+			}
+			level, set := cfg.LevelOf(file, d.RuleID, d.Code)
+			if !set {
+				out = append(out, d)
+				continue
+			}
+			if level == "off" {
+				continue
+			}
+			if sev, err := engine.ParseSeverity(level); err == nil {
+				d.Severity = sev
+			}
+			out = append(out, d)
+		}
+		return out
+	}
+}
+
+// applyBaseline writes the findings to a new baseline (--write-baseline),
+// or hides those a baseline records (--baseline), saying what it did on
+// stderr.
+func applyBaseline(write, read string, ds []engine.Diagnostic, stderr io.Writer) ([]engine.Diagnostic, error) {
+	if write != "" {
+		dir := filepath.Dir(write)
+		b := baseline.New(ds, dir)
+		var sb strings.Builder
+		if err := b.Write(&sb); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(write, []byte(sb.String()), 0o644); err != nil {
+			return nil, fmt.Errorf("--write-baseline: %v", err)
+		}
+		n := 0
+		for _, d := range ds {
+			if !d.RuleError && !d.InputError {
+				n++
+			}
+		}
+		fmt.Fprintf(stderr, "celint: recorded %s in %s\n", plural(n, "finding", "findings"), write)
+		return ds, nil
+	}
+	if read == "" {
+		return ds, nil
+	}
+	data, err := os.ReadFile(read)
+	if err != nil {
+		return nil, fmt.Errorf("--baseline: %v", err)
+	}
+	b, err := baseline.Read(read, data)
+	if err != nil {
+		return nil, err
+	}
+	res := b.Apply(ds, filepath.Dir(read))
+	gone := plural(res.Gone, "recorded finding is", "recorded findings are")
+	fmt.Fprintf(stderr, "celint: baseline %s: %s hidden, %s gone\n", read, plural(res.Hidden, "finding", "findings"), gone)
+	return res.Kept, nil
+}
+
+// cleaned are the paths as expandPaths names the files it finds.
+func cleaned(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = filepath.Clean(p)
+	}
+	return out
+}
+
+// sameFile reports whether a and b name the same path ("" is no path).
+func sameFile(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	x, err1 := filepath.Abs(a)
+	y, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && x == y
+}
+
+// plural is "1 one" or "N many".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -1,0 +1,582 @@
+// Package baseline implements lint baselines: a file that records the
+// findings of one run so that later runs report only new findings, as
+// vacuum's ignore files or Redocly's --generate-ignore-file do.
+//
+// A finding is identified by its [Key]: file, rule, code and JSON pointer.
+// The line is left out so that a finding survives lines moving above it,
+// and the message is left out so that rewording a message does not bring
+// back every finding. A baseline is a multiset: it records how many
+// findings each key had, and hides at most that many.
+//
+// The file is JSON:
+//
+//	{
+//	  "version": 1,
+//	  "findings": [
+//	    {"file": "api/a.yaml", "rule": "r", "code": "", "pointer": "/x", "count": 2, "message": "…"}
+//	  ]
+//	}
+//
+// File names are relative to the baseline file's folder and slash-separated,
+// so that a baseline can be committed and used on any machine. "message" is
+// the message of one occurrence, for people reading the file; it is not part
+// of the key.
+package baseline
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/celint/celint/engine"
+)
+
+// version is the only baseline file version there is.
+const version = 1
+
+// Baseline is a recorded set of findings.
+type Baseline struct {
+	records map[Key]*record
+}
+
+// record is what a baseline holds for one key.
+type record struct {
+	count   int
+	message string // of the first occurrence, for people; not matched
+}
+
+// Key is what identifies a finding across runs: file, rule, code and JSON
+// pointer — never the line, so that findings survive lines moving, and never
+// the message text.
+type Key struct {
+	File, Rule, Code, Pointer string
+}
+
+func compareKeys(a, b Key) int {
+	return cmp.Or(
+		cmp.Compare(a.File, b.File),
+		cmp.Compare(a.Rule, b.Rule),
+		cmp.Compare(a.Code, b.Code),
+		cmp.Compare(a.Pointer, b.Pointer),
+	)
+}
+
+// KeyOf returns d's key, with File made relative to dir (the baseline file's
+// folder) and slash-separated when d.File is inside dir or relative;
+// otherwise File as it is, slash-separated.
+func KeyOf(d engine.Diagnostic, dir string) Key {
+	return Key{File: relFile(d.File, dir), Rule: d.RuleID, Code: d.Code, Pointer: d.Pointer}
+}
+
+// relFile makes file relative to dir as KeyOf describes. A relative file is
+// relative to the working directory, as dir is when dir is relative; when
+// one of them is absolute and the other not, the relative one is made
+// absolute.
+func relFile(file, dir string) string {
+	if file == "" {
+		return ""
+	}
+	if dir == "" {
+		dir = "."
+	}
+	rel, err := filepath.Rel(dir, file)
+	if err != nil {
+		// One is absolute and the other not, or dir climbs out of where
+		// file is known (dir "..", file "a"): compare absolute paths.
+		af, err1 := filepath.Abs(file)
+		ad, err2 := filepath.Abs(dir)
+		if err1 != nil || err2 != nil {
+			return filepath.ToSlash(file)
+		}
+		if rel, err = filepath.Rel(ad, af); err != nil {
+			return filepath.ToSlash(file)
+		}
+	}
+	if filepath.IsAbs(file) && (rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))) {
+		return filepath.ToSlash(file) // outside dir: an absolute path stays as it is
+	}
+	return filepath.ToSlash(rel)
+}
+
+// recordable reports whether d is a finding that a baseline records and
+// hides: rule errors and input errors are neither.
+func recordable(d engine.Diagnostic) bool { return !d.RuleError && !d.InputError }
+
+// documentOrder returns the indexes of the recordable findings of ds in
+// document order (line, column, message; ties in the order of ds), which
+// does not depend on the order of ds.
+func documentOrder(ds []engine.Diagnostic) []int {
+	idx := make([]int, 0, len(ds))
+	for i, d := range ds {
+		if recordable(d) {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(i, j int) int {
+		a, b := ds[i], ds[j]
+		return cmp.Or(
+			cmp.Compare(a.Line, b.Line),
+			cmp.Compare(a.Column, b.Column),
+			cmp.Compare(a.Message, b.Message),
+		)
+	})
+	return idx
+}
+
+// New records the findings of ds (rule errors and input errors are never
+// recorded), relative to dir. The message kept for a key is that of its
+// first occurrence in document order (by line, then column).
+func New(ds []engine.Diagnostic, dir string) *Baseline {
+	b := &Baseline{records: make(map[Key]*record)}
+	for _, i := range documentOrder(ds) {
+		k := KeyOf(ds[i], dir)
+		if r := b.records[k]; r != nil {
+			r.count++
+		} else {
+			b.records[k] = &record{count: 1, message: ds[i].Message}
+		}
+	}
+	return b
+}
+
+// fileJSON and findingJSON are the file format; the field order is the
+// order in which Write writes the members.
+type fileJSON struct {
+	Version  int           `json:"version"`
+	Findings []findingJSON `json:"findings"`
+}
+
+type findingJSON struct {
+	File    string `json:"file"`
+	Rule    string `json:"rule"`
+	Code    string `json:"code"`
+	Pointer string `json:"pointer"`
+	Count   int    `json:"count"`
+	Message string `json:"message,omitempty"`
+}
+
+// sortedKeys returns the keys of b in the order of the file.
+func (b *Baseline) sortedKeys() []Key {
+	if b == nil {
+		return nil
+	}
+	keys := make([]Key, 0, len(b.records))
+	for k := range b.records {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, compareKeys)
+	return keys
+}
+
+// Write writes b as JSON: {"version": 1, "findings": [{"file":...,
+// "rule":..., "code":..., "pointer":..., "count": N}]}, sorted by file,
+// rule, code, pointer, with a trailing newline; deterministic bytes for the
+// same findings. Each finding also has the message of its first occurrence
+// as "message", for people (ignored when reading).
+func (b *Baseline) Write(w io.Writer) error {
+	f := fileJSON{Version: version, Findings: []findingJSON{}}
+	for _, k := range b.sortedKeys() {
+		r := b.records[k]
+		f.Findings = append(f.Findings, findingJSON{
+			File: k.File, Rule: k.Rule, Code: k.Code, Pointer: k.Pointer,
+			Count: r.count, Message: r.message,
+		})
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(f); err != nil { // Encode ends with a newline
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// Read parses a baseline file's bytes. name is used in errors. A malformed
+// file gives an error naming the file and, where the problem is at a place
+// in the file, its line:col ("name:line:col: message"): JSON syntax errors,
+// members of the wrong type, unknown or duplicate members, an unknown
+// version (the error says which versions are known), and findings that lack
+// a member or record the same key as an earlier one.
+func Read(name string, data []byte) (*Baseline, error) {
+	p := &reader{name: name, data: data}
+	return p.read()
+}
+
+// readError is an error of Read: "name:line:col: msg", or "name: msg" when
+// the place is unknown.
+type readError struct {
+	name      string
+	line, col int
+	msg       string
+	err       error // the JSON error behind it, if any
+}
+
+func (e *readError) Error() string {
+	name := e.name
+	if name == "" {
+		name = "<baseline>"
+	}
+	if e.line > 0 {
+		return name + ":" + strconv.Itoa(e.line) + ":" + strconv.Itoa(e.col) + ": " + e.msg
+	}
+	return name + ": " + e.msg
+}
+
+func (e *readError) Unwrap() error { return e.err }
+
+type reader struct {
+	name string
+	data []byte
+}
+
+// errAt returns an error at byte offset off of the file.
+func (p *reader) errAt(off int, cause error, format string, args ...any) error {
+	line, col := position(p.data, off)
+	return &readError{name: p.name, line: line, col: col, msg: fmt.Sprintf(format, args...), err: cause}
+}
+
+// member is one member of a JSON object: its name, and the offsets of the
+// name and of the value in the file.
+type member struct {
+	name           string
+	keyOff, valOff int
+	raw            json.RawMessage
+}
+
+func (p *reader) read() (*Baseline, error) {
+	// Syntax first, so that every later step reads well-formed JSON. The
+	// offsets of a json.SyntaxError are just past the offending byte, or
+	// the end of the input when it ends too soon.
+	var whole json.RawMessage
+	if err := json.Unmarshal(p.data, &whole); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			off := int(se.Offset)
+			if off > 0 && !(off >= len(p.data) && strings.Contains(se.Error(), "unexpected end")) {
+				off--
+			}
+			return nil, p.errAt(off, err, "invalid JSON: %s", se.Error())
+		}
+		return nil, &readError{name: p.name, msg: "invalid JSON: " + err.Error(), err: err}
+	}
+	start := skipSpace(p.data, 0)
+	top, err := p.object(start, "the baseline", map[string]bool{"version": true, "findings": true})
+	if err != nil {
+		return nil, err
+	}
+	ver, ok := top["version"]
+	if !ok {
+		return nil, p.errAt(start, nil, "missing member \"version\" (known versions: %d)", version)
+	}
+	var v int
+	if err := p.decode(ver, &v); err != nil {
+		return nil, err
+	}
+	if v != version {
+		return nil, p.errAt(ver.valOff, nil, "unknown baseline version %d (known versions: %d)", v, version)
+	}
+	fs, ok := top["findings"]
+	if !ok {
+		return nil, p.errAt(start, nil, "missing member \"findings\"")
+	}
+	elems, err := p.array(fs)
+	if err != nil {
+		return nil, err
+	}
+	b := &Baseline{records: make(map[Key]*record, len(elems))}
+	first := make(map[Key]int, len(elems)) // where each key was recorded
+	for i, off := range elems {
+		ms, err := p.object(off, "a finding", map[string]bool{
+			"file": true, "rule": true, "code": true, "pointer": true, "count": true, "message": true,
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, req := range []string{"file", "rule", "pointer", "count"} {
+			if _, ok := ms[req]; !ok {
+				return nil, p.errAt(off, nil, "finding lacks member %q", req)
+			}
+		}
+		var f findingJSON
+		for _, dst := range []struct {
+			name string
+			v    any
+		}{
+			{"file", &f.File}, {"rule", &f.Rule}, {"code", &f.Code},
+			{"pointer", &f.Pointer}, {"count", &f.Count}, {"message", &f.Message},
+		} {
+			if m, ok := ms[dst.name]; ok {
+				if err := p.decode(m, dst.v); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if f.Rule == "" {
+			return nil, p.errAt(ms["rule"].valOff, nil, "\"rule\" is empty")
+		}
+		if f.Pointer != "" && f.Pointer[0] != '/' {
+			return nil, p.errAt(ms["pointer"].valOff, nil, "\"pointer\" is not a JSON pointer: it must be empty or start with \"/\"")
+		}
+		if f.Count < 1 {
+			return nil, p.errAt(ms["count"].valOff, nil, "\"count\" is %d; it must be at least 1", f.Count)
+		}
+		k := Key{File: f.File, Rule: f.Rule, Code: f.Code, Pointer: f.Pointer}
+		if j, dup := first[k]; dup {
+			line, col := position(p.data, elems[j])
+			return nil, p.errAt(off, nil, "finding has the same file, rule, code and pointer as the finding at %d:%d; give one finding with the total count", line, col)
+		}
+		first[k] = i
+		b.records[k] = &record{count: f.Count, message: f.Message}
+	}
+	return b, nil
+}
+
+// object reads the JSON object at offset off, which what describes for
+// errors, and returns its members by name. A value that is not an object,
+// a member not in known, and a member given twice are errors.
+func (p *reader) object(off int, what string, known map[string]bool) (map[string]member, error) {
+	if off >= len(p.data) || p.data[off] != '{' {
+		return nil, p.errAt(off, nil, "%s must be a JSON object, not %s", what, describe(p.data, off))
+	}
+	dec := json.NewDecoder(bytes.NewReader(p.data[off:]))
+	if _, err := dec.Token(); err != nil { // '{'
+		return nil, p.errAt(off, err, "invalid JSON: %s", err)
+	}
+	ms := make(map[string]member)
+	for dec.More() {
+		keyOff := skipSeparators(p.data, off+int(dec.InputOffset()))
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, p.errAt(keyOff, err, "invalid JSON: %s", err)
+		}
+		name, _ := tok.(string)
+		valOff := skipSeparators(p.data, off+int(dec.InputOffset()))
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, p.errAt(valOff, err, "invalid JSON: %s", err)
+		}
+		if !known[name] {
+			return nil, p.errAt(keyOff, nil, "unknown member %q in %s (known members: %s)", name, what, names(known))
+		}
+		if prev, dup := ms[name]; dup {
+			line, col := position(p.data, prev.keyOff)
+			return nil, p.errAt(keyOff, nil, "member %q given twice in %s; first at %d:%d", name, what, line, col)
+		}
+		ms[name] = member{name: name, keyOff: keyOff, valOff: valOff, raw: raw}
+	}
+	return ms, nil
+}
+
+// array returns the offsets of the elements of the JSON array that is m's
+// value; a value that is not an array is an error.
+func (p *reader) array(m member) ([]int, error) {
+	off := m.valOff
+	if off >= len(p.data) || p.data[off] != '[' {
+		return nil, p.errAt(off, nil, "%q must be an array, not %s", m.name, describe(p.data, off))
+	}
+	dec := json.NewDecoder(bytes.NewReader(p.data[off:]))
+	if _, err := dec.Token(); err != nil { // '['
+		return nil, p.errAt(off, err, "invalid JSON: %s", err)
+	}
+	var elems []int
+	for dec.More() {
+		e := skipSeparators(p.data, off+int(dec.InputOffset()))
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, p.errAt(e, err, "invalid JSON: %s", err)
+		}
+		elems = append(elems, e)
+	}
+	return elems, nil
+}
+
+// decode unmarshals m's value into v. A value of the wrong type is an error
+// at the place of the value, saying what was expected.
+func (p *reader) decode(m member, v any) error {
+	err := json.Unmarshal(m.raw, v)
+	if err == nil {
+		// Unmarshal leaves v alone for null; a null is still the wrong type.
+		if bytes.Equal(m.raw, []byte("null")) {
+			return p.errAt(m.valOff, nil, "%q must be %s, not null", m.name, want(reflect.TypeOf(v).Elem()))
+		}
+		return nil
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		// te.Offset is relative to m.raw, whose value starts at m.valOff.
+		// For a scalar it is just past the value; the value's start is
+		// the more useful place to point at.
+		return p.errAt(m.valOff, err, "%q must be %s, not %s", m.name, want(te.Type), article(te.Value))
+	}
+	return p.errAt(m.valOff, err, "%q: %s", m.name, err)
+}
+
+// want describes what a Go type takes in JSON.
+func want(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "an integer"
+	}
+	return t.String()
+}
+
+// article puts an article before a json.UnmarshalTypeError's Value:
+// "string" → "a string", "number 1.5" → "the number 1.5".
+func article(value string) string {
+	switch {
+	case strings.HasPrefix(value, "number "):
+		return "the " + value
+	case value == "array", value == "object":
+		return "an " + value
+	case value == "bool":
+		return "a boolean"
+	}
+	return "a " + value
+}
+
+// describe names the kind of JSON value at off, for errors.
+func describe(data []byte, off int) string {
+	if off >= len(data) {
+		return "nothing"
+	}
+	switch data[off] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// names lists the keys of known, sorted.
+func names(known map[string]bool) string {
+	ns := make([]string, 0, len(known))
+	for n := range known {
+		ns = append(ns, n)
+	}
+	slices.Sort(ns)
+	return strings.Join(ns, ", ")
+}
+
+// skipSpace returns the offset of the first byte at or after off that is
+// not JSON white space.
+func skipSpace(data []byte, off int) int {
+	for off < len(data) {
+		switch data[off] {
+		case ' ', '\t', '\n', '\r':
+			off++
+		default:
+			return off
+		}
+	}
+	return off
+}
+
+// skipSeparators skips white space, commas and colons: json.Decoder's
+// InputOffset is just past the previous token, and the next one starts
+// after these.
+func skipSeparators(data []byte, off int) int {
+	for off < len(data) {
+		switch data[off] {
+		case ' ', '\t', '\n', '\r', ',', ':':
+			off++
+		default:
+			return off
+		}
+	}
+	return off
+}
+
+// position returns the 1-based line and column of byte offset off of data.
+// Lines end at "\r\n", a lone '\r' or '\n'; columns count characters, as
+// the loader does for documents.
+func position(data []byte, off int) (line, col int) {
+	off = min(max(off, 0), len(data))
+	line, col = 1, 1
+	for i := 0; i < off; i++ {
+		c := data[i]
+		switch {
+		case c == '\n' || c == '\r' && (i+1 >= len(data) || data[i+1] != '\n'):
+			line++
+			col = 1
+		case utf8.RuneStart(c):
+			col++
+		}
+	}
+	return line, col
+}
+
+// Result is what applying a baseline did.
+type Result struct {
+	// Kept are the diagnostics that the baseline does not hide, in the
+	// order of the diagnostics given to Apply.
+	Kept []engine.Diagnostic
+	// Hidden is how many diagnostics the baseline hid.
+	Hidden int
+	// Gone is how many recorded findings the run no longer has: the sum,
+	// over the keys, of the recorded count less the occurrences found.
+	Gone int
+	// GoneKeys are the keys with recorded findings that the run no longer
+	// has, each once, sorted by file, rule, code and pointer.
+	GoneKeys []Key
+}
+
+// Apply hides the findings of ds that the baseline records, at most as many
+// per key as recorded (a multiset: if the baseline records a key twice and
+// the run has it three times, one is kept; those kept are the last in
+// document order). Rule errors and input errors are always kept. Gone
+// counts recorded findings that the run no longer has (sum of unused
+// counts); GoneKeys lists their keys sorted. Order of Kept is the order of
+// ds. dir is as for KeyOf. A nil baseline hides nothing.
+func (b *Baseline) Apply(ds []engine.Diagnostic, dir string) Result {
+	left := make(map[Key]int)
+	if b != nil {
+		for k, r := range b.records {
+			left[k] = r.count
+		}
+	}
+	hide := make([]bool, len(ds))
+	var res Result
+	for _, i := range documentOrder(ds) {
+		k := KeyOf(ds[i], dir)
+		if left[k] > 0 {
+			left[k]--
+			hide[i] = true
+			res.Hidden++
+		}
+	}
+	res.Kept = make([]engine.Diagnostic, 0, len(ds)-res.Hidden)
+	for i, d := range ds {
+		if !hide[i] {
+			res.Kept = append(res.Kept, d)
+		}
+	}
+	for k, n := range left {
+		if n > 0 {
+			res.Gone = min(res.Gone, math.MaxInt-n) + n // saturate: counts come from the file
+			res.GoneKeys = append(res.GoneKeys, k)
+		}
+	}
+	slices.SortFunc(res.GoneKeys, compareKeys)
+	return res
+}
