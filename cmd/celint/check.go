@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -41,9 +42,9 @@ type checkFlags struct {
 	jobs        int
 	color       string
 	maxBytes    int64
+	maxScalarB  int64
 	maxDepth    int
 	maxValues   int
-	maxScalar   int
 	budget      uint64
 	ruleTimeout time.Duration
 	stdinName   string
@@ -55,17 +56,17 @@ type checkFlags struct {
 
 func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	var f checkFlags
-	fset := newFlagSet("check", "check [flags] FILE|DIR|GLOB...", stderr)
-	f.register(fset)
+	fset := newFlagSet("check", "check [flags] FILE|DIR|GLOB...", stdout)
+	f.register(fset.FlagSet)
 	fset.StringVar(&f.format, "format", "text", "output `format`: "+strings.Join(report.Formats(), ", "))
 	fset.StringVar(&f.failOn, "fail-on", "error", "exit 1 when a diagnostic is at or above this `severity`: error, warning, info, or never")
 	fset.StringVar(&f.only, "rule", "", "run only these comma-separated rule `ids`; id/code keeps only that finding of the rule")
 	fset.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "lint this many files at once")
 	fset.StringVar(&f.color, "color", "auto", "colour text output: auto, always, never")
-	fset.Int64Var(&f.maxBytes, "max-bytes", 0, "refuse documents larger than this many `bytes` (default: the ruleset's limit)")
+	fset.Var((*byteSize)(&f.maxBytes), "max-bytes", "refuse documents larger than this `size`: bytes, or with a unit (10KB, 16MiB, 1GB; default: the ruleset's limit)")
+	fset.Var((*byteSize)(&f.maxScalarB), "max-scalar-bytes", "refuse strings longer than this `size` (bytes, or with a unit as for --max-bytes; default: the ruleset's limit)")
 	fset.IntVar(&f.maxDepth, "max-depth", 0, "refuse documents nested deeper than this (default: the ruleset's limit)")
 	fset.IntVar(&f.maxValues, "max-values", 0, "refuse documents with more values than this (default: the ruleset's limit)")
-	fset.IntVar(&f.maxScalar, "max-scalar-bytes", 0, "refuse strings longer than this many bytes (default: the ruleset's limit)")
 	fset.Uint64Var(&f.budget, "budget", 0, fmt.Sprintf("CEL cost budget of one rule on one document (default %d)", engine.DefaultBudget))
 	fset.StringVar(&f.stdinName, "stdin-name", "<stdin>", "the `name` the document read from standard input ('-') is reported as; its extension (.json, .yaml) tells the format")
 	fset.DurationVar(&f.ruleTimeout, "rule-timeout", engine.DefaultRuleTimeout, "wall-clock safety net: stop a rule that runs longer than this on one document (its cost budget bounds it first)")
@@ -78,10 +79,10 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitError, err
 	}
 	if len(paths) == 0 {
-		return exitError, &usageError{"check needs at least one FILE, DIR or GLOB"}
+		return exitError, &usageError{command: "check", msg: "check needs at least one FILE, DIR or GLOB"}
 	}
 	if f.baseline != "" && f.writeBase != "" {
-		return exitError, &usageError{"--baseline and --write-baseline exclude each other"}
+		return exitError, &usageError{command: "check", msg: "--baseline and --write-baseline exclude each other"}
 	}
 	set := map[string]bool{}
 	fset.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
@@ -92,18 +93,24 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	applyConfigDefaults(cfg, &f, set)
 	printer, err := report.New(f.format)
 	if err != nil {
-		return exitError, &usageError{err.Error()}
+		return exitError, &usageError{command: "check", msg: err.Error()}
 	}
 	failOn := engine.Severity(-1)
 	if f.failOn != "never" {
 		if failOn, err = engine.ParseSeverity(f.failOn); err != nil {
-			return exitError, &usageError{"--fail-on: " + err.Error() + " (or never)"}
+			return exitError, &usageError{command: "check", msg: "--fail-on: " + err.Error() + " (or never)"}
 		}
 	}
-	if f.jobs < 1 {
-		return exitError, &usageError{"--jobs must be at least 1"}
+	if !slices.Contains([]string{"auto", "always", "never"}, f.color) {
+		return exitError, &usageError{command: "check", msg: fmt.Sprintf("--color %q: expected auto, always or never", f.color)}
 	}
-	f.limits = loader.Limits{Bytes: f.maxBytes, Depth: f.maxDepth, Values: f.maxValues, ScalarBytes: f.maxScalar}
+	if f.jobs < 1 {
+		return exitError, &usageError{command: "check", msg: "--jobs must be at least 1"}
+	}
+	if f.maxScalarB > math.MaxInt32 {
+		return exitError, &usageError{command: "check", msg: "--max-scalar-bytes: at most 2GiB"}
+	}
+	f.limits = loader.Limits{Bytes: f.maxBytes, Depth: f.maxDepth, Values: f.maxValues, ScalarBytes: int(f.maxScalarB)}
 	cat, pinned, err := f.catalog()
 	if err != nil {
 		return exitError, err
@@ -133,7 +140,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		for _, entry := range strings.Split(f.only, ",") {
 			if !known[entry] {
-				return exitError, &usageError{fmt.Sprintf("--rule: no rule or code %q; 'celint rules' lists them", entry)}
+				return exitError, &usageError{command: "check", msg: fmt.Sprintf("--rule: no rule or code %q; 'celint rules' lists them", entry)}
 			}
 			id, code, hasCode := strings.Cut(entry, "/")
 			if list, seen := codes[id]; !hasCode || (seen && list == nil) {
@@ -164,7 +171,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 	}
 	if in.index >= 0 && same > 1 {
-		return exitError, &usageError{fmt.Sprintf("--stdin-name %q is also the name of a file to check; choose another name", f.stdinName)}
+		return exitError, &usageError{command: "check", msg: fmt.Sprintf("--stdin-name %q is also the name of a file to check; choose another name", f.stdinName)}
 	}
 	results := lintFiles(ctx, cat, pinned, files, in, engine.LintOptions{Filter: filter, Budget: f.budget, RuleTimeout: f.ruleTimeout}, f.jobs, stderr)
 	var diags []engine.Diagnostic

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -18,8 +21,8 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 	var f ruleFlags
 	var fixtures, format string
 	var verbose bool
-	fset := newFlagSet("conformance", "conformance [--spec TAG] [--rules DIR] [--fixtures DIR]", stderr)
-	f.register(fset)
+	fset := newFlagSet("conformance", "conformance [--spec TAG] [--rules DIR] [--fixtures DIR]", stdout)
+	f.register(fset.FlagSet)
 	fset.StringVar(&fixtures, "fixtures", "", "look example sources up in `DIR` instead of each ruleset's own fixtures; a source absent there is skipped")
 	fset.StringVar(&format, "format", "text", "output `format`: text or json")
 	fset.BoolVar(&verbose, "v", false, "list every example, not only failures and skips")
@@ -28,10 +31,15 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		return exitError, err
 	}
 	if len(rest) > 0 {
-		return exitError, &usageError{fmt.Sprintf("conformance takes no arguments, got %q", rest)}
+		return exitError, &usageError{command: "conformance", msg: fmt.Sprintf("conformance takes no arguments, got %q", rest)}
 	}
 	if format != "text" && format != "json" {
-		return exitError, &usageError{"--format: expected text or json"}
+		return exitError, &usageError{command: "conformance", msg: "--format: expected text or json"}
+	}
+	if fixtures != "" {
+		if st, err := os.Stat(fixtures); err != nil || !st.IsDir() {
+			return exitError, fmt.Errorf("--fixtures %s: not a folder of fixtures (%v)", fixtures, cmp.Or(err, errors.New("not a directory")))
+		}
 	}
 	cat, pinned, err := f.catalog()
 	if err != nil {
@@ -42,11 +50,16 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		Results []conformance.Result `json:"results"`
 	}
 	var all []rsResult
-	failed := false
+	failed, checked := false, 0
 	for _, rs := range f.rulesetFor(cat, pinned) {
 		res := conformance.Run(ctx, rs, conformance.Options{FixturesDir: fixtures})
 		all = append(all, rsResult{Ruleset: rs.String(), Results: res})
 		failed = failed || conformance.Failed(res)
+		for _, r := range res {
+			if r.Status == conformance.Pass || r.Status == conformance.Fail {
+				checked++
+			}
+		}
 	}
 	if format == "json" {
 		var buf bytes.Buffer
@@ -64,7 +77,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 			var pass, fail, skip, warn int
 			tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
 			fmt.Fprintf(&buf, "%s\n", safetext.Line(a.Ruleset))
-			fmt.Fprintln(tw, "  RESULT\tRULE\tEXAMPLE\tEXPECTED\tGOT")
+			header := false
 			for _, r := range a.Results {
 				switch r.Status {
 				case conformance.Pass:
@@ -75,6 +88,13 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 					warn++
 				default:
 					skip++
+				}
+				if r.Status == conformance.Pass && !verbose {
+					continue // passes are listed with -v
+				}
+				if !header {
+					header = true
+					fmt.Fprintln(tw, "  RESULT\tRULE\tEXAMPLE\tEXPECTED\tGOT")
 				}
 				fmt.Fprintf(tw, "  %s\t%s\t%s %s\t%s\t%s\n", r.Status, cell(r.RuleID), cell(r.Kind), cell(r.Example), cell(r.Expected), cell(r.Got))
 			}
@@ -92,15 +112,23 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 	if failed {
 		return exitFindings, nil
 	}
+	if checked == 0 {
+		fmt.Fprintln(stderr, "celint: conformance checked no example: every one was skipped")
+		return exitFindings, nil
+	}
 	return exitOK, nil
 }
 
 func runRules(args []string, stdout, stderr io.Writer) (int, error) {
 	var f ruleFlags
-	fset := newFlagSet("rules", "rules [--spec TAG] [--rules DIR]", stderr)
-	f.register(fset)
-	if _, err := parseFlags(fset, args); err != nil {
+	fset := newFlagSet("rules", "rules [--spec TAG] [--rules DIR]", stdout)
+	f.register(fset.FlagSet)
+	rest, err := parseFlags(fset, args)
+	if err != nil {
 		return exitError, err
+	}
+	if len(rest) > 0 {
+		return exitError, &usageError{command: "rules", msg: fmt.Sprintf("rules takes no arguments, got %q", rest)}
 	}
 	cat, pinned, err := f.catalog()
 	if err != nil {
@@ -137,14 +165,14 @@ func cell(s string) string { return safetext.Line(s) }
 
 func runExplain(args []string, stdout, stderr io.Writer) (int, error) {
 	var f ruleFlags
-	fset := newFlagSet("explain", "explain [--spec TAG] [--rules DIR] RULE-ID", stderr)
-	f.register(fset)
+	fset := newFlagSet("explain", "explain [--spec TAG] [--rules DIR] RULE-ID", stdout)
+	f.register(fset.FlagSet)
 	rest, err := parseFlags(fset, args)
 	if err != nil {
 		return exitError, err
 	}
 	if len(rest) != 1 {
-		return exitError, &usageError{"explain needs exactly one RULE-ID"}
+		return exitError, &usageError{command: "explain", msg: "explain needs exactly one RULE-ID"}
 	}
 	cat, pinned, err := f.catalog()
 	if err != nil {
@@ -160,21 +188,76 @@ func runExplain(args []string, stdout, stderr io.Writer) (int, error) {
 			return exitOK, err
 		}
 	}
+	var ids []string
+	for _, rs := range f.rulesetFor(cat, pinned) {
+		for _, r := range rs.Rules {
+			ids = append(ids, r.ID)
+		}
+	}
+	if near := nearest(rest[0], ids); len(near) > 0 {
+		return exitError, fmt.Errorf("no rule %q; did you mean %s? ('celint rules' lists them)", rest[0], strings.Join(near, " or "))
+	}
 	return exitError, fmt.Errorf("no rule %q; 'celint rules' lists them", rest[0])
+}
+
+// nearest returns the ids closest to id: those within a few edits of it, or
+// else those that contain it, at most three.
+func nearest(id string, ids []string) []string {
+	best, bestD := []string(nil), len(id)/3+2
+	for _, c := range ids {
+		switch d := editDistance(id, c); {
+		case d < bestD:
+			best, bestD = []string{c}, d
+		case d == bestD:
+			best = append(best, c)
+		}
+	}
+	if len(best) == 0 && id != "" {
+		for _, c := range ids {
+			if strings.Contains(c, id) {
+				best = append(best, c)
+			}
+		}
+	}
+	if len(best) > 3 {
+		best = best[:3]
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 func runDocs(args []string, stdout, stderr io.Writer) (int, error) {
 	var f ruleFlags
 	var out string
-	fset := newFlagSet("docs", "docs [--spec TAG] [--rules DIR] [--out DIR]", stderr)
-	f.register(fset)
+	fset := newFlagSet("docs", "docs [--spec TAG] [--rules DIR] [--out DIR]", stdout)
+	f.register(fset.FlagSet)
 	fset.StringVar(&out, "out", "docs/rules", "write the pages under `DIR`")
 	rest, err := parseFlags(fset, args)
 	if err != nil {
 		return exitError, err
 	}
 	if len(rest) > 0 {
-		return exitError, &usageError{fmt.Sprintf("docs takes no arguments, got %q", rest)}
+		return exitError, &usageError{command: "docs", msg: fmt.Sprintf("docs takes no arguments, got %q", rest)}
 	}
 	cat, pinned, err := f.catalog()
 	if err != nil {

@@ -26,7 +26,7 @@ const suppressionRule = "celint.suppression"
 func loadConfig(file string, none bool) (*config.Config, error) {
 	if none {
 		if file != "" {
-			return nil, &usageError{"--config and --no-config exclude each other"}
+			return nil, &usageError{msg: "--config and --no-config exclude each other", command: "check"}
 		}
 		return nil, nil
 	}

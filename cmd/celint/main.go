@@ -22,7 +22,9 @@ import (
 	"os/signal"
 	"runtime/debug"
 
+	"github.com/celint/celint/engine"
 	"github.com/celint/celint/internal/safetext"
+	"github.com/celint/celint/rulesets"
 )
 
 // version is set at build time with -ldflags "-X main.version=..."; a
@@ -39,6 +41,33 @@ func toolVersion() string {
 	return version
 }
 
+// printVersion prints the module version, the VCS revision the binary was
+// built from, the Go version, and the embedded rulesets.
+func printVersion(w io.Writer) error {
+	fmt.Fprintln(w, "celint", toolVersion())
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		settings := map[string]string{}
+		for _, s := range bi.Settings {
+			settings[s.Key] = s.Value
+		}
+		if rev := settings["vcs.revision"]; rev != "" {
+			if settings["vcs.modified"] == "true" {
+				rev += " (modified)"
+			}
+			fmt.Fprintln(w, "revision", rev, settings["vcs.time"])
+		}
+		fmt.Fprintln(w, "go", bi.GoVersion)
+	}
+	all, err := rulesets.Load(engine.Options{})
+	if err != nil {
+		return fmt.Errorf("embedded rulesets: %w", err)
+	}
+	for _, rs := range all {
+		fmt.Fprintf(w, "ruleset %s (%d rules)\n", rs, len(rs.Rules))
+	}
+	return nil
+}
+
 // Exit codes.
 const (
 	exitOK       = 0
@@ -53,8 +82,12 @@ func main() {
 	os.Exit(code)
 }
 
-// usageError is a command-line mistake: exit code 2 with usage help.
-type usageError struct{ msg string }
+// usageError is a command-line mistake: exit code 2, with a hint where
+// to find the usage.
+type usageError struct {
+	msg     string
+	command string // the command whose flags are wrong; "" for none
+}
 
 func (e *usageError) Error() string { return e.msg }
 
@@ -91,17 +124,26 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "docs":
 		code, err = runDocs(args[1:], stdout, stderr)
 	case "version", "--version":
-		fmt.Fprintln(stdout, "celint", toolVersion())
+		err = printVersion(stdout)
 	case "help", "-h", "--help":
+		if len(args) > 1 && args[0] == "help" && args[1] != "help" {
+			return run(ctx, []string{args[1], "-h"}, stdin, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 	default:
-		err = &usageError{fmt.Sprintf("unknown command %q", args[0])}
+		err = &usageError{msg: fmt.Sprintf("unknown command %q", args[0])}
+	}
+	if errors.Is(err, errHelp) {
+		return exitOK
 	}
 	if err != nil {
 		var ue *usageError
-		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "%s\n\n%s", errorText(err), usage)
-		} else if !errors.Is(err, errReported) {
+		switch {
+		case errors.As(err, &ue) && ue.command != "":
+			fmt.Fprintf(stderr, "%s\nRun 'celint %s -h' for its flags.\n", errorText(err), ue.command)
+		case errors.As(err, &ue):
+			fmt.Fprintf(stderr, "%s\nRun 'celint help' for the commands.\n", errorText(err))
+		case !errors.Is(err, errReported):
 			fmt.Fprintf(stderr, "%s\n", errorText(err))
 		}
 		return exitError

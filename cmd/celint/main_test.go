@@ -341,7 +341,7 @@ func TestRulesFoldersCompose(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "acme.tools.named/upper") || strings.Contains(out, "too short") || strings.Contains(out, "described") {
 		t.Errorf("--rule id/code: exit %d\n%s", code, out)
 	}
-	code, out, _ = runCLI(t, "conformance", "--rules", one, "--rules", two)
+	code, out, _ = runCLI(t, "conformance", "-v", "--rules", one, "--rules", two)
 	if code != 0 || !strings.Contains(out, "acme.tools.described") || !strings.Contains(out, "0 failed") {
 		t.Errorf("conformance with folder fixtures: exit %d\n%s", code, out)
 	}

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/celint/celint/engine"
 	"github.com/celint/celint/loader"
@@ -119,25 +122,44 @@ func (f *ruleFlags) rulesetFor(cat *engine.Catalog, pinned *engine.Ruleset) []*e
 	return cat.Rulesets()
 }
 
-func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: celint %s\n\nFlags:\n", synopsis)
-		fs.PrintDefaults()
-	}
-	return fs
+// flagSet is a command's flags, with what its help needs.
+type flagSet struct {
+	*flag.FlagSet
+	synopsis string
+	stdout   io.Writer
 }
 
+// newFlagSet returns the flags of a command. The flag package prints
+// nothing itself: parseFlags reports a mistake in one line, and prints the
+// help, on standard output, when it is asked for.
+func newFlagSet(name, synopsis string, stdout io.Writer) *flagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return &flagSet{FlagSet: fs, synopsis: synopsis, stdout: stdout}
+}
+
+// printHelp prints the command's synopsis and flags.
+func (fs *flagSet) printHelp() {
+	fmt.Fprintf(fs.stdout, "Usage: celint %s\n\nFlags:\n", fs.synopsis)
+	fs.SetOutput(fs.stdout)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// errHelp means the help was asked for and printed: exit 0.
+var errHelp = errors.New("help printed")
+
 // parseFlags parses args, allowing flags after positional arguments.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+func parseFlags(fs *flagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if err == flag.ErrHelp {
-				return nil, errReported
+				fs.printHelp()
+				return nil, errHelp
 			}
-			return nil, &usageError{err.Error()}
+			return nil, &usageError{msg: err.Error(), command: fs.Name()}
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -146,4 +168,33 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// byteSize is a flag value of bytes, written as a number with an optional
+// unit: B, KB (1000), KiB (1024), MB, MiB, GB, GiB, case-insensitive.
+type byteSize int64
+
+// String implements flag.Value.
+func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+
+// Set implements flag.Value.
+func (b *byteSize) Set(s string) error {
+	units := []struct {
+		suffix string
+		n      int64
+	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1}}
+	text := strings.ToLower(strings.TrimSpace(s))
+	mult := int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(text, u.suffix) {
+			text, mult = strings.TrimSpace(strings.TrimSuffix(text, u.suffix)), u.n
+			break
+		}
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64/mult {
+		return fmt.Errorf("expected a size in bytes, such as 1048576, 10KB or 16MiB")
+	}
+	*b = byteSize(n * mult)
+	return nil
 }

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestUsageErrors: a command-line mistake is one line and a hint, exit 2;
+// asking for help prints it on standard output, exit 0.
+func TestUsageErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args       []string
+		code       int
+		out, err   string // substrings
+		maxErrLine int
+	}{
+		{[]string{"check", "--bogus", "x"}, exitError, "", "flag provided but not defined: -bogus\nRun 'celint check -h' for its flags.", 2},
+		{[]string{"check", "--color", "maybe", example}, exitError, "", `--color "maybe": expected auto, always or never`, 2},
+		{[]string{"check", "--max-bytes", "10KiBB", example}, exitError, "", "expected a size in bytes, such as 1048576, 10KB or 16MiB", 2},
+		{[]string{"check", "-h"}, exitOK, "Usage: celint check", "", 0},
+		{[]string{"help", "check"}, exitOK, "Usage: celint check", "", 0},
+		{[]string{"help"}, exitOK, "celint check [flags]", "", 0},
+		{[]string{"rules", "extra"}, exitError, "", `rules takes no arguments, got ["extra"]`, 2},
+		{[]string{"explain", "mcpdesc.tools.schemaa"}, exitError, "", "did you mean mcpdesc.tools.schema?", 1},
+		{[]string{"frobnicate"}, exitError, "", "unknown command \"frobnicate\"\nRun 'celint help' for the commands.", 2},
+		{[]string{"conformance", "--fixtures", "/nonexistent/fixtures"}, exitError, "", "--fixtures /nonexistent/fixtures: not a folder of fixtures", 1},
+	} {
+		code, out, errOut := runCLI(t, tt.args...)
+		if code != tt.code || !strings.Contains(out, tt.out) || !strings.Contains(errOut, tt.err) {
+			t.Errorf("%q: exit %d\nstdout: %s\nstderr: %s", tt.args, code, out, errOut)
+		}
+		if n := strings.Count(errOut, "\n"); n > tt.maxErrLine {
+			t.Errorf("%q: %d lines on stderr, want at most %d:\n%s", tt.args, n, tt.maxErrLine, errOut)
+		}
+	}
+}
+
+// TestByteSizes: --max-bytes takes a number of bytes or a size with a unit.
+func TestByteSizes(t *testing.T) {
+	for in, want := range map[string]int64{"0": 0, "1024": 1024, "10KB": 10_000, "10kib": 10 << 10, "16MiB": 16 << 20, "1GB": 1e9, "2 MB": 2e6, "3k": 3 << 10} {
+		var b byteSize
+		if err := b.Set(in); err != nil || int64(b) != want {
+			t.Errorf("%q: %d, %v; want %d", in, b, err, want)
+		}
+	}
+	for _, in := range []string{"", "KB", "-1", "1.5MB", "10KiBB", "99999999999999GB"} {
+		var b byteSize
+		if err := b.Set(in); err == nil {
+			t.Errorf("%q: accepted as %d", in, b)
+		}
+	}
+}
+
+// TestConformanceQuiet: passes are listed only with -v; a run in which
+// every example was skipped fails.
+func TestConformanceQuiet(t *testing.T) {
+	code, out, _ := runCLI(t, "conformance")
+	if code != exitOK || strings.Contains(out, "pass ") || !strings.Contains(out, "0 failed") {
+		t.Errorf("default: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "conformance", "-v")
+	if code != exitOK || !strings.Contains(out, "pass ") {
+		t.Errorf("-v: exit %d\n%.400s", code, out)
+	}
+	empty := t.TempDir()
+	code, out, errOut := runCLI(t, "conformance", "--fixtures", empty, "--rules", writeSkippingRules(t), "--spec", "skip@v1")
+	if code == exitOK || !strings.Contains(errOut, "checked no example: every one was skipped") {
+		t.Errorf("nothing checked: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// writeSkippingRules is a rules folder whose one rule's examples all have
+// fixture sources, which an empty --fixtures folder skips.
+func writeSkippingRules(t *testing.T) string {
+	dir := t.TempDir()
+	write(t, dir, "ruleset.yaml", "name: skip\ntag: v1\nfixtures: fx\n")
+	write(t, dir, "rules.yaml", `rules:
+  - id: skip.one
+    level: must
+    given: a
+    checks:
+      - assert: "true"
+    examples:
+      valid: [{source: a.json, selected: /a}]
+      invalid: [{source: b.json, selected: /a}]
+`)
+	write(t, dir, "fx/a.json", `{"a": 1}`)
+	write(t, dir, "fx/b.json", `{"a": 1}`)
+	return dir
+}
