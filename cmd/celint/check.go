@@ -360,7 +360,9 @@ func readSmall(file string, max int64) []byte {
 
 // inputDiagnostic turns an input error into a diagnostic at its position.
 func inputDiagnostic(file string, err error) engine.Diagnostic {
-	d := engine.Diagnostic{File: file, RuleID: inputRuleID, Severity: engine.Error, Message: err.Error(), Line: 1, Column: 1, InputError: true}
+	// A problem with the file as a whole (it cannot be read, a pattern
+	// matches nothing) has no line and column: none is invented.
+	d := engine.Diagnostic{File: file, RuleID: inputRuleID, Severity: engine.Error, Message: err.Error(), InputError: true}
 	var le *loader.Error
 	if errors.As(err, &le) {
 		d.Message = le.Msg

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -87,4 +89,31 @@ func writeSkippingRules(t *testing.T) string {
 	write(t, dir, "fx/a.json", `{"a": 1}`)
 	write(t, dir, "fx/b.json", `{"a": 1}`)
 	return dir
+}
+
+// TestNoInventedPositions: a missing file, an unmatched glob and an empty
+// folder are reported without a line and column, in every format.
+func TestNoInventedPositions(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"check", "--no-config", filepath.Join(dir, "missing.yaml"), filepath.Join(dir, "zz*.json"), empty}
+	_, text, _ := runCLI(t, append(args, "--format", "text")...)
+	if strings.Contains(text, "1:1") || strings.Count(text, "  -  error  input error") != 3 {
+		t.Errorf("text:\n%s", text)
+	}
+	_, js, _ := runCLI(t, append(args, "--format", "json")...)
+	if strings.Contains(js, `"line"`) || strings.Count(js, `"inputError": true`) != 3 {
+		t.Errorf("json:\n%s", js)
+	}
+	_, gh, _ := runCLI(t, append(args, "--format", "github")...)
+	if strings.Contains(gh, "line=") || strings.Count(gh, "::error file=") != 3 {
+		t.Errorf("github:\n%s", gh)
+	}
+	_, sarif, _ := runCLI(t, append(args, "--format", "sarif")...)
+	if strings.Contains(sarif, `"startLine"`) || strings.Count(sarif, `"descriptor"`) != 3 || !strings.Contains(sarif, `"executionSuccessful": false`) {
+		t.Errorf("sarif:\n%s", sarif)
+	}
 }

@@ -37,8 +37,8 @@ type jsonDiagnostic struct {
 	Severity   engine.Severity `json:"severity"`
 	Message    string          `json:"message"`
 	Pointer    string          `json:"pointer"`
-	Line       int             `json:"line"`
-	Column     int             `json:"column"`
+	Line       int             `json:"line,omitempty"`
+	Column     int             `json:"column,omitempty"`
 	EndLine    int             `json:"endLine,omitempty"`
 	EndColumn  int             `json:"endColumn,omitempty"`
 	Related    []jsonRelated   `json:"related,omitempty"`

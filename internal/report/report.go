@@ -59,8 +59,9 @@
 //     within the document ("" is the whole document; "~1" escapes "/" and
 //     "~0" escapes "~").
 //   - line, column (numbers): the 1-based position of the offending value
-//     (of its key, for a member); columns count Unicode code points; 0 when
-//     the position is unknown.
+//     (of its key, for a member); columns count Unicode code points; absent
+//     when the problem concerns a file as a whole (it cannot be read, a
+//     pattern matches nothing): no position is invented.
 //   - endLine, endColumn (numbers, present when known): where the offending
 //     value ends, just past its last character, so that an editor can mark
 //     the range from line:column to endLine:endColumn.
@@ -100,19 +101,25 @@
 //
 // One SARIF 2.1.0 log with one run and run.columnKind "unicodeCodePoints".
 // tool.driver.rules describes every rule that ran, then any rule id met only
-// in results (such as the input check). Each result names its rule by ruleId
-// and ruleIndex, maps severities to the levels "error", "warning" and "note",
-// and has one location: a relative URI (forward slashes, percent-escaped)
-// under the uriBaseId "%SRCROOT%" (an absolute path becomes a file: URI
-// without a base), a region of startLine and startColumn (an unknown position
-// becomes 1:1) with endLine and endColumn when the end is known, and the
+// in results (such as the input check). run.invocations holds one
+// invocation: executionSuccessful is false when there was a rule error or an
+// input error, and a problem with a file as a whole (one that cannot be
+// read, a pattern that matches nothing: no line) is one of its
+// toolExecutionNotifications, with its level, message, rule descriptor and
+// the file's artifact location, not a result at an invented position. Each
+// result names its rule by ruleId and ruleIndex, maps severities to the
+// levels "error", "warning" and "note", and has one location: a relative URI
+// (forward slashes, percent-escaped) under the uriBaseId "%SRCROOT%" (an
+// absolute path becomes a file: URI without a base), a region of startLine
+// and startColumn with endLine and endColumn when the end is known, and the
 // JSON Pointer as a logical location of kind "member". Related positions
 // are relatedLocations, each with an id, a message and the same parts.
-// The partial fingerprint "celint/v1" is the first 32 hex digits of the
-// SHA-256 of the rule id, the file (forward slashes), the pointer and the
-// message, each followed by a NUL byte, so that a finding keeps its identity
-// when lines move. Rule errors and input errors carry properties.ruleError or
-// properties.inputError.
+// The partial fingerprint "celint/v2" is the first 32 hex digits of the
+// SHA-256 of the rule id (with "/code" for a finding of a check with a
+// code), the file (forward slashes) and the pointer, each followed by a NUL
+// byte, so that a finding keeps its identity when lines move or its message
+// is reworded ("celint/v1" included the message). Rule errors and input
+// errors carry properties.ruleError or properties.inputError.
 //
 // # The github format
 //

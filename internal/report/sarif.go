@@ -18,7 +18,7 @@ const (
 	sarifSchema      = "https://json.schemastore.org/sarif-2.1.0.json"
 	sarifVersion     = "2.1.0"
 	sarifSrcRoot     = "%SRCROOT%"
-	sarifFingerprint = "celint/v1"
+	sarifFingerprint = "celint/v2"
 )
 
 type sarifLog struct {
@@ -28,9 +28,36 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool       sarifTool     `json:"tool"`
-	Results    []sarifResult `json:"results"`
-	ColumnKind string        `json:"columnKind"`
+	Tool        sarifTool         `json:"tool"`
+	Invocations []sarifInvocation `json:"invocations"`
+	Results     []sarifResult     `json:"results"`
+	ColumnKind  string            `json:"columnKind"`
+}
+
+// sarifInvocation says whether the run completed, and carries the problems
+// with a file as a whole (one that cannot be read, a pattern that matches
+// nothing) as notifications: they have no place in the file to be results
+// at.
+type sarifInvocation struct {
+	ExecutionSuccessful        bool                `json:"executionSuccessful"`
+	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type sarifNotification struct {
+	Level     string               `json:"level"`
+	Message   sarifText            `json:"message"`
+	Locations []sarifFileLocation  `json:"locations,omitempty"`
+	Rule      *sarifReportingDescr `json:"descriptor,omitempty"`
+}
+
+type sarifFileLocation struct {
+	PhysicalLocation struct {
+		ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
+	} `json:"physicalLocation"`
+}
+
+type sarifReportingDescr struct {
+	ID string `json:"id"`
 }
 
 type sarifTool struct {
@@ -141,9 +168,21 @@ func (sarifPrinter) Print(w io.Writer, in Input) error {
 		addRule(sarifRule{ID: d.RuleID})
 	}
 
-	results := make([]sarifResult, len(in.Diagnostics))
-	for i, d := range in.Diagnostics {
+	results := []sarifResult{}
+	inv := sarifInvocation{ExecutionSuccessful: true}
+	for _, d := range in.Diagnostics {
 		uri, base := sarifURI(d.File)
+		if d.RuleError || d.InputError {
+			inv.ExecutionSuccessful = false
+		}
+		if d.Line == 0 {
+			n := sarifNotification{Level: sarifLevel(d.Severity), Message: sarifText{Text: d.Message}, Rule: &sarifReportingDescr{ID: d.RuleID}}
+			var fl sarifFileLocation
+			fl.PhysicalLocation.ArtifactLocation = sarifArtifactLocation{URI: uri, URIBaseID: base}
+			n.Locations = []sarifFileLocation{fl}
+			inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, n)
+			continue
+		}
 		loc := sarifLocation{PhysicalLocation: sarifPhysicalLocation{
 			ArtifactLocation: sarifArtifactLocation{URI: uri, URIBaseID: base},
 			Region:           sarifRegion{StartLine: max(d.Line, 1), StartColumn: max(d.Column, 1)},
@@ -178,16 +217,17 @@ func (sarifPrinter) Print(w io.Writer, in Input) error {
 		if d.RuleError || d.InputError || d.Code != "" || len(d.Aliases) > 0 {
 			res.Properties = &sarifProperties{Code: d.Code, Aliases: d.Aliases, RuleError: d.RuleError, InputError: d.InputError}
 		}
-		results[i] = res
+		results = append(results, res)
 	}
 
 	return encodeJSON(w, sarifLog{
 		Schema:  sarifSchema,
 		Version: sarifVersion,
 		Runs: []sarifRun{{
-			Tool:       sarifTool{Driver: driver},
-			Results:    results,
-			ColumnKind: "unicodeCodePoints",
+			Tool:        sarifTool{Driver: driver},
+			Invocations: []sarifInvocation{inv},
+			Results:     results,
+			ColumnKind:  "unicodeCodePoints",
 		}},
 	})
 }
@@ -226,12 +266,13 @@ func sarifURI(file string) (uri, base string) {
 	return strings.Join(segs, "/"), sarifSrcRoot
 }
 
-// fingerprint identifies a finding independently of its line and column: the
-// first 32 hex digits of the SHA-256 of its rule id, file (with forward
-// slashes), pointer and message, separated by NUL bytes.
+// fingerprint identifies a finding independently of its line, column and
+// message text (which a new celint may word better): the first 32 hex
+// digits of the SHA-256 of its rule id and code, file (with forward
+// slashes) and pointer, separated by NUL bytes.
 func fingerprint(d engine.Diagnostic) string {
 	h := sha256.New()
-	for _, s := range []string{ruleLabel(d), filepath.ToSlash(d.File), d.Pointer, d.Message} {
+	for _, s := range []string{ruleLabel(d), filepath.ToSlash(d.File), d.Pointer} {
 		io.WriteString(h, s)
 		h.Write([]byte{0})
 	}

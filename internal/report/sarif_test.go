@@ -177,7 +177,7 @@ func TestSARIFStructure(t *testing.T) {
 		if len(loc.LogicalLocations) != 1 || loc.LogicalLocations[0].FullyQualifiedName != d.Pointer || loc.LogicalLocations[0].Kind != "member" {
 			t.Errorf("result %d: logicalLocations %+v", i, loc.LogicalLocations)
 		}
-		if fp := res.PartialFingerprints["celint/v1"]; len(fp) != 32 || fp != fingerprint(d) {
+		if fp := res.PartialFingerprints["celint/v2"]; len(fp) != 32 || fp != fingerprint(d) {
 			t.Errorf("result %d: partialFingerprints %v", i, res.PartialFingerprints)
 		}
 	}
@@ -200,14 +200,22 @@ func TestSARIFMissingRule(t *testing.T) {
 			Tool struct {
 				Driver struct{ Rules []struct{ ID string } }
 			}
-			Results []struct {
-				RuleIndex int
-				Locations []struct {
-					PhysicalLocation struct {
-						Region struct{ StartLine, StartColumn int }
+			Invocations []struct {
+				ExecutionSuccessful        bool
+				ToolExecutionNotifications []struct {
+					Level      string
+					Message    struct{ Text string }
+					Descriptor struct{ ID string }
+					Locations  []struct {
+						PhysicalLocation struct {
+							ArtifactLocation struct{ URI string }
+							Region           *struct{}
+						}
 					}
 				}
-				Properties map[string]bool
+			}
+			Results []struct {
+				RuleIndex int
 			}
 		}
 	}
@@ -222,15 +230,23 @@ func TestSARIFMissingRule(t *testing.T) {
 	if got := strings.Join(ids, ","); got != "a,b,celint.input" {
 		t.Errorf("rules %s, want a,b,celint.input", got)
 	}
+	// Problems with a file as a whole are notifications of the invocation,
+	// with the file and no invented region; the rest are results.
 	res := log.Runs[0].Results
-	if res[0].RuleIndex != 2 || res[1].RuleIndex != 1 || res[2].RuleIndex != 2 {
-		t.Errorf("ruleIndexes %d %d %d, want 2 1 2", res[0].RuleIndex, res[1].RuleIndex, res[2].RuleIndex)
+	if len(res) != 1 || res[0].RuleIndex != 1 {
+		t.Errorf("results %+v, want the one positioned diagnostic, rule index 1", res)
 	}
-	if reg := res[0].Locations[0].PhysicalLocation.Region; reg.StartLine != 1 || reg.StartColumn != 1 {
-		t.Errorf("unknown position gave region %+v, want 1:1", reg)
+	if len(log.Runs[0].Invocations) != 1 {
+		t.Fatalf("invocations %+v", log.Runs[0].Invocations)
 	}
-	if !res[0].Properties["inputError"] {
-		t.Errorf("input error lacks properties.inputError: %v", res[0].Properties)
+	inv := log.Runs[0].Invocations[0]
+	if inv.ExecutionSuccessful || len(inv.ToolExecutionNotifications) != 2 {
+		t.Fatalf("invocation %+v, want unsuccessful with 2 notifications", inv)
+	}
+	n := inv.ToolExecutionNotifications[1]
+	if n.Level != "error" || n.Message.Text != "cannot read" || n.Descriptor.ID != "celint.input" || len(n.Locations) != 1 ||
+		n.Locations[0].PhysicalLocation.ArtifactLocation.URI != "y.json" || n.Locations[0].PhysicalLocation.Region != nil {
+		t.Errorf("notification %+v", n)
 	}
 	validateSARIF(t, []byte(out))
 }
@@ -240,8 +256,9 @@ func TestSARIFFingerprint(t *testing.T) {
 	fp := fingerprint(d)
 
 	// The documented recipe, pinned: changing it changes every alert's
-	// identity in code scanning, so it needs a new key (celint/v2).
-	sum := sha256.Sum256([]byte("mcp.x\x00servers/a.json\x00/tools/0\x00bad\x00"))
+	// identity in code scanning, so it needs a new key (it was celint/v1 while the message was part of it). The
+	// message is not part of it: rewording one keeps the alert.
+	sum := sha256.Sum256([]byte("mcp.x\x00servers/a.json\x00/tools/0\x00"))
 	if want := hex.EncodeToString(sum[:])[:32]; fp != want {
 		t.Errorf("fingerprint = %s, want %s", fp, want)
 	}
@@ -250,15 +267,14 @@ func TestSARIFFingerprint(t *testing.T) {
 	}
 
 	moved := d
-	moved.Line, moved.Column, moved.Severity = 30, 1, engine.Warning
+	moved.Line, moved.Column, moved.Severity, moved.Message = 30, 1, engine.Warning, "reworded"
 	if fingerprint(moved) != fp {
-		t.Error("fingerprint changed when the finding moved or changed severity")
+		t.Error("fingerprint changed when the finding moved, changed severity or was reworded")
 	}
 	for name, change := range map[string]func(*engine.Diagnostic){
 		"rule":    func(d *engine.Diagnostic) { d.RuleID = "mcp.y" },
 		"file":    func(d *engine.Diagnostic) { d.File = "servers/b.json" },
 		"pointer": func(d *engine.Diagnostic) { d.Pointer = "/tools/1" },
-		"message": func(d *engine.Diagnostic) { d.Message = "worse" },
 		// The separator keeps fields from running into each other.
 		"boundary": func(d *engine.Diagnostic) { d.RuleID, d.File = "mcp.xservers", "/a.json" },
 	} {
