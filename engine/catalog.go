@@ -14,6 +14,18 @@ import (
 // ruleset accepts a document: a caller may then let the user pin one.
 var ErrNoRuleset = errors.New("no ruleset accepts the document")
 
+// ErrNotDescription is the cause of the error Catalog.Load returns for a
+// document that declares no version at all where the rulesets look for
+// one: it is not a description of theirs (a package.json, say). Such an
+// error also matches ErrNoRuleset.
+var ErrNotDescription = errors.New("not a description")
+
+// notDescription matches ErrNotDescription and ErrNoRuleset.
+type notDescription struct{}
+
+func (notDescription) Error() string        { return ErrNotDescription.Error() }
+func (notDescription) Is(target error) bool { return target == ErrNotDescription || target == ErrNoRuleset }
+
 // Catalog is the set of pinned rulesets a document's ruleset is chosen from.
 type Catalog struct {
 	rulesets []*Ruleset // newest tag first
@@ -127,7 +139,15 @@ func (c *Catalog) candidates(pinned *Ruleset) []*Ruleset {
 func (c *Catalog) Load(name string, data []byte, pinned *Ruleset) (*loader.Document, *Ruleset, error) {
 	if pinned != nil {
 		doc, err := loader.Parse(name, data, pinned.LoadOptions)
-		return doc, pinned, err
+		if err != nil {
+			return nil, nil, err
+		}
+		// Pinning chooses the ruleset whatever version the document
+		// declares; a document that declares none is no description.
+		if a := pinned.Accepts; a != nil && a.versionNode(doc) == nil {
+			return nil, nil, notVersioned(name, doc, []*Ruleset{pinned})
+		}
+		return doc, pinned, nil
 	}
 	if len(c.rulesets) == 0 {
 		return nil, nil, &loader.Error{File: name, Msg: "no rulesets to choose from", Err: ErrNoRuleset}
@@ -152,21 +172,73 @@ func (c *Catalog) Load(name string, data []byte, pinned *Ruleset) (*loader.Docum
 			declared = append(declared, fmt.Sprintf("%s accepts %s %s", rs, rs.Accepts.Path, strings.Join(rs.Accepts.Versions, ", ")))
 		}
 	}
-	msg := "no pinned ruleset accepts this document"
-	pos := first.Root.Pos
 	for _, rs := range c.rulesets {
 		if rs.Accepts == nil {
 			continue
 		}
-		if n := rs.Accepts.versionNode(first); n == nil {
-			msg = fmt.Sprintf("the document declares no version (%s): expected a string member", rs.Accepts.Path)
-		} else {
-			msg = fmt.Sprintf("version %q is not accepted by any pinned ruleset", n.Value)
-			pos = n.Pos
+		if rs.Accepts.versionNode(first) == nil {
+			return nil, nil, notVersioned(name, first, c.rulesets)
 		}
-		break
+		n := rs.Accepts.versionNode(first)
+		return nil, nil, &loader.Error{File: name, Pos: n.Pos, Err: ErrNoRuleset,
+			Msg: fmt.Sprintf("version %q is not accepted by any embedded or added ruleset (%s)", n.Value, strings.Join(declared, "; "))}
 	}
-	return nil, nil, &loader.Error{File: name, Pos: pos, Err: ErrNoRuleset, Msg: fmt.Sprintf("%s (%s)", msg, strings.Join(declared, "; "))}
+	return nil, nil, &loader.Error{File: name, Pos: first.Root.Pos, Err: ErrNoRuleset, Msg: "no ruleset accepts this document"}
+}
+
+// notVersioned explains why doc declares no version any of the rulesets
+// accept: the member is there but not a string (said at the value), or it
+// is absent and the document is no description.
+func notVersioned(name string, doc *loader.Document, rulesets []*Ruleset) error {
+	var want []string
+	for _, rs := range rulesets {
+		if a := rs.Accepts; a != nil {
+			want = append(want, fmt.Sprintf("%s accepts %s %s", rs, a.Path, strings.Join(a.Versions, ", ")))
+		}
+	}
+	for _, rs := range rulesets {
+		a := rs.Accepts
+		if a == nil {
+			continue
+		}
+		var at *loader.Node
+		_ = a.sel.match(doc, func(n *loader.Node) {
+			if at == nil {
+				at = n
+			}
+		})
+		if at != nil {
+			return &loader.Error{File: name, Pos: at.Pos, Err: ErrNoRuleset,
+				Msg: fmt.Sprintf("%s is %s; a description declares its version as a string, such as %q (%s)", a.Path, kindPhrase(at), lastOr(a.Versions, "1.0.0"), strings.Join(want, "; "))}
+		}
+		return &loader.Error{File: name, Pos: doc.Root.Pos, Err: notDescription{},
+			Msg: fmt.Sprintf("not a description: it has no %s member declaring its version (%s)", a.Path, strings.Join(want, "; "))}
+	}
+	return &loader.Error{File: name, Pos: doc.Root.Pos, Err: ErrNoRuleset, Msg: "no ruleset accepts this document"}
+}
+
+// kindPhrase names a node's kind with its value, for a message.
+func kindPhrase(n *loader.Node) string {
+	switch n.Kind {
+	case loader.Number:
+		return fmt.Sprintf("the number %v", n.Value)
+	case loader.Bool:
+		return fmt.Sprintf("the boolean %v", n.Value)
+	case loader.Null:
+		return "null"
+	case loader.Array:
+		return "a list"
+	case loader.Object:
+		return "a mapping"
+	}
+	return "a string"
+}
+
+func lastOr(s []string, def string) string {
+	if len(s) == 0 {
+		return def
+	}
+	return s[len(s)-1]
 }
 
 // CompareTags orders spec tags like semantic versions: v1.2.3 > v1.2.3-rc.2

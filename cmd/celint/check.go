@@ -1,14 +1,18 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/celint/celint/internal/config"
+	"github.com/celint/celint/internal/safetext"
 	"io"
 	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -118,7 +122,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := checkConfigRules(cfg, cat); err != nil {
 		return exitError, err
 	}
-	files, inputDiags := expandPaths(paths)
+	files, walked, inputDiags := expandPaths(paths)
 	files = dropIgnored(cfg, files, cleaned(paths), stderr)
 	files = slices.DeleteFunc(files, func(file string) bool {
 		// The baseline celint reads or writes is never a document to check.
@@ -157,7 +161,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	// Standard input is known by its place in files, never by its name: a
 	// file named like --stdin-name is a file.
-	in := inputs{stdin: stdin, stdinName: f.stdinName, index: -1, adjust: adjuster(cfg)}
+	in := inputs{stdin: stdin, stdinName: f.stdinName, index: -1, adjust: adjuster(cfg), walked: walked}
 	for i, file := range files {
 		if file == "-" {
 			in.index = i
@@ -178,7 +182,13 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	diags = append(diags, inputDiags...)
 	sources := map[string][]byte{}
 	usedRules := map[*engine.Rule]bool{}
+	checked := files[:0:0]
 	for _, r := range results {
+		if r.skipped != "" {
+			fmt.Fprintf(stderr, "celint: skipped %s: %s\n", safetext.Line(r.file), safetext.Line(r.skipped))
+			continue
+		}
+		checked = append(checked, r.file)
 		for _, d := range r.diags {
 			if keep == nil || keep(d) {
 				diags = append(diags, d)
@@ -201,7 +211,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	rin := report.Input{
 		Diagnostics: diags,
-		Files:       files,
+		Files:       checked,
 		Rules:       reportRules(usedRules),
 		Sources:     sources,
 		ToolVersion: toolVersion(),
@@ -232,10 +242,11 @@ func reportRules(used map[*engine.Rule]bool) []report.Rule {
 }
 
 type fileResult struct {
-	file   string
-	source []byte
-	rs     *engine.Ruleset
-	diags  []engine.Diagnostic
+	file    string
+	source  []byte
+	rs      *engine.Ruleset
+	diags   []engine.Diagnostic
+	skipped string // why a walked file that is no description was not checked
 }
 
 // inputs says where the document named by '-' comes from: standard input,
@@ -244,6 +255,9 @@ type inputs struct {
 	stdin     io.Reader
 	stdinName string
 	index     int
+	// walked are the files found by walking a folder or expanding a glob,
+	// not named: one that is no description is skipped, not an error.
+	walked map[string]bool
 	// adjust is applied to a document's diagnostics once its rules ran.
 	adjust func(file string, doc *loader.Document, ds []engine.Diagnostic) []engine.Diagnostic
 }
@@ -297,6 +311,14 @@ func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, 
 		data, doc, rs, err = loadStdin(cat, pinned, in)
 	} else {
 		doc, rs, err = cat.LoadFile(file, pinned)
+	}
+	if err != nil && !isStdin && in.walked[file] && errors.Is(err, engine.ErrNotDescription) {
+		res.skipped = "not a description"
+		var le *loader.Error
+		if errors.As(err, &le) {
+			res.skipped = le.Msg
+		}
+		return res
 	}
 	if err != nil {
 		res.diags = []engine.Diagnostic{inputDiagnostic(file, err)}
@@ -376,8 +398,8 @@ func inputDiagnostic(file string, err error) engine.Diagnostic {
 			d.Message += " (raise it with " + flag + " or the ruleset's loader limits)"
 		}
 	}
-	if errors.Is(err, engine.ErrNoRuleset) {
-		d.Message += "; choose one with --spec"
+	if errors.Is(err, engine.ErrNoRuleset) && strings.HasPrefix(d.Message, "version ") {
+		d.Message += "; choose one with --spec" // an unknown version, not a malformed one
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
@@ -389,27 +411,30 @@ func inputDiagnostic(file string, err error) engine.Diagnostic {
 // expandPaths turns arguments into files: a directory is walked for .json,
 // .yaml and .yml files (hidden folders skipped), a glob is expanded, and a
 // path that matches nothing is an input error.
-func expandPaths(args []string) ([]string, []engine.Diagnostic) {
+func expandPaths(args []string) ([]string, map[string]bool, []engine.Diagnostic) {
 	var files []string
 	var diags []engine.Diagnostic
 	seen := map[string]bool{}
-	add := func(p string) {
+	walked := map[string]bool{}
+	add := func(p string, found bool) {
 		if p != "-" {
 			p = filepath.Clean(p)
 		}
 		if !seen[p] {
 			seen[p] = true
 			files = append(files, p)
+			walked[p] = found
+		} else if !found {
+			walked[p] = false // named explicitly too: never skipped
 		}
 	}
 	for _, a := range args {
 		if a == "-" {
-			add(a)
+			add(a, false)
 			continue
 		}
-		matches := []string{a}
 		if strings.ContainsAny(a, "*?[") {
-			m, err := filepath.Glob(a)
+			m, err := globFiles(a)
 			if err != nil {
 				diags = append(diags, inputDiagnostic(a, fmt.Errorf("bad glob: %v", err)))
 				continue
@@ -418,46 +443,121 @@ func expandPaths(args []string) ([]string, []engine.Diagnostic) {
 				diags = append(diags, inputDiagnostic(a, fmt.Errorf("no file matches this pattern")))
 				continue
 			}
-			matches = m
+			for _, p := range m {
+				add(p, true)
+			}
+			continue
 		}
-		for _, m := range matches {
-			st, err := os.Stat(m)
+		st, err := os.Stat(a)
+		if err != nil {
+			diags = append(diags, inputDiagnostic(a, fmt.Errorf("cannot read: %v", errors.Unwrap(err))))
+			continue
+		}
+		if !st.IsDir() {
+			add(a, false)
+			continue
+		}
+		var found int
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
-				diags = append(diags, inputDiagnostic(m, fmt.Errorf("cannot read: %v", errors.Unwrap(err))))
-				continue
+				diags = append(diags, inputDiagnostic(p, err))
+				return nil
 			}
-			if !st.IsDir() {
-				add(m)
-				continue
-			}
-			var found int
-			err = filepath.WalkDir(m, func(p string, d fs.DirEntry, err error) error {
-				if err != nil {
-					diags = append(diags, inputDiagnostic(p, err))
-					return nil
-				}
+			if p != a && skipped(d) {
 				if d.IsDir() {
-					if p != m && strings.HasPrefix(d.Name(), ".") {
-						return filepath.SkipDir
-					}
-					return nil
-				}
-				if strings.HasPrefix(d.Name(), ".") {
-					return nil // hidden files (.celint.yaml among them) are not walked into either
-				}
-				switch strings.ToLower(filepath.Ext(p)) {
-				case ".json", ".yaml", ".yml":
-					add(p)
-					found++
+					return filepath.SkipDir
 				}
 				return nil
-			})
-			if err == nil && found == 0 {
-				diags = append(diags, inputDiagnostic(m, fmt.Errorf("no .json, .yaml or .yml files in this directory")))
 			}
+			if !d.IsDir() && documentExt(p) {
+				add(p, true)
+				found++
+			}
+			return nil
+		})
+		if err == nil && found == 0 {
+			diags = append(diags, inputDiagnostic(a, fmt.Errorf("no .json, .yaml or .yml files in this directory")))
 		}
 	}
-	return files, diags
+	return files, walked, diags
+}
+
+// excludedDirs are the folders a walk never enters, besides hidden ones.
+var excludedDirs = []string{"node_modules", "vendor"}
+
+// skipped reports whether a walk leaves out an entry: a hidden file or
+// folder (.git, .celint.yaml), node_modules or vendor.
+func skipped(d fs.DirEntry) bool {
+	return strings.HasPrefix(d.Name(), ".") || d.IsDir() && slices.Contains(excludedDirs, d.Name())
+}
+
+// documentExt reports whether a walked file may be a document.
+func documentExt(p string) bool {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".json", ".yaml", ".yml":
+		return true
+	}
+	return false
+}
+
+// globFiles expands a pattern: '*', '?' and '[...]' within a path segment,
+// '**' for any number of folders. It walks from the pattern's fixed
+// leading folders, skipping what a folder walk skips unless the pattern
+// names it (a segment that starts with '.', or is node_modules or vendor).
+func globFiles(pattern string) ([]string, error) {
+	pat := filepath.ToSlash(pattern)
+	segs := strings.Split(pat, "/")
+	root := ""
+	for len(segs) > 1 && !strings.ContainsAny(segs[0], "*?[") {
+		root = path.Join(root, segs[0])
+		if segs[0] == "" {
+			root = "/"
+		}
+		segs = segs[1:]
+	}
+	for _, s := range segs {
+		if s == "**" {
+			continue
+		}
+		if _, err := path.Match(s, ""); err != nil {
+			return nil, err
+		}
+	}
+	start := filepath.FromSlash(cmp.Or(root, "."))
+	var out []string
+	err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // an unreadable entry matches nothing
+		}
+		rel, rerr := filepath.Rel(start, p)
+		if rerr != nil || rel == "." {
+			return nil
+		}
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		if skipped(d) && !named(segs, len(parts)-1, d.Name()) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.IsDir() && config.MatchPath(segs, parts) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// named reports whether the pattern segments name an entry that a walk
+// would skip, at depth i: the segment there is the literal name, or a
+// wildcard that starts with '.'.
+func named(segs []string, i int, name string) bool {
+	for j, s := range segs {
+		if s == name || strings.HasPrefix(s, ".") && (j == i || strings.ContainsAny(s, "*?[")) {
+			return true
+		}
+	}
+	return false
 }
 
 func wantColor(mode string, w io.Writer) bool {

@@ -8,7 +8,7 @@ import (
 )
 
 // project makes a folder with three copies of the example (one in legacy/,
-// one in vendor/) and changes into it.
+// one in gen/) and changes into it.
 func project(t *testing.T) string {
 	t.Helper()
 	src, err := os.ReadFile(example)
@@ -16,7 +16,7 @@ func project(t *testing.T) string {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for _, f := range []string{"server.yaml", "legacy/old.yaml", "vendor/v.yaml"} {
+	for _, f := range []string{"server.yaml", "legacy/old.yaml", "gen/v.yaml"} {
 		write(t, dir, f, string(src))
 	}
 	t.Chdir(dir)
@@ -34,10 +34,10 @@ func TestConfigFile(t *testing.T) {
 overrides:
   - files: ["legacy/**"]
     rules: {`+finding+`: off}
-ignore: ["vendor/**"]
+ignore: ["gen/**"]
 `)
 	code, out, errOut := runCLI(t, "check", ".")
-	if code != exitOK || !strings.Contains(out, "server.yaml\n  58:22  warning") || strings.Contains(out, "legacy") || strings.Contains(out, "vendor") || strings.Contains(out, ".celint.yaml") {
+	if code != exitOK || !strings.Contains(out, "server.yaml\n  58:22  warning") || strings.Contains(out, "legacy") || strings.Contains(out, "gen/") || strings.Contains(out, ".celint.yaml") {
 		t.Errorf("with the config: exit %d\n%s%s", code, out, errOut)
 	}
 	if !strings.Contains(out, "in 1 of 2 files") {
@@ -49,8 +49,8 @@ ignore: ["vendor/**"]
 	}
 	// A file named on the command line that the config ignores is not
 	// checked, and a note says why.
-	_, out, errOut = runCLI(t, "check", "vendor/v.yaml")
-	if !strings.Contains(errOut, `vendor/v.yaml is not checked: `) || !strings.Contains(errOut, `.celint.yaml:6:10 ignores "vendor/**"`) || strings.Contains(out, "58:22") {
+	_, out, errOut = runCLI(t, "check", "gen/v.yaml")
+	if !strings.Contains(errOut, `gen/v.yaml is not checked: `) || !strings.Contains(errOut, `.celint.yaml:6:10 ignores "gen/**"`) || strings.Contains(out, "58:22") {
 		t.Errorf("ignored explicit file: %s%s", out, errOut)
 	}
 	other := write(t, t.TempDir(), "strict.yaml", "failOn: warning\nformat: json\n")
@@ -117,7 +117,7 @@ func TestBaseline(t *testing.T) {
 	src, _ := os.ReadFile("server.yaml")
 	write(t, dir, "server.yaml", "# a comment that moves every line\n"+string(src))
 	write(t, dir, "new.yaml", string(src))
-	write(t, dir, "vendor/v.yaml", strings.Replace(string(src), "required: [confirmed]", "required: []", 1))
+	write(t, dir, "gen/v.yaml", strings.Replace(string(src), "required: [confirmed]", "required: []", 1))
 	code, out, errOut := runCLI(t, "check", "--no-config", "--baseline", "base.json", ".")
 	if code != exitFindings || !strings.Contains(out, "new.yaml") || strings.Contains(out, "server.yaml") || strings.Contains(out, "legacy") {
 		t.Errorf("read: exit %d\n%s", code, out)

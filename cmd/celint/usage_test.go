@@ -117,3 +117,56 @@ func TestNoInventedPositions(t *testing.T) {
 		t.Errorf("sarif:\n%s", sarif)
 	}
 }
+
+// TestWalks: folder walks and globs skip hidden entries, node_modules and
+// vendor; '**' matches any number of folders, none included; a walked file
+// that is no description is skipped with a note, a named one is an error.
+func TestWalks(t *testing.T) {
+	src, err := os.ReadFile(example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range []string{"top.yaml", "a/mid.yaml", "a/b/deep.yaml", ".hidden/h.yaml", "node_modules/m/x.yaml", "vendor/v.yaml"} {
+		write(t, dir, f, string(src))
+	}
+	write(t, dir, "package.json", `{"name": "pkg", "version": "1.0.0"}`)
+	t.Chdir(dir)
+	for _, tt := range []struct {
+		args  []string
+		files []string
+	}{
+		{[]string{"."}, []string{"top.yaml", "a/mid.yaml", "a/b/deep.yaml"}},
+		{[]string{"a/**/*.yaml"}, []string{"a/mid.yaml", "a/b/deep.yaml"}},
+		{[]string{"**/*.yaml"}, []string{"top.yaml", "a/mid.yaml", "a/b/deep.yaml"}},
+		{[]string{".hidden/*.yaml"}, []string{".hidden/h.yaml"}},
+		{[]string{"vendor/*.yaml"}, []string{"vendor/v.yaml"}},
+	} {
+		code, out, errOut := runCLI(t, append([]string{"check", "--no-config", "--format", "json"}, tt.args...)...)
+		got := strings.Count(out, `"file": `)
+		for _, f := range tt.files {
+			if !strings.Contains(out, `"file": "`+f+`"`) {
+				t.Errorf("%q: %s not checked (exit %d)\n%s%s", tt.args, f, code, out, errOut)
+			}
+		}
+		if got != len(tt.files) {
+			t.Errorf("%q: %d diagnostics, want one for each of %v\n%s", tt.args, got, tt.files, out)
+		}
+		if tt.args[0] == "." && !strings.Contains(errOut, "celint: skipped package.json: not a description") {
+			t.Errorf("walk: no note for package.json: %s", errOut)
+		}
+	}
+	code, out, _ := runCLI(t, "check", "--no-config", "package.json")
+	if code != exitError || !strings.Contains(out, "not a description: it has no mcpdesc member") {
+		t.Errorf("named package.json: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "check", "--no-config", "--spec", "v0.9.0-rc.3", "package.json")
+	if code != exitError || !strings.Contains(out, "not a description") {
+		t.Errorf("pinned package.json: exit %d\n%s", code, out)
+	}
+	write(t, dir, "badver.yaml", "mcpdesc: 0.9\n")
+	_, out, _ = runCLI(t, "check", "--no-config", "badver.yaml")
+	if !strings.Contains(out, "1:10  error  input error: mcpdesc is the number 0.9; a description declares its version as a string") {
+		t.Errorf("a number for the version:\n%s", out)
+	}
+}

@@ -469,3 +469,8 @@ func (c *Config) Rules() []Level {
 	}
 	return out
 }
+
+// MatchPath reports whether path segments match pattern segments exactly,
+// '*', '?' and '[...]' within a segment and '**' for any number of
+// segments.
+func MatchPath(pattern, segs []string) bool { return matchSegments(pattern, segs) }
