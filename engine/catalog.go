@@ -23,8 +23,10 @@ var ErrNotDescription = errors.New("not a description")
 // notDescription matches ErrNotDescription and ErrNoRuleset.
 type notDescription struct{}
 
-func (notDescription) Error() string        { return ErrNotDescription.Error() }
-func (notDescription) Is(target error) bool { return target == ErrNotDescription || target == ErrNoRuleset }
+func (notDescription) Error() string { return ErrNotDescription.Error() }
+func (notDescription) Is(target error) bool {
+	return target == ErrNotDescription || target == ErrNoRuleset
+}
 
 // Catalog is the set of pinned rulesets a document's ruleset is chosen from.
 type Catalog struct {
