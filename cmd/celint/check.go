@@ -54,6 +54,9 @@ type checkFlags struct {
 	stdinName   string
 	config      string
 	noConfig    bool
+	outputs     []string // [FORMAT=]FILE
+	quiet       bool
+	maxWarnings int
 	baseline    string
 	writeBase   string
 }
@@ -74,6 +77,12 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fset.Uint64Var(&f.budget, "budget", 0, fmt.Sprintf("CEL cost budget of one rule on one document (default %d)", engine.DefaultBudget))
 	fset.StringVar(&f.stdinName, "stdin-name", "<stdin>", "the `name` the document read from standard input ('-') is reported as; its extension (.json, .yaml) tells the format")
 	fset.DurationVar(&f.ruleTimeout, "rule-timeout", engine.DefaultRuleTimeout, "wall-clock safety net: stop a rule that runs longer than this on one document (its cost budget bounds it first)")
+	fset.Func("output", "write the report to `[FORMAT=]FILE`: with a format (json=out.json, sarif=celint.sarif), in addition to the report on stdout; without, the --format report goes to FILE instead of stdout. Repeat for several", func(v string) error {
+		f.outputs = append(f.outputs, v)
+		return nil
+	})
+	fset.BoolVar(&f.quiet, "quiet", false, "report errors only (warnings and infos still count for --fail-on and --max-warnings)")
+	fset.IntVar(&f.maxWarnings, "max-warnings", -1, "exit 1 when there are more than `N` warnings (-1: no limit)")
 	fset.StringVar(&f.config, "config", "", "read the config `file` (default: the nearest .celint.yaml from the current folder up)")
 	fset.BoolVar(&f.noConfig, "no-config", false, "ignore any config file")
 	fset.StringVar(&f.baseline, "baseline", "", "hide the findings recorded in this baseline `file`; report only new ones")
@@ -95,8 +104,10 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitError, err
 	}
 	applyConfigDefaults(cfg, &f, set)
-	printer, err := report.New(f.format)
-	if err != nil {
+	if _, err := report.New(f.format); err != nil {
+		return exitError, &usageError{command: "check", msg: err.Error()}
+	}
+	if _, err := parseOutputs(f.outputs, f.format); err != nil {
 		return exitError, &usageError{command: "check", msg: err.Error()}
 	}
 	failOn := engine.Severity(-1)
@@ -217,10 +228,20 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		ToolVersion: toolVersion(),
 		Color:       wantColor(f.color, stdout),
 	}
-	if err := printer.Print(stdout, rin); err != nil {
-		return exitError, err
+	if f.quiet {
+		rin.Diagnostics = slices.DeleteFunc(slices.Clone(diags), func(d engine.Diagnostic) bool { return d.Severity < engine.Error })
+	}
+	outs, _ := parseOutputs(f.outputs, f.format) // checked above
+	for _, o := range outs {
+		if err := o.write(stdout, rin, wantColor(f.color, stdout)); err != nil {
+			return exitError, err
+		}
 	}
 	code := exitOK
+	if f.maxWarnings >= 0 && engine.Count(diags).Warnings > f.maxWarnings {
+		fmt.Fprintf(stderr, "celint: %s, more than --max-warnings %d\n", plural(engine.Count(diags).Warnings, "warning", "warnings"), f.maxWarnings)
+		code = exitFindings
+	}
 	for _, d := range diags {
 		if d.InputError || d.RuleError {
 			return exitError, nil

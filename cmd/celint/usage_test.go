@@ -170,3 +170,41 @@ func TestWalks(t *testing.T) {
 		t.Errorf("a number for the version:\n%s", out)
 	}
 }
+
+// TestOutputs: --output FORMAT=FILE adds reports; --output FILE moves the
+// stdout report; --quiet keeps errors only; --max-warnings fails a run with
+// more warnings.
+func TestOutputs(t *testing.T) {
+	dir := t.TempDir()
+	sarif, js, txt := filepath.Join(dir, "c.sarif"), filepath.Join(dir, "c.json"), filepath.Join(dir, "c.txt")
+	code, out, _ := runCLI(t, "check", "--no-config", "--output", "sarif="+sarif, "--output", "json="+js, example)
+	if code != exitFindings || !strings.Contains(out, "58:22  error") {
+		t.Errorf("stdout: exit %d\n%s", code, out)
+	}
+	for f, want := range map[string]string{sarif: `"version": "2.1.0"`, js: `"ruleId": "mcpdesc.elicitation.form-schema.consistency"`} {
+		if data, err := os.ReadFile(f); err != nil || !strings.Contains(string(data), want) {
+			t.Errorf("%s: %v\n%.300s", f, err, data)
+		}
+	}
+	code, out, _ = runCLI(t, "check", "--no-config", "--color", "always", "--output", txt, example)
+	data, _ := os.ReadFile(txt)
+	if code != exitFindings || out != "" || !strings.Contains(string(data), "58:22  error") || strings.Contains(string(data), "\x1b[") {
+		t.Errorf("--output FILE: exit %d, stdout %q, file:\n%s", code, out, data)
+	}
+	for _, bad := range []string{"xml=x", "json=", ""} {
+		if code, _, errOut := runCLI(t, "check", "--no-config", "--output", bad, example); code != exitError || !strings.Contains(errOut, "--output") {
+			t.Errorf("--output %q: exit %d %s", bad, code, errOut)
+		}
+	}
+	cfg := write(t, dir, "warn.yaml", "rules: {mcpdesc.elicitation.form-schema.consistency: warning}\n")
+	code, out, _ = runCLI(t, "check", "--config", cfg, "--quiet", "--fail-on", "warning", example)
+	if code != exitFindings || strings.Contains(out, "58:22") {
+		t.Errorf("--quiet: exit %d\n%s", code, out)
+	}
+	if code, _, errOut := runCLI(t, "check", "--config", cfg, "--max-warnings", "0", example); code != exitFindings || !strings.Contains(errOut, "1 warning, more than --max-warnings 0") {
+		t.Errorf("--max-warnings 0: exit %d %s", code, errOut)
+	}
+	if code, _, _ := runCLI(t, "check", "--config", cfg, "--max-warnings", "1", example); code != exitOK {
+		t.Errorf("--max-warnings 1: exit %d", code)
+	}
+}
