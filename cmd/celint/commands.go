@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/celint/celint/engine"
 	"io"
 	"os"
 	"strings"
@@ -121,8 +122,10 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 
 func runRules(args []string, stdout, stderr io.Writer) (int, error) {
 	var f ruleFlags
-	fset := newFlagSet("rules", "rules [--spec TAG] [--rules DIR]", stdout)
+	fset := newFlagSet("rules", "rules [--spec TAG] [--rules DIR] [--format text|json]", stdout)
 	f.register(fset.FlagSet)
+	var format string
+	fset.StringVar(&format, "format", "text", "output `format`: text (a table) or json")
 	rest, err := parseFlags(fset, args)
 	if err != nil {
 		return exitError, err
@@ -130,9 +133,15 @@ func runRules(args []string, stdout, stderr io.Writer) (int, error) {
 	if len(rest) > 0 {
 		return exitError, &usageError{command: "rules", msg: fmt.Sprintf("rules takes no arguments, got %q", rest)}
 	}
+	if format != "text" && format != "json" {
+		return exitError, &usageError{command: "rules", msg: fmt.Sprintf("--format %q: expected text or json", format)}
+	}
 	cat, pinned, err := f.catalog()
 	if err != nil {
 		return exitError, err
+	}
+	if format == "json" {
+		return exitOK, rulesJSON(stdout, f.rulesetFor(cat, pinned))
 	}
 	var buf bytes.Buffer
 	for i, rs := range f.rulesetFor(cat, pinned) {
@@ -273,4 +282,48 @@ func runDocs(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	fmt.Fprintf(stdout, "wrote %d pages under %s\n", n, out)
 	return exitOK, nil
+}
+
+// rulesJSON writes the rules as JSON: one object per ruleset with its
+// rules, each with its codes.
+func rulesJSON(w io.Writer, all []*engine.Ruleset) error {
+	type code struct {
+		Code    string   `json:"code"`
+		Level   string   `json:"level"`
+		Aliases []string `json:"aliases,omitempty"`
+	}
+	type rule struct {
+		ID        string `json:"id"`
+		Level     string `json:"level"`
+		Severity  string `json:"severity"`
+		Surface   string `json:"surface,omitempty"`
+		Title     string `json:"title"`
+		File      string `json:"file"`
+		SourceURL string `json:"sourceUrl,omitempty"`
+		Codes     []code `json:"codes,omitempty"`
+	}
+	type ruleset struct {
+		Ruleset string `json:"ruleset"`
+		Rules   []rule `json:"rules"`
+	}
+	out := []ruleset{}
+	for _, rs := range all {
+		r := ruleset{Ruleset: rs.String(), Rules: []rule{}}
+		for _, x := range rs.Rules {
+			e := rule{ID: x.ID, Level: x.Doc.Level, Severity: x.Severity.String(), Surface: x.Doc.Surface, Title: x.Doc.Title, File: x.File, SourceURL: x.SourceURL}
+			for _, c := range x.Codes[1:] {
+				e.Codes = append(e.Codes, code{Code: c.Name, Level: c.Level, Aliases: c.Aliases})
+			}
+			r.Rules = append(r.Rules, e)
+		}
+		out = append(out, r)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := w.Write(safetext.JSON(buf.Bytes()))
+	return err
 }

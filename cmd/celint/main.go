@@ -8,6 +8,7 @@
 //	celint explain [flags] RULE-ID          print one rule
 //	celint docs [flags]                     write one Markdown page per rule
 //	celint version                          print the version
+//	celint completion bash|zsh|fish         print a shell completion script
 //
 // Exit codes: 0 clean; 1 diagnostics at or above --fail-on; 2 usage, input or
 // rule errors.
@@ -99,7 +100,8 @@ Usage:
   celint rules [flags]                    list the rules: id, level, surface, title
   celint explain [flags] RULE-ID          print one rule
   celint docs [flags]                     write one Markdown page per rule
-  celint version                          print the version
+  celint version                          print the version, revision and embedded rulesets
+  celint completion bash|zsh|fish         print a shell completion script
 
 Run 'celint COMMAND -h' for a command's flags.
 Exit codes: 0 clean; 1 diagnostics at or above --fail-on; 2 usage, input or rule errors.
@@ -123,6 +125,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		code, err = runExplain(args[1:], stdout, stderr)
 	case "docs":
 		code, err = runDocs(args[1:], stdout, stderr)
+	case "completion":
+		code, err = runCompletion(ctx, args[1:], stdout)
 	case "version", "--version":
 		err = printVersion(stdout)
 	case "help", "-h", "--help":

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -206,5 +207,53 @@ func TestOutputs(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, "check", "--config", cfg, "--max-warnings", "1", example); code != exitOK {
 		t.Errorf("--max-warnings 1: exit %d", code)
+	}
+}
+
+// TestRulesJSON: rules --format json lists every rule with its codes.
+func TestRulesJSON(t *testing.T) {
+	code, out, _ := runCLI(t, "rules", "--format", "json")
+	var v []struct {
+		Ruleset string
+		Rules   []struct {
+			ID, Level, Severity, Title, File string
+			Codes                            []struct{ Code, Level string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil || code != exitOK || len(v) != 1 || len(v[0].Rules) < 50 {
+		t.Fatalf("exit %d, %v: %.300s", code, err, out)
+	}
+	found := false
+	for _, r := range v[0].Rules {
+		if r.ID == "mcpdesc.elicitation.form-schema.consistency" {
+			for _, c := range r.Codes {
+				found = found || c.Code == "required-undeclared" && c.Level == "must"
+			}
+		}
+		if r.Title == "" || r.File == "" || r.Severity == "" {
+			t.Errorf("rule %+v lacks a field", r)
+		}
+	}
+	if !found {
+		t.Error("the code required-undeclared is not listed")
+	}
+	if code, _, _ := runCLI(t, "rules", "--format", "yaml"); code != exitError {
+		t.Errorf("--format yaml: exit %d", code)
+	}
+}
+
+// TestCompletion: the scripts name every command and the flags of check,
+// read from its own help.
+func TestCompletion(t *testing.T) {
+	for _, sh := range []string{"bash", "zsh", "fish"} {
+		code, out, _ := runCLI(t, "completion", sh)
+		for _, want := range []string{"conformance", "baseline", "write-baseline", "no-config", "max-warnings"} {
+			if code != exitOK || !strings.Contains(out, want) {
+				t.Errorf("%s: exit %d, lacks %q", sh, code, want)
+			}
+		}
+	}
+	if code, _, errOut := runCLI(t, "completion", "tcsh"); code != exitError || !strings.Contains(errOut, "unknown shell") {
+		t.Errorf("tcsh: exit %d %s", code, errOut)
 	}
 }
