@@ -603,34 +603,75 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// progress prints "linted N/M files" on a terminal for runs of many files.
+// progress shows, on a terminal, how far a run that takes more than a
+// second has got: "checked 3/20 files (2s)", redrawn in place, and erased
+// when the run ends.
 type progress struct {
 	w     io.Writer
 	total int
-	on    bool
 	mu    sync.Mutex
-	last  int
+	done  int
+	shown bool
+	start time.Time
+	stop  chan struct{}
+	ended chan struct{}
 }
 
+// progressDelay is how long a run goes before its progress is shown.
+const progressDelay = time.Second
+
 func newProgress(w io.Writer, total int) *progress {
-	return &progress{w: w, total: total, on: total >= 20 && isTerminal(w)}
+	return startProgress(w, total, isTerminal(w), progressDelay)
+}
+
+// startProgress shows progress on w after delay, when on.
+func startProgress(w io.Writer, total int, on bool, delay time.Duration) *progress {
+	p := &progress{w: w, total: total, start: time.Now()}
+	if !on {
+		return p
+	}
+	p.stop, p.ended = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(p.ended)
+		select {
+		case <-p.stop:
+			return
+		case <-time.After(delay):
+		}
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			p.draw()
+			select {
+			case <-p.stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return p
+}
+
+func (p *progress) draw() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.shown = true
+	fmt.Fprintf(p.w, "\rchecked %d/%d files (%ds)\033[K", p.done, p.total, int(time.Since(p.start).Seconds()))
 }
 
 func (p *progress) update(done int) {
-	if !p.on {
-		return
-	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if done*100/p.total == p.last*100/p.total && done != p.total {
-		return
-	}
-	p.last = done
-	fmt.Fprintf(p.w, "\rlinted %d/%d files", done, p.total)
+	p.done = max(p.done, done)
+	p.mu.Unlock()
 }
 
 func (p *progress) finish() {
-	if p.on {
+	if p.stop == nil {
+		return
+	}
+	close(p.stop)
+	<-p.ended
+	if p.shown {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
 }

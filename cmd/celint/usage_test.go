@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // TestUsageErrors: a command-line mistake is one line and a hint, exit 2;
@@ -256,4 +258,48 @@ func TestCompletion(t *testing.T) {
 	if code, _, errOut := runCLI(t, "completion", "tcsh"); code != exitError || !strings.Contains(errOut, "unknown shell") {
 		t.Errorf("tcsh: exit %d %s", code, errOut)
 	}
+}
+
+// TestProgress: progress is drawn only once the delay has passed, counts
+// the files done, and is erased at the end; off, nothing is written.
+func TestProgress(t *testing.T) {
+	var buf syncBuffer
+	p := startProgress(&buf, 3, true, 0)
+	p.update(2)
+	for i := 0; i < 200 && !strings.Contains(buf.String(), "checked 2/3 files"); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	p.finish()
+	out := buf.String()
+	if !strings.Contains(out, "\rchecked 2/3 files (") || !strings.HasSuffix(out, "\r\x1b[K") {
+		t.Errorf("progress wrote %q", out)
+	}
+	var quiet syncBuffer
+	q := startProgress(&quiet, 3, true, time.Hour)
+	q.update(3)
+	q.finish()
+	off := startProgress(&quiet, 3, false, 0)
+	off.update(1)
+	off.finish()
+	if quiet.String() != "" {
+		t.Errorf("a short run or no terminal wrote %q", quiet.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the progress goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
