@@ -37,7 +37,17 @@ type Catalog struct {
 // tag are an error.
 func NewCatalog(rs ...*Ruleset) (*Catalog, error) {
 	c := &Catalog{rulesets: slices.Clone(rs)}
+	// A ruleset that names the versions it accepts is chosen before one
+	// that takes every document (a house ruleset of its own), whatever
+	// their tags: the latter runs beside the former (Companions), never in
+	// its place.
 	slices.SortStableFunc(c.rulesets, func(a, b *Ruleset) int {
+		if (a.Accepts == nil) != (b.Accepts == nil) {
+			if a.Accepts == nil {
+				return 1
+			}
+			return -1
+		}
 		if d := CompareTags(b.Tag, a.Tag); d != 0 {
 			return d
 		}
@@ -241,6 +251,24 @@ func lastOr(s []string, def string) string {
 		return def
 	}
 	return s[len(s)-1]
+}
+
+// Companions returns the rulesets that also lint doc beside chosen, the
+// ruleset Load chose: of every other ruleset name, the newest ruleset that
+// accepts doc. A house ruleset of its own (a --rules folder with a header
+// that extends nothing) so adds its rules to a description's instead of
+// competing with them.
+func (c *Catalog) Companions(doc *loader.Document, chosen *Ruleset) []*Ruleset {
+	var out []*Ruleset
+	seen := map[string]bool{chosen.Name: true}
+	for _, rs := range c.rulesets { // newest first within each kind
+		if seen[rs.Name] || !rs.AcceptsDocument(doc) {
+			continue
+		}
+		seen[rs.Name] = true
+		out = append(out, rs)
+	}
+	return out
 }
 
 // CompareTags orders spec tags like semantic versions: v1.2.3 > v1.2.3-rc.2

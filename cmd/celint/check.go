@@ -208,8 +208,8 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if r.source != nil {
 			sources[r.file] = r.source
 		}
-		if r.rs != nil {
-			for _, rule := range r.rs.Rules {
+		for _, rs := range r.rss {
+			for _, rule := range rs.Rules {
 				if filter == nil || filter(rule) {
 					usedRules[rule] = true
 				}
@@ -265,7 +265,7 @@ func reportRules(used map[*engine.Rule]bool) []report.Rule {
 type fileResult struct {
 	file    string
 	source  []byte
-	rs      *engine.Ruleset
+	rss     []*engine.Ruleset // the rulesets that linted the file
 	diags   []engine.Diagnostic
 	skipped string // why a walked file that is no description was not checked
 }
@@ -350,11 +350,18 @@ func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, 
 		}
 		return res
 	}
-	res.rs = rs
-	if res.diags, err = rs.Lint(ctx, doc, opts); err != nil {
-		res.diags = []engine.Diagnostic{inputDiagnostic(file, fmt.Errorf("not checked: %w", err))}
-		return res
+	// The chosen ruleset, then every other ruleset (by name) that accepts
+	// the document: house rules of their own run beside the description's.
+	res.rss = append([]*engine.Ruleset{rs}, cat.Companions(doc, rs)...)
+	for _, r := range res.rss {
+		ds, err := r.Lint(ctx, doc, opts)
+		if err != nil {
+			res.diags = []engine.Diagnostic{inputDiagnostic(file, fmt.Errorf("not checked: %w", err))}
+			return res
+		}
+		res.diags = append(res.diags, ds...)
 	}
+	engine.SortDiagnostics(res.diags)
 	if in.adjust != nil {
 		res.diags = in.adjust(file, doc, res.diags)
 	}

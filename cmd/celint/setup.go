@@ -28,7 +28,7 @@ type ruleFlags struct {
 func (f *ruleFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.spec, "spec", "", "use the ruleset pinned at this spec `tag` (e.g. v0.9.0-rc.3, or name@tag); default: the newest that accepts each document")
 	fs.Uint64Var(&f.costLimit, "cost-limit", 0, "CEL cost limit of one evaluation (default 1000000)")
-	fs.Func("rules", "add the rule files (*.yaml) of `DIR`, and its fixtures/; a rule with the id of an embedded one replaces it. A DIR with a ruleset.yaml is a ruleset of its own, or, when it 'extends' one, takes its place. Repeat to add several folders", func(dir string) error {
+	fs.Func("rules", "add the rule files (*.yaml) of `DIR`, and its fixtures/; a rule with the id of an embedded one replaces it. A DIR with a ruleset.yaml is a ruleset of its own, run beside the document's ruleset, or, when it 'extends' one, takes its place. Repeat to add several folders", func(dir string) error {
 		f.rules = append(f.rules, dir)
 		return nil
 	})

@@ -303,3 +303,38 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestHouseRulesetBeside: a --rules folder that is a ruleset of its own
+// (no extends, no accepts) runs beside the description's ruleset, whatever
+// its tag, pinned or not.
+func TestHouseRulesetBeside(t *testing.T) {
+	src, err := os.ReadFile(example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	doc := write(t, dir, "server.yaml", strings.Replace(string(src), "    description: Create a note in a folder.\n", "", 1))
+	rules := `rules:
+  - id: house.tools.described
+    level: should
+    given: tools.#
+    checks:
+      - assert: has(self.description)
+        message: tool {self.name} has no description
+    examples:
+      valid: [{document: {tools: [{name: a, description: d}]}, selected: /tools/0}]
+      invalid: [{document: {tools: [{name: a}]}, selected: /tools/0}]
+`
+	for _, tag := range []string{"v1.0.0", "v0.1.0"} {
+		house := filepath.Join(dir, "house-"+tag)
+		write(t, house, "ruleset.yaml", "name: house\ntag: "+tag+"\n")
+		write(t, house, "rules.yaml", rules)
+		for _, extra := range [][]string{nil, {"--spec", "v0.9.0-rc.3"}} {
+			args := append([]string{"check", "--no-config", "--rules", house}, extra...)
+			_, out, errOut := runCLI(t, append(args, doc)...)
+			if !strings.Contains(out, "house.tools.described") || !strings.Contains(out, finding) {
+				t.Errorf("%s %v: want both rulesets' findings\n%s%s", tag, extra, out, errOut)
+			}
+		}
+	}
+}
