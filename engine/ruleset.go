@@ -43,6 +43,10 @@ type Ruleset struct {
 	Tag        string
 	Title      string
 	SourceBase string // URL prefix of the rule files at the pinned tag, if published
+	// Docs are the URL bases of the ruleset's published pages,
+	// specification and fixtures (the header's docs block); empty for a
+	// ruleset that publishes none, and not inherited through extends.
+	Docs loader.DocsSpec
 	// Accepts says which documents the ruleset is for; nil accepts any.
 	Accepts *Accepts
 	// LoadOptions are the serialization restrictions and limits documents
@@ -153,6 +157,12 @@ type Rule struct {
 	// at that tag, when published.
 	Tag       string
 	SourceURL string
+
+	// Published is set for a rule of its ruleset's own folder, when the
+	// ruleset publishes its files or pages: only such a rule's page and
+	// diagnostics link upstream (a rule added by a --rules folder gets no
+	// invented link).
+	Published bool
 
 	// Codes are the distinct findings the rule reports: its own (code "")
 	// and those of its checks that name one, each with its severity and
@@ -299,6 +309,15 @@ func LoadRuleset(fsys fs.FS, dir string, opts Options) (*Ruleset, error) {
 	files, err := ReadRuleFiles(fsys, dir, opts.DisplayDir)
 	issues.Append(err)
 	rules, err := rs.compileFiles(files, rs.ownFixtures())
+	// Only the rules of the ruleset's own folder are published where its
+	// header says: a rule added later (WithFolder, WithRuleFiles) links
+	// nowhere upstream.
+	for _, r := range rules {
+		r.Published = rs.SourceBase != "" || rs.Docs.Pages != ""
+		if rs.SourceBase != "" {
+			r.SourceURL = rs.SourceBase + path.Base(r.File)
+		}
+	}
 	issues.Append(err)
 	rules = mergeRules(rs.inherited(spec, &issues), rules)
 	if ref := spec.Context.References; ref != nil && ref.Rule.Value != "" && !slices.ContainsFunc(rules, func(r *Rule) bool { return r.ID == ref.Rule.Value }) {
@@ -494,7 +513,7 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 			fail(spec.Pos, "a ruleset that extends another inherits its context; leave 'context' out")
 		}
 	}
-	rs.Name, rs.Tag, rs.Title, rs.SourceBase = spec.Name, spec.Tag, spec.Title, spec.SourceBase
+	rs.Name, rs.Tag, rs.Title, rs.SourceBase, rs.Docs = spec.Name, spec.Tag, spec.Title, spec.SourceBase, spec.Docs
 	rs.FS, rs.Dir, rs.Fixtures, rs.fixturesAt = fsys, dir, "", ""
 	if spec.Accepts != nil {
 		sel, err := parseSelector(spec.Accepts.Path.Value)
@@ -859,9 +878,7 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 		resolve:  spec.Resolve,
 		fixtures: fix,
 	}
-	if rs.SourceBase != "" {
-		r.SourceURL = rs.SourceBase + path.Base(file)
-	}
+
 	var issues loader.Issues
 	fail := func(p loader.Pos, format string, args ...any) {
 		issues.Append(&loader.Error{File: file, Pos: p, Msg: fmt.Sprintf(format, args...)})

@@ -43,8 +43,30 @@ type RulesetSpec struct {
 	Disable  []Scalar
 	Levels   []LevelSpec
 	Fixtures string // the fixture folder, relative to the header
-	File     string // the header's file name as given
-	Pos      Pos
+	// Docs says where the ruleset's pages, specification and fixtures are
+	// published, for the links of rule pages and diagnostics.
+	Docs DocsSpec
+	File string // the header's file name as given
+	Pos  Pos
+}
+
+// DocsSpec is a ruleset header's docs block: URL bases, so that Go code
+// invents none.
+type DocsSpec struct {
+	// Pages is the URL under which the rule pages are published: a rule's
+	// page is Pages + <tag without v>/<owner>/<slug>/.
+	Pages string
+	// Specification is the URL of the specification at this tag; a
+	// section's page is Specification + Sections[<chapter>], and a
+	// requirement id its anchor there.
+	Specification string
+	// Sections maps a chapter number ("12") to its page ("elicitation").
+	Sections map[string]string
+	// Fixtures is the URL of the fixture folder at this tag: an example's
+	// source is Fixtures + <source>.
+	Fixtures string
+	// Tree is the URL of the sources at this tag, for "at immutable tag".
+	Tree string
 }
 
 // SelectionSpec is a named selection: one or more selection paths that
@@ -305,7 +327,7 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 	}
 	rs := &RulesetSpec{File: name, Pos: root.Pos}
 	fields := []string{"name", "tag", "title", "sourceBase", "extends", "library", "accepts", "loader", "context",
-		"selections", "variables", "disable", "levels", "fixtures"}
+		"selections", "variables", "disable", "levels", "fixtures", "docs"}
 	r.members(root, "a ruleset header", fields, func(key string, v *Node) {
 		switch key {
 		case "name":
@@ -324,6 +346,28 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 			rs.SourceBase = r.str(v)
 		case "fixtures":
 			rs.Fixtures = r.str(v)
+		case "docs":
+			r.members(v, "docs", []string{"pages", "specification", "sections", "fixtures", "tree"}, func(key string, v *Node) {
+				switch key {
+				case "pages":
+					rs.Docs.Pages = r.url(v)
+				case "specification":
+					rs.Docs.Specification = r.url(v)
+				case "fixtures":
+					rs.Docs.Fixtures = r.url(v)
+				case "tree":
+					rs.Docs.Tree = r.url(v)
+				case "sections":
+					if v.Kind != Object {
+						r.add(v.Pos, "docs.sections: expected a mapping of chapter numbers to page names, found %s", kindPhrase(v))
+						return
+					}
+					rs.Docs.Sections = map[string]string{}
+					for _, c := range v.Children {
+						rs.Docs.Sections[c.Key] = r.str(c)
+					}
+				}
+			})
 		case "variables":
 			rs.Variables = r.vars(v)
 		case "extends":
@@ -602,6 +646,16 @@ func (r *reader) count(n *Node) int64 {
 		return 0
 	}
 	return i
+}
+
+// url reads an absolute http(s) URL.
+func (r *reader) url(n *Node) string {
+	s := r.str(n)
+	if s != "" && !strings.HasPrefix(s, "https://") && !strings.HasPrefix(s, "http://") {
+		r.add(n.Pos, "expected an absolute http or https URL, found %q", s)
+		return ""
+	}
+	return s
 }
 
 func (r *reader) boolean(n *Node) bool {

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/celint/celint/internal/config"
+	"github.com/celint/celint/internal/ruledoc"
 	"github.com/celint/celint/internal/safetext"
 	"io"
 	"io/fs"
@@ -192,7 +193,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	var diags []engine.Diagnostic
 	diags = append(diags, inputDiags...)
 	sources := map[string][]byte{}
-	usedRules := map[*engine.Rule]bool{}
+	usedRules := map[*engine.Rule]*engine.Ruleset{}
 	checked := files[:0:0]
 	for _, r := range results {
 		if r.skipped != "" {
@@ -211,9 +212,21 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		for _, rs := range r.rss {
 			for _, rule := range rs.Rules {
 				if filter == nil || filter(rule) {
-					usedRules[rule] = true
+					usedRules[rule] = rs
 				}
 			}
+		}
+	}
+	// Each finding links its rule's published page, when there is one.
+	pages := map[string]string{}
+	for rule, rs := range usedRules {
+		if u := ruledoc.PageURL(rs, rule); u != "" {
+			pages[rule.ID] = u
+		}
+	}
+	for i := range diags {
+		if diags[i].URL == "" && !diags[i].InputError {
+			diags[i].URL = pages[diags[i].RuleID]
 		}
 	}
 	engine.SortDiagnostics(diags)
@@ -253,10 +266,14 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	return code, nil
 }
 
-func reportRules(used map[*engine.Rule]bool) []report.Rule {
+func reportRules(used map[*engine.Rule]*engine.Ruleset) []report.Rule {
 	var out []report.Rule
-	for r := range used {
-		out = append(out, report.Rule{ID: r.ID, Title: r.Doc.Title, Description: r.Doc.Description, HelpURI: r.SourceURL, Severity: r.Severity})
+	for r, rs := range used {
+		help := ruledoc.PageURL(rs, r) // the rule's page; else its file at the tag
+		if help == "" {
+			help = r.SourceURL
+		}
+		out = append(out, report.Rule{ID: r.ID, Title: r.Doc.Title, Description: r.Doc.Description, HelpURI: help, Severity: r.Severity})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out

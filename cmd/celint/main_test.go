@@ -192,10 +192,15 @@ rules:
 	if code != 0 {
 		t.Fatalf("docs: exit %d\n%s%s", code, out, errOut)
 	}
-	for _, id := range []string{"mcpdesc.elicitation.members", "acme.tools.described"} {
-		if _, err := os.Stat(filepath.Join(docs, "mcpdesc", "v0.9.0-rc.3", id+".md")); err != nil {
+	for _, page := range []string{"mcpdesc/elicitation-members", "mcpdesc/acme-tools-described"} {
+		if _, err := os.Stat(filepath.Join(docs, "0.9.0-rc.3", page, "index.md")); err != nil {
 			t.Errorf("docs: %v", err)
 		}
+	}
+	// The folder's rule is not published upstream: its page links nowhere
+	// there.
+	if data, err := os.ReadFile(filepath.Join(docs, "0.9.0-rc.3", "mcpdesc", "acme-tools-described", "index.md")); err != nil || bytes.Contains(data, []byte("mcpdesc.org")) || bytes.Contains(data, []byte("github.com/mcpdesc")) {
+		t.Errorf("the folder rule's page: %v\n%s", err, data)
 	}
 	doc := write(t, dir, "server.json", cleanDoc)
 	code, out, errOut = runCLI(t, "check", "--fail-on", "warning", "--rules", rules, doc)
@@ -221,7 +226,7 @@ func TestConformanceExplainDocs(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("docs: exit %d\n%s%s", code, out, errOut)
 	}
-	page := filepath.Join(dir, "mcpdesc", "v0.9.0-rc.3", "mcpdesc.elicitation.members.md")
+	page := filepath.Join(dir, "0.9.0-rc.3", "mcpdesc", "elicitation-members", "index.md")
 	data, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)

@@ -164,8 +164,8 @@ func TestHostileRuleMetadata(t *testing.T) {
 		t.Fatalf("docs: exit %d\n%s", code, errOut)
 	}
 	// Pages are files, not terminal output: only raw characters matter.
-	for _, name := range []string{"acme.hostile.md", "index.md"} {
-		page := readFile(t, filepath.Join(docs, "mcpdesc", "v0.9.0-rc.3", name))
+	for _, name := range []string{"acme-hostile/index.md", "index.md"} {
+		page := readFile(t, filepath.Join(docs, "0.9.0-rc.3", "mcpdesc", filepath.FromSlash(name)))
 		for _, r := range page {
 			if r != '\n' && safetext.Hidden(r) {
 				t.Errorf("docs %s: raw %U:\n%s", name, r, page)

@@ -11,9 +11,13 @@ import (
 	"github.com/celint/celint/loader"
 )
 
-// Page renders the Markdown page of rule r of ruleset rs: YAML front matter,
-// the title and description, then the Requirement, Details, Required by,
-// Based on, Examples and Rule Source Code sections. Text from the rule is
+// Page renders the Markdown page of rule r of ruleset rs: YAML front matter
+// (title, description, and the page's source URL when published), the
+// description, then the Requirement, Details, Required by, Based on,
+// Examples and Rule Source Code sections, in the order of the published
+// pages; requirement ids, example sources and the rule file link to the
+// specification, fixtures and sources at the pinned tag where the ruleset's
+// docs block says they are. Text from the rule is
 // escaped, so that it reads on the page as it is written in the YAML.
 func Page(rs *engine.Ruleset, r *engine.Rule) ([]byte, error) {
 	m, err := build(rs, r)
@@ -30,11 +34,13 @@ func (m *model) markdown() []byte {
 	p("---\n")
 	p("title: %s\n", yamlString(m.Title))
 	p("description: %s\n", yamlString(m.Summary))
+	if m.PageURL != "" {
+		p("source: %s\n", yamlString(m.PageURL))
+	}
 	p("ruleId: %s\n", yamlString(m.ID))
 	p("tag: %s\n", yamlString(m.Tag))
 	p("---\n\n")
 
-	p("# %s\n\n", escapeInline(m.Title))
 	if m.Description != "" {
 		p("%s\n\n", escapeBlock(m.Description))
 	}
@@ -75,6 +81,16 @@ func (m *model) markdown() []byte {
 				p("  > %s\n", escapeInline(rb.Quote))
 			}
 			for _, req := range rb.Requirements {
+				if u := m.ReqURL[rb.Section+"\x00"+req]; u != "" {
+					item := escapeInline(req)
+					if rb.Title != "" {
+						item = escapeInline(rb.Title) + ": " + fmt.Sprintf("[%s](%s)", escapeInline(req), linkDest(u))
+					} else {
+						item = fmt.Sprintf("[%s](%s)", item, linkDest(u))
+					}
+					p("  - %s\n", item)
+					continue
+				}
 				p("  - %s\n", escapeInline(requirementItem(rb.Title, req)))
 			}
 		}
@@ -99,6 +115,9 @@ func (m *model) markdown() []byte {
 			src := "inline document"
 			if ex.Source != "" {
 				src = escapeInline(ex.Source)
+				if ex.URL != "" {
+					src = fmt.Sprintf("[%s](%s)", src, linkDest(ex.URL))
+				}
 			}
 			sel := "the whole document"
 			if ex.Selected != "" {
@@ -114,7 +133,11 @@ func (m *model) markdown() []byte {
 	if m.SourceURL != "" {
 		file = fmt.Sprintf("[%s](%s)", file, linkDest(m.SourceURL))
 	}
-	p("%s at pinned tag %s.\n\n", file, codeSpan(m.Tag))
+	tag := codeSpan(m.Tag)
+	if m.TreeURL != "" {
+		tag = fmt.Sprintf("[%s](%s)", escapeInline(m.Tag), linkDest(m.TreeURL))
+	}
+	p("%s at immutable tag %s.\n\n", file, tag)
 	p("%s\n", fenced("yaml", m.SourceYAML))
 	return b.Bytes()
 }

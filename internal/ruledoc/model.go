@@ -45,6 +45,10 @@ type model struct {
 	SourceName string // the rule file's base name
 	SourceURL  string // the rule file at the pinned tag; "" when not published
 	SourceYAML string // the rule's own block of its rule file
+
+	PageURL string            // the published page; "" when not published
+	TreeURL string            // the sources at the pinned tag; "" when not published
+	ReqURL  map[string]string // "section\x00req" → its anchor in the specification
 }
 
 // fact is one labelled value of the Details part.
@@ -59,6 +63,7 @@ type example struct {
 	Valid    bool
 	Title    string
 	Source   string // fixture path relative to the fixture folder; "" for an inline document
+	URL      string // the fixture at the pinned tag; "" when not published
 	Selected string // JSON Pointer; "" for the whole document
 	JSON     string // the selected fragment, indented with two spaces
 }
@@ -89,6 +94,18 @@ func build(rs *engine.Ruleset, r *engine.Rule) (*model, error) {
 	if m.Tag == "" {
 		m.Tag = rs.Tag
 	}
+	m.PageURL = PageURL(rs, r)
+	if r.Published {
+		m.TreeURL = rs.Docs.Tree
+	}
+	m.ReqURL = map[string]string{}
+	for _, rb := range m.RequiredBy {
+		for _, req := range rb.Requirements {
+			if u := requirementURL(rs, r, rb.Section, req); u != "" {
+				m.ReqURL[rb.Section+"\x00"+req] = u
+			}
+		}
+	}
 	m.Summary = summary(m.Description)
 	if m.Summary == "" {
 		m.Summary = summary(m.Requirement)
@@ -110,6 +127,7 @@ func build(rs *engine.Ruleset, r *engine.Rule) (*model, error) {
 				return nil, err
 			}
 			ex.Valid = kind.valid
+			ex.URL = fixtureURL(rs, r, ex.Source)
 			m.Examples = append(m.Examples, ex)
 		}
 	}

@@ -52,14 +52,14 @@ func TestGoldenPages(t *testing.T) {
 			"**Document schema locations:** `#/$defs/elicitationDeclaration`",
 			"**Status:** internal · **Enforcement:** internal",
 			"- **MCP Description 0.9.0, Section 12.2**",
-			"  - Elicitation Declarations: req-elicitation-declaration-fields\n",
-			"  - Elicitation Declarations: req-elicitation-url-syntax\n",
+			"  - Elicitation Declarations: [req-elicitation-declaration-fields](https://mcpdesc.org/docs/specification/0.9.0-rc.3/elicitation#req-elicitation-declaration-fields)\n",
+			"  - Elicitation Declarations: [req-elicitation-url-syntax](https://mcpdesc.org/docs/specification/0.9.0-rc.3/elicitation#req-elicitation-url-syntax)\n",
 			"### Valid example",
-			"Source: expected-valid/elicitation-declarations.json · Selected: `/tools/0/elicitations`",
-			"Source: expected-invalid/elicitation-branch-mixing.json · Selected: `/resources/0/elicitations/0`",
-			"Source: expected-invalid/discriminated-union-members.json · Selected: `/tools/0/elicitations/0`",
+			"Source: [expected-valid/elicitation-declarations.json](https://github.com/mcpdesc/mcpdesc-specification/blob/v0.9.0-rc.3/spec/draft/fixtures/expected-valid/elicitation-declarations.json) · Selected: `/tools/0/elicitations`",
+			"Source: [expected-invalid/elicitation-branch-mixing.json](https://github.com/mcpdesc/mcpdesc-specification/blob/v0.9.0-rc.3/spec/draft/fixtures/expected-invalid/elicitation-branch-mixing.json) · Selected: `/resources/0/elicitations/0`",
+			"Source: [expected-invalid/discriminated-union-members.json](https://github.com/mcpdesc/mcpdesc-specification/blob/v0.9.0-rc.3/spec/draft/fixtures/expected-invalid/discriminated-union-members.json) · Selected: `/tools/0/elicitations/0`",
 			"\"name\": \"approve\",\n  \"mode\": \"form\",\n  \"message\": \"Approve?\"\n}",
-			"[elicitation.yaml](https://github.com/mcpdesc/mcpdesc-specification/blob/v0.9.0-rc.3/spec/draft/validation/rules/elicitation.yaml) at pinned tag `v0.9.0-rc.3`.",
+			"[elicitation.yaml](https://github.com/mcpdesc/mcpdesc-specification/blob/v0.9.0-rc.3/spec/draft/validation/rules/elicitation.yaml) at immutable tag [v0.9.0-rc.3](https://github.com/mcpdesc/mcpdesc-specification/blob/v0.9.0-rc.3/spec/draft).",
 			"```yaml\n- id: mcpdesc.elicitation.members\n",
 		}},
 		{"mcpdesc.elicitation.form-schema.consistency", []string{
@@ -67,14 +67,14 @@ func TestGoldenPages(t *testing.T) {
 			"**Surface:** Elicitation Declaration · **Path:** `requestedSchema`",
 			"**Kind:** mcpdesc-semantic",
 			"- **MCP Description 0.9.0, Section 12.3**",
-			"  - Elicitation Declarations: req-elicitation-form-required\n",
-			"  - Elicitation Declarations: req-elicitation-form-ranges\n",
+			"  - Elicitation Declarations: [req-elicitation-form-required](https://mcpdesc.org/docs/specification/0.9.0-rc.3/elicitation#req-elicitation-form-required)\n",
+			"  - Elicitation Declarations: [req-elicitation-form-ranges](https://mcpdesc.org/docs/specification/0.9.0-rc.3/elicitation#req-elicitation-form-ranges)\n",
 			"## Based on",
 			"- Tier 1 — MCP schema.ts and normative specification text: MCP 2025-06-18",
 			"  - validation/mcp-schemas/2026-07-28/schema.ts#L3117-L3118\n",
-			"Source: expected-invalid/elicitation-form-semantics.json · Selected: `/prompts/0/elicitations/0/requestedSchema/required`",
+			"Source: [expected-invalid/elicitation-form-semantics.json](https://github.com/mcpdesc/mcpdesc-specification/blob/v0.9.0-rc.3/spec/draft/fixtures/expected-invalid/elicitation-form-semantics.json) · Selected: `/prompts/0/elicitations/0/requestedSchema/required`",
 			"```json\n[\n  \"missing\"\n]\n```",
-			"Source: expected-invalid/elicitation-form-invalid-range.json · Selected: `/prompts/0/elicitations/0/requestedSchema/properties/count`",
+			"Source: [expected-invalid/elicitation-form-invalid-range.json](https://github.com/mcpdesc/mcpdesc-specification/blob/v0.9.0-rc.3/spec/draft/fixtures/expected-invalid/elicitation-form-invalid-range.json) · Selected: `/prompts/0/elicitations/0/requestedSchema/properties/count`",
 			"```json\n{\n  \"type\": \"integer\",\n  \"minimum\": 10,\n  \"maximum\": 1\n}\n```",
 			"```yaml\n- id: mcpdesc.elicitation.form-schema.consistency\n",
 			"  # A requestedSchema may be a Reference Object: check what it points at.\n",
@@ -318,7 +318,7 @@ func TestExamples(t *testing.T) {
 		"Source: ok.json · Selected: the whole document\n\n```json\n{\n  \"b\": 1,",
 		"**Protocol versions:** `1, 2`",
 		"description: \"Says something.\"",
-		"r.yaml at pinned tag `v1`.",
+		"r.yaml at immutable tag `v1`.",
 		"```yaml\n- id: t.rule\n  given: x\n",
 	} {
 		if !strings.Contains(string(page), w) {
@@ -370,43 +370,115 @@ func TestText(t *testing.T) {
 func TestWriteAll(t *testing.T) {
 	rs := seedRuleset(t)
 	dir := t.TempDir()
+	// A page of an earlier run for a rule that is gone, and a file of
+	// someone else's beside the pages: the first is removed, the second
+	// kept.
+	stale := filepath.Join(dir, "0.9.0-rc.3", "mcpdesc", "old-rule", "index.md")
+	mine := filepath.Join(dir, "0.9.0-rc.3", "mcpdesc", "notes.md")
+	for _, f := range []string{stale, mine} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	paths, err := WriteAll(rs, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := filepath.Join(dir, "mcpdesc", "v0.9.0-rc.3")
-	// One page per rule in rule id order, then the index.
+	base := filepath.Join(dir, "0.9.0-rc.3", "mcpdesc")
+	// One page per rule in rule id order, at the published layout, then
+	// the index.
 	var want []string
 	for _, r := range rs.Rules {
-		want = append(want, filepath.Join(base, r.ID+".md"))
+		slug := strings.ReplaceAll(strings.TrimPrefix(r.ID, "mcpdesc."), ".", "-")
+		want = append(want, filepath.Join(base, slug, "index.md"))
 	}
 	want = append(want, filepath.Join(base, "index.md"))
 	if strings.Join(paths, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("paths = %q, want %q", paths, want)
 	}
-	want = []string{"", filepath.Join(base, "mcpdesc.elicitation.members.md"), filepath.Join(base, "index.md")}
-	page, _ := os.ReadFile(want[1])
+	members := filepath.Join(base, "elicitation-members", "index.md")
+	page, _ := os.ReadFile(members)
 	direct, _ := Page(rs, rs.Rule("mcpdesc.elicitation.members"))
 	if !bytes.Equal(page, direct) {
 		t.Error("written page differs from Page")
 	}
-	index, err := os.ReadFile(want[2])
+	index, err := os.ReadFile(filepath.Join(base, "index.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range []string{
 		"| Rule | Level | Surface | Title |",
-		"| [`mcpdesc.elicitation.members`](mcpdesc.elicitation.members.md) | must | Elicitation Declaration | Declare elicitations with their mode fields |",
-		"| [`mcpdesc.elicitation.form-schema.consistency`](mcpdesc.elicitation.form-schema.consistency.md) | must | Elicitation Declaration |",
+		"| [`mcpdesc.elicitation.members`](elicitation-members/) | must | Elicitation Declaration | Declare elicitations with their mode fields |",
+		"| [`mcpdesc.elicitation.form-schema.consistency`](elicitation-form-schema-consistency/) | must | Elicitation Declaration |",
 	} {
 		if !strings.Contains(string(index), w) {
 			t.Errorf("index lacks %q:\n%s", w, index)
 		}
 	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale page is still there: %v", err)
+	}
+	if _, err := os.Stat(filepath.Dir(stale)); !os.IsNotExist(err) {
+		t.Errorf("the stale page's folder is still there: %v", err)
+	}
+	if _, err := os.Stat(mine); err != nil {
+		t.Errorf("a file that is not a page was removed: %v", err)
+	}
 	bad := *rs
 	bad.Tag = "../x"
 	if _, err := WriteAll(&bad, dir); err == nil {
 		t.Error("a tag with a separator was accepted as a folder name")
+	}
+}
+
+// TestPublishedLinks: a page of a ruleset with a docs block links its
+// published place, its requirement ids, its example fixtures and its rule
+// file at the tag, as the seed pages do; a rule a rules folder added links
+// nothing upstream.
+func TestPublishedLinks(t *testing.T) {
+	rs := seedRuleset(t)
+	r := rs.Rule("mcpdesc.elicitation.members")
+	if got, want := PagePath(rs, r), "0.9.0-rc.3/mcpdesc/elicitation-members/index.md"; got != want {
+		t.Errorf("PagePath = %q, want %q", got, want)
+	}
+	if got := PageURL(rs, r); got != "" && got != "https://mcpdesc.org/docs/rules/0.9.0-rc.3/mcpdesc/elicitation-members/" {
+		t.Errorf("PageURL = %q", got)
+	}
+	if rs.Docs.Pages == "" {
+		t.Skip("the seed ruleset publishes no pages")
+	}
+	page, err := Page(rs, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{
+		`source: "https://mcpdesc.org/docs/rules/0.9.0-rc.3/mcpdesc/elicitation-members/"`,
+		"Elicitation Declarations: [req-elicitation-declaration-fields](https://mcpdesc.org/docs/specification/0.9.0-rc.3/elicitation#req-elicitation-declaration-fields)",
+		"Source: [expected-invalid/elicitation-branch-mixing.json](https://github.com/mcpdesc/mcpdesc-specification/blob/v0.9.0-rc.3/spec/draft/fixtures/expected-invalid/elicitation-branch-mixing.json) · Selected: `/resources/0/elicitations/0`",
+		"[elicitation.yaml](https://github.com/mcpdesc/mcpdesc-specification/blob/v0.9.0-rc.3/spec/draft/validation/rules/elicitation.yaml) at immutable tag [v0.9.0-rc.3](https://github.com/mcpdesc/mcpdesc-specification/blob/v0.9.0-rc.3/spec/draft).",
+	} {
+		if !bytes.Contains(page, []byte(w)) {
+			t.Errorf("page lacks %q", w)
+		}
+	}
+	// The H2 sections in the seed pages' order.
+	var h2 []string
+	for _, l := range strings.Split(string(page), "\n") {
+		if strings.HasPrefix(l, "## ") {
+			h2 = append(h2, l[3:])
+		}
+	}
+	if got := strings.Join(h2, ", "); got != "Requirement, Details, Required by, Examples, Rule Source Code" {
+		t.Errorf("sections %s", got)
+	}
+	added := *r
+	added.Published, added.SourceURL = false, "" // as a rule a --rules folder adds
+	page, _ = Page(rs, &added)
+	if bytes.Contains(page, []byte("mcpdesc.org")) || bytes.Contains(page, []byte("github.com/mcpdesc")) {
+		t.Errorf("a rule that is not published links upstream:\n%s", page)
 	}
 }
 

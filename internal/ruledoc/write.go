@@ -2,6 +2,7 @@ package ruledoc
 
 import (
 	"bytes"
+	"net/url"
 	"errors"
 	"fmt"
 	"os"
@@ -16,22 +17,26 @@ import (
 // IndexFile is the name of the page listing a ruleset's rules.
 const IndexFile = "index.md"
 
-// WriteAll writes the page of every rule of rs to
-// dir/<ruleset name>/<tag>/<rule id>.md, and an index page listing them (id,
-// level, surface, title) beside them. It returns the paths written: the
-// rule pages in rule id order, then the index. Every page is rendered before
-// anything is written, so that a rule that cannot be documented leaves no
-// partial output.
+// WriteAll writes the page of every rule of rs at its published place,
+// dir/<tag without v>/<owner>/<slug>/index.md (see PagePath), and an index
+// page listing them (id, level, surface, title) at
+// dir/<tag without v>/<ruleset name>/index.md. Pages of earlier runs that
+// it no longer writes (a rule removed or renamed) are removed: the
+// index.md files two folders below the tag's folder, and the folders they
+// leave empty. It returns the paths written: the rule pages in rule id
+// order, then the index. Every page is rendered before anything is
+// written, so that a rule that cannot be documented leaves no partial
+// output.
 func WriteAll(rs *engine.Ruleset, dir string) ([]string, error) {
 	if rs == nil {
 		return nil, errors.New("ruledoc: nil ruleset")
 	}
-	for _, part := range []struct{ what, v string }{{"name", rs.Name}, {"tag", rs.Tag}} {
+	tag := strings.TrimPrefix(rs.Tag, "v")
+	for _, part := range []struct{ what, v string }{{"name", rs.Name}, {"tag", tag}} {
 		if !safeName(part.v) {
 			return nil, fmt.Errorf("ruleset %s: %s %q cannot name a folder", rs, part.what, part.v)
 		}
 	}
-	out := filepath.Join(dir, rs.Name, rs.Tag)
 	type file struct {
 		path string
 		data []byte
@@ -39,8 +44,10 @@ func WriteAll(rs *engine.Ruleset, dir string) ([]string, error) {
 	var files []file
 	var issues loader.Issues
 	for _, r := range rs.Rules {
-		if !safeName(r.ID) {
-			issues.Append(&loader.Error{File: r.File, Pos: r.Pos, Msg: fmt.Sprintf("rule id %q cannot name a file", r.ID)})
+		rel := PagePath(rs, r)
+		parts := strings.Split(rel, "/")
+		if len(parts) != 4 || !safeName(parts[0]) || !safeName(parts[1]) || !safeName(parts[2]) {
+			issues.Append(&loader.Error{File: r.File, Pos: r.Pos, Msg: fmt.Sprintf("rule %q (owner %q) cannot name a page folder", r.ID, r.Doc.Owner)})
 			continue
 		}
 		data, err := Page(rs, r)
@@ -48,27 +55,66 @@ func WriteAll(rs *engine.Ruleset, dir string) ([]string, error) {
 			issues.Append(err)
 			continue
 		}
-		files = append(files, file{filepath.Join(out, r.ID+".md"), data})
+		files = append(files, file{filepath.Join(dir, filepath.FromSlash(rel)), data})
 	}
 	if err := issues.Err(); err != nil {
 		return nil, err
 	}
-	files = append(files, file{filepath.Join(out, IndexFile), Index(rs)})
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, err
-	}
-	var written []string
+	files = append(files, file{filepath.Join(dir, tag, rs.Name, IndexFile), Index(rs)})
+	written := map[string]bool{}
+	var paths []string
 	for _, f := range files {
-		if err := os.WriteFile(f.path, f.data, 0o644); err != nil {
-			return written, err
+		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+			return paths, err
 		}
-		written = append(written, f.path)
+		if err := os.WriteFile(f.path, f.data, 0o644); err != nil {
+			return paths, err
+		}
+		written[f.path] = true
+		paths = append(paths, f.path)
 	}
-	return written, nil
+	return paths, removeStale(filepath.Join(dir, tag), rs, written)
+}
+
+// removeStale removes the pages of the tag folder's owners that this run
+// did not write: <tag folder>/<owner>/<slug>/index.md, for the owners of
+// rs's rules, then the folders left empty. Nothing else is touched.
+func removeStale(tagDir string, rs *engine.Ruleset, written map[string]bool) error {
+	owners := map[string]bool{rs.Name: true}
+	for _, r := range rs.Rules {
+		owners[strings.Split(PagePath(rs, r), "/")[1]] = true
+	}
+	for owner := range owners {
+		if !safeName(owner) {
+			continue
+		}
+		ownerDir := filepath.Join(tagDir, owner)
+		entries, err := os.ReadDir(ownerDir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if !e.IsDir() {
+				continue
+			}
+			page := filepath.Join(ownerDir, e.Name(), IndexFile)
+			if written[page] {
+				continue
+			}
+			if st, err := os.Lstat(page); err != nil || !st.Mode().IsRegular() {
+				continue
+			}
+			if err := os.Remove(page); err != nil {
+				return err
+			}
+			_ = os.Remove(filepath.Join(ownerDir, e.Name())) // only when empty
+		}
+	}
+	return nil
 }
 
 // Index renders the Markdown page listing the rules of rs, each linked to
-// its page (<rule id>.md in the same folder).
+// its page.
 func Index(rs *engine.Ruleset) []byte {
 	var b bytes.Buffer
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
@@ -100,10 +146,20 @@ func Index(rs *engine.Ruleset) []byte {
 			title = r.ID
 		}
 		p("| [%s](%s) | %s | %s | %s |\n",
-			codeSpan(r.ID), linkDest(r.ID+".md"),
+			codeSpan(r.ID), linkDest(indexLink(rs, r)),
 			cell(safetext.Line(r.Doc.Level)), cell(safetext.Line(r.Doc.Surface)), cell(title))
 	}
 	return b.Bytes()
+}
+
+// indexLink is the link from the ruleset's index page
+// (<tag>/<ruleset name>/index.md) to a rule's page.
+func indexLink(rs *engine.Ruleset, r *engine.Rule) string {
+	parts := strings.Split(PagePath(rs, r), "/") // tag, owner, slug, index.md
+	if parts[1] == rs.Name {
+		return url.PathEscape(parts[2]) + "/"
+	}
+	return "../" + url.PathEscape(parts[1]) + "/" + url.PathEscape(parts[2]) + "/"
 }
 
 // cell escapes s for a table cell.
@@ -114,5 +170,6 @@ func cell(s string) string {
 // safeName reports whether s can be one path element: not empty, not a dot
 // name, without separators.
 func safeName(s string) bool {
-	return s != "" && s != "." && s != ".." && !strings.ContainsAny(s, `/\:`) && !strings.ContainsRune(s, 0)
+	return s != "" && s != "." && s != ".." && !strings.ContainsAny(s, `/\:`) && !strings.ContainsRune(s, 0) &&
+		!strings.ContainsFunc(s, safetext.Hidden)
 }
