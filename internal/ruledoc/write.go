@@ -2,9 +2,9 @@ package ruledoc
 
 import (
 	"bytes"
-	"net/url"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
