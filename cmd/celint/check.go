@@ -56,6 +56,7 @@ type checkFlags struct {
 	config      string
 	noConfig    bool
 	outputs     []string // [FORMAT=]FILE
+	ignore      []string // --ignore patterns
 	quiet       bool
 	maxWarnings int
 	baseline    string
@@ -80,6 +81,10 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fset.DurationVar(&f.ruleTimeout, "rule-timeout", engine.DefaultRuleTimeout, "wall-clock safety net: stop a rule that runs longer than this on one document (its cost budget bounds it first)")
 	fset.Func("output", "write the report to `[FORMAT=]FILE`: with a format (json=out.json, sarif=celint.sarif), in addition to the report on stdout; without, the --format report goes to FILE instead of stdout. Repeat for several", func(v string) error {
 		f.outputs = append(f.outputs, v)
+		return nil
+	})
+	fset.Func("ignore", "do not check the files this `PATTERN` matches ('*', '?', '**'; relative to the current folder; a name without '/' matches anywhere). Repeat for several", func(v string) error {
+		f.ignore = append(f.ignore, v)
 		return nil
 	})
 	fset.BoolVar(&f.quiet, "quiet", false, "report errors only (warnings and infos still count for --fail-on and --max-warnings)")
@@ -136,6 +141,13 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	files, walked, inputDiags := expandPaths(paths)
 	files = dropIgnored(cfg, files, cleaned(paths), stderr)
+	if len(f.ignore) > 0 {
+		cli := &config.Config{File: "--ignore", Dir: "."}
+		for _, p := range f.ignore {
+			cli.Ignore = append(cli.Ignore, config.Pattern{Text: p, File: "--ignore"})
+		}
+		files = dropIgnored(cli, files, cleaned(paths), stderr)
+	}
 	files = slices.DeleteFunc(files, func(file string) bool {
 		// The baseline celint reads or writes is never a document to check.
 		return file != "-" && (sameFile(file, f.baseline) || sameFile(file, f.writeBase))

@@ -99,7 +99,11 @@ func dropIgnored(cfg *config.Config, files, named []string, stderr io.Writer) []
 			continue
 		}
 		if slices.Contains(named, f) {
-			fmt.Fprintf(stderr, "celint: %s is not checked: %s:%s ignores %q\n", f, p.File, p.Pos, p.Text)
+			where := p.File
+			if !p.Pos.IsZero() {
+				where += ":" + p.Pos.String()
+			}
+			fmt.Fprintf(stderr, "celint: %s is not checked: %s ignores %q\n", f, where, p.Text)
 		}
 	}
 	return out

@@ -338,3 +338,24 @@ func TestHouseRulesetBeside(t *testing.T) {
 		}
 	}
 }
+
+// TestIgnoreFlag: --ignore drops the files a pattern matches, with a note
+// for one named on the command line.
+func TestIgnoreFlag(t *testing.T) {
+	src, err := os.ReadFile(example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write(t, dir, "a/one.yaml", string(src))
+	write(t, dir, "b/two.yaml", string(src))
+	t.Chdir(dir)
+	_, out, _ := runCLI(t, "check", "--no-config", "--ignore", "a/**", "--format", "json", ".")
+	if strings.Contains(out, "a/one.yaml") || !strings.Contains(out, "b/two.yaml") {
+		t.Errorf("--ignore a/**:\n%s", out)
+	}
+	_, _, errOut := runCLI(t, "check", "--no-config", "--ignore", "two.yaml", "b/two.yaml")
+	if !strings.Contains(errOut, `b/two.yaml is not checked: --ignore ignores "two.yaml"`) {
+		t.Errorf("named and ignored: %s", errOut)
+	}
+}
