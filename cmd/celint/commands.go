@@ -10,8 +10,10 @@ import (
 	"github.com/celint/celint/engine"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/celint/celint/conformance"
 	"github.com/celint/celint/internal/ruledoc"
@@ -73,6 +75,16 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 			return exitError, err
 		}
 	} else {
+		// On a terminal the long EXPECTED and GOT cells are cut to fit its
+		// width ($COLUMNS, else 120); a file or a pipe gets them whole.
+		fit := 0
+		if isTerminal(stdout) {
+			width := 120
+			if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 40 {
+				width = n
+			}
+			fit = max(20, (width-90)/2)
+		}
 		var buf bytes.Buffer
 		for _, a := range all {
 			var pass, fail, skip, warn int
@@ -97,7 +109,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 					header = true
 					fmt.Fprintln(tw, "  RESULT\tRULE\tEXAMPLE\tEXPECTED\tGOT")
 				}
-				fmt.Fprintf(tw, "  %s\t%s\t%s %s\t%s\t%s\n", r.Status, cell(r.RuleID), cell(r.Kind), cell(r.Example), cell(r.Expected), cell(r.Got))
+				fmt.Fprintf(tw, "  %s\t%s\t%s %s\t%s\t%s\n", r.Status, cell(r.RuleID), cell(r.Kind), cell(r.Example), clip(cell(r.Expected), fit), clip(cell(r.Got), fit))
 			}
 			tw.Flush()
 			fmt.Fprintf(&buf, "%d passed, %d failed, %d skipped", pass, fail, skip)
@@ -326,4 +338,13 @@ func rulesJSON(w io.Writer, all []*engine.Ruleset) error {
 	}
 	_, err := w.Write(safetext.JSON(buf.Bytes()))
 	return err
+}
+
+// clip cuts s to n characters, ending in "…"; n = 0 keeps it whole.
+func clip(s string, n int) string {
+	if n <= 0 || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
 }

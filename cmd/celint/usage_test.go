@@ -359,3 +359,15 @@ func TestIgnoreFlag(t *testing.T) {
 		t.Errorf("named and ignored: %s", errOut)
 	}
 }
+
+func TestClip(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		n    int
+		want string
+	}{{"abcdef", 0, "abcdef"}, {"abcdef", 6, "abcdef"}, {"abcdef", 4, "abc…"}, {"ééééé", 3, "éé…"}} {
+		if got := clip(tt.in, tt.n); got != tt.want {
+			t.Errorf("clip(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
