@@ -235,6 +235,9 @@ func TestRulesJSON(t *testing.T) {
 		if r.Title == "" || r.File == "" || r.Severity == "" {
 			t.Errorf("rule %+v lacks a field", r)
 		}
+		if strings.Contains(strings.ToLower(r.Title), "about:") {
+			t.Errorf("rule %s: a stray \"about:\" in its title %q", r.ID, r.Title)
+		}
 	}
 	if !found {
 		t.Error("the code required-undeclared is not listed")
