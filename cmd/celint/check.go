@@ -207,7 +207,14 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	sources := map[string][]byte{}
 	usedRules := map[*engine.Rule]*engine.Ruleset{}
 	checked := files[:0:0]
+	noted := map[*engine.Ruleset]bool{}
 	for _, r := range results {
+		// A ruleset that names no versions it accepts cannot tell a
+		// description from any other document: say so, once.
+		if len(r.rss) > 0 && r.rss[0].Accepts == nil && !noted[r.rss[0]] {
+			noted[r.rss[0]] = true
+			fmt.Fprintf(stderr, "celint: ruleset %s declares no accepts: it checks every document as one of its own\n", safetext.Line(r.rss[0].String()))
+		}
 		if r.skipped != "" {
 			fmt.Fprintf(stderr, "celint: skipped %s: %s\n", safetext.Line(r.file), safetext.Line(r.skipped))
 			continue

@@ -328,6 +328,13 @@ func TestHouseRulesetBeside(t *testing.T) {
       valid: [{document: {tools: [{name: a, description: d}]}, selected: /tools/0}]
       invalid: [{document: {tools: [{name: a}]}, selected: /tools/0}]
 `
+	house0 := filepath.Join(dir, "house-pinned")
+	write(t, house0, "ruleset.yaml", "name: house\ntag: v0.2.0\n")
+	write(t, house0, "rules.yaml", rules)
+	pkg := write(t, dir, "package.json", `{"name": "x"}`)
+	if _, _, errOut := runCLI(t, "check", "--no-config", "--rules", house0, "--spec", "house@v0.2.0", pkg); !strings.Contains(errOut, "ruleset house@v0.2.0 declares no accepts: it checks every document as one of its own") {
+		t.Errorf("pinned ruleset without accepts: no note: %s", errOut)
+	}
 	for _, tag := range []string{"v1.0.0", "v0.1.0"} {
 		house := filepath.Join(dir, "house-"+tag)
 		write(t, house, "ruleset.yaml", "name: house\ntag: "+tag+"\n")
