@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -132,4 +133,62 @@ func strip(ds []engine.Diagnostic) []string {
 		out = append(out, d.String()+" "+d.Message)
 	}
 	return out
+}
+
+// TestFusedWhen: a check's when and test evaluated in one program give
+// what evaluating them apart gives: no finding when when is false, the
+// finding when it holds, and a failing when (not a bool, or an error) is a
+// rule error at the when's own position, not the test's.
+func TestFusedWhen(t *testing.T) {
+	rules := `rules:
+  - id: t.when
+    level: must
+    given: items.#
+    checks:
+      - when: self > 1 // a comment the fused text must survive
+        assert: self < 3
+        message: big {self}
+  - id: t.notbool
+    level: must
+    given: items.#
+    checks:
+      - when: '"yes"'
+        assert: "true"
+  - id: t.fails
+    level: must
+    given: items.#
+    checks:
+      - when: self.missing
+        assert: "true"
+`
+	ds, _ := lintHostile(t, engine.Options{}, rules, "items: [1, 2, 3, 4]\n")
+	var got []string
+	for _, d := range ds {
+		got = append(got, fmt.Sprintf("%s %s %s", d.RuleID, d.Pointer, d.Message))
+	}
+	want := []string{
+		"t.when /items/2 big 3",
+		"t.when /items/3 big 4",
+	}
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("lacks %q in %q", w, got)
+		}
+	}
+	for _, id := range []string{"t.notbool", "t.fails"} {
+		errs := ruleOnly(ds, id)
+		if len(errs) == 0 || !errs[0].RuleError {
+			t.Errorf("%s: %v, want rule errors", id, errs)
+			continue
+		}
+		if !strings.Contains(errs[0].Message, "rs/rules.yaml:") || strings.Contains(errs[0].Message, ":14:17") || strings.Contains(errs[0].Message, ":20:17") {
+			t.Errorf("%s: %q, want the error at the when, not the test", id, errs[0].Message)
+		}
+	}
+	if m := ruleOnly(ds, "t.notbool")[0].Message; !strings.Contains(m, "rs/rules.yaml:13:16") || !strings.Contains(m, "a 'when' condition must yield a bool") {
+		t.Errorf("t.notbool: %q", m)
+	}
+	if m := ruleOnly(ds, "t.fails")[0].Message; !strings.Contains(m, "rs/rules.yaml:19:15") {
+		t.Errorf("t.fails: %q", m)
+	}
 }

@@ -577,14 +577,17 @@ func (rr *ruleRun) runCheck(c *check, n *loader.Node, parent *frame) error {
 }
 
 func (rr *ruleRun) runOne(c *check, n *loader.Node, fr *frame) error {
-	if c.when != nil {
-		ok, err := rr.evalBool(c.when, fr)
-		if err != nil || !ok {
-			return err
+	v, done, err := rr.runFused(c, fr)
+	if !done {
+		if c.when != nil {
+			ok, err := rr.evalBool(c.when, fr)
+			if err != nil || !ok {
+				return err
+			}
 		}
+		v, err = rr.eval(c.test, fr)
 	}
-	v, err := rr.eval(c.test, fr)
-	if err != nil {
+	if err != nil || v == nil {
 		return err
 	}
 	switch t := v.(type) {
@@ -624,6 +627,32 @@ func native(v ref.Val) (any, error) {
 		return nil, fmt.Errorf("the value is too large to report: its size passes %d", maxValueWeight)
 	}
 	return cel.ToNative(v)
+}
+
+// runFused evaluates a check's when and test in one program. done is false
+// when the check has none, or when it met an error or a when that is not a
+// bool: then when and test are evaluated apart, to report the error where
+// it is. v is nil when when is false.
+func (rr *ruleRun) runFused(c *check, fr *frame) (v ref.Val, done bool, err error) {
+	if c.fused == nil || rr.spend.over != nil {
+		return nil, false, nil
+	}
+	out, cost, err := c.fused.Eval(rr.ctx, fr)
+	if err != nil || types.IsUnknownOrError(out) {
+		return nil, false, nil
+	}
+	opt, ok := out.(*types.Optional)
+	if !ok {
+		return nil, false, nil
+	}
+	if rr.spend.budget > 0 && rr.spend.cost+cost > rr.spend.budget {
+		return nil, false, nil // the budget runs out: say where, apart
+	}
+	rr.spend.cost += cost
+	if !opt.HasValue() {
+		return nil, true, nil
+	}
+	return opt.GetValue(), true, nil
 }
 
 // violationOf reads one entry of a list of violations: a relative pointer
