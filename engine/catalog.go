@@ -229,21 +229,13 @@ func notVersioned(name string, doc *loader.Document, rulesets []*Ruleset) error 
 	return &loader.Error{File: name, Pos: doc.Root.Pos, Err: ErrNoRuleset, Msg: "no ruleset accepts this document"}
 }
 
-// kindPhrase names a node's kind with its value, for a message.
+// kindPhrase names a node's kind for a message, with the value of a
+// number (the likeliest mistake: an unquoted version).
 func kindPhrase(n *loader.Node) string {
-	switch n.Kind {
-	case loader.Number:
+	if n.Kind == loader.Number {
 		return fmt.Sprintf("the number %v", n.Value)
-	case loader.Bool:
-		return fmt.Sprintf("the boolean %v", n.Value)
-	case loader.Null:
-		return "null"
-	case loader.Array:
-		return "a list"
-	case loader.Object:
-		return "a mapping"
 	}
-	return "a string"
+	return loader.KindPhrase(n)
 }
 
 func lastOr(s []string, def string) string {

@@ -198,17 +198,17 @@ func (l *linter) selection(sel *selector) ([]*loader.Node, error) {
 	if c, ok := l.selections[sel.text]; ok {
 		return c.nodes, c.err
 	}
-	var c selected
+	var c pathNodes
 	c.err = sel.match(l.doc, func(n *loader.Node) { c.nodes = append(c.nodes, n) })
 	if l.selections == nil {
-		l.selections = map[string]selected{}
+		l.selections = map[string]pathNodes{}
 	}
 	l.selections[sel.text] = c
 	return c.nodes, c.err
 }
 
-// selected is a path's selection on the document, or why it failed.
-type selected struct {
+// pathNodes is a path's selection on the document, or why it failed.
+type pathNodes struct {
 	nodes []*loader.Node
 	err   error
 }
@@ -249,7 +249,7 @@ type linter struct {
 	scopes       map[*loader.Node]any // the nodes' scopes computed so far
 
 	selMu      sync.Mutex
-	selections map[string]selected // by path text
+	selections map[string]pathNodes // by path text
 }
 
 // spend counts CEL cost against a budget.

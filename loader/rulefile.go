@@ -60,7 +60,8 @@ type DocsSpec struct {
 	// section's page is Specification + Sections[<chapter>], and a
 	// requirement id its anchor there.
 	Specification string
-	// Sections maps a chapter number ("12") to its page ("elicitation").
+	// Sections maps a chapter number ("4") to the name of its page
+	// ("overview").
 	Sections map[string]string
 	// Fixtures is the URL of the fixture folder at this tag: an example's
 	// source is Fixtures + <source>.
@@ -359,7 +360,7 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 					rs.Docs.Tree = r.url(v)
 				case "sections":
 					if v.Kind != Object {
-						r.add(v.Pos, "docs.sections: expected a mapping of chapter numbers to page names, found %s", kindPhrase(v))
+						r.add(v.Pos, "docs.sections: expected a mapping of chapter numbers to page names, found %s", KindPhrase(v))
 						return
 					}
 					rs.Docs.Sections = map[string]string{}
@@ -383,7 +384,7 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 			}
 		case "selections":
 			if v.Kind != Object {
-				r.add(v.Pos, "selections: expected a mapping of names to selection paths, found %s", kindPhrase(v))
+				r.add(v.Pos, "selections: expected a mapping of names to selection paths, found %s", KindPhrase(v))
 				return
 			}
 			for _, c := range v.Children {
@@ -397,7 +398,7 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 			r.list(v, "a list of rule ids", func(c *Node) { rs.Disable = append(rs.Disable, r.scalar(c)) })
 		case "levels":
 			if v.Kind != Object {
-				r.add(v.Pos, "levels: expected a mapping of rule ids to levels, found %s", kindPhrase(v))
+				r.add(v.Pos, "levels: expected a mapping of rule ids to levels, found %s", KindPhrase(v))
 				return
 			}
 			for _, c := range v.Children {
@@ -548,7 +549,7 @@ func newReader(name string, data []byte) (*reader, *Node, error) {
 		return nil, nil, err
 	}
 	if doc.Root.Kind != Object {
-		return nil, nil, &Error{File: name, Pos: doc.Root.Pos, Msg: "expected a mapping at the top level, found " + kindPhrase(doc.Root)}
+		return nil, nil, &Error{File: name, Pos: doc.Root.Pos, Msg: "expected a mapping at the top level, found " + KindPhrase(doc.Root)}
 	}
 	return &reader{file: name, src: data, doc: doc}, doc.Root, nil
 }
@@ -561,7 +562,7 @@ func (r *reader) add(p Pos, format string, args ...any) {
 // key that is not one of known (and a non-mapping n) at its position.
 func (r *reader) members(n *Node, what string, known []string, visit func(key string, v *Node)) {
 	if n.Kind != Object {
-		r.add(n.Pos, "%s: expected a mapping, found %s", what, kindPhrase(n))
+		r.add(n.Pos, "%s: expected a mapping, found %s", what, KindPhrase(n))
 		return
 	}
 	for _, c := range n.Children {
@@ -576,7 +577,7 @@ func (r *reader) members(n *Node, what string, known []string, visit func(key st
 // list visits the elements of list n.
 func (r *reader) list(n *Node, what string, visit func(*Node)) {
 	if n.Kind != Array {
-		r.add(n.Pos, "expected %s, found %s", what, kindPhrase(n))
+		r.add(n.Pos, "expected %s, found %s", what, KindPhrase(n))
 		return
 	}
 	for _, c := range n.Children {
@@ -599,7 +600,7 @@ func (r *reader) scalar(n *Node) Scalar {
 	case bool, int64, float64:
 		return Scalar{r.plainText(n), n.Pos}
 	}
-	r.add(n.Pos, "expected a string, found %s", kindPhrase(n))
+	r.add(n.Pos, "expected a string, found %s", KindPhrase(n))
 	return Scalar{"", n.Pos}
 }
 
@@ -626,7 +627,7 @@ func (r *reader) strs(n *Node) []string {
 func (r *reader) scalars(n *Node) []Scalar {
 	if n.Kind != Array {
 		if n.Kind == Object {
-			r.add(n.Pos, "expected a string or a list of strings, found %s", kindPhrase(n))
+			r.add(n.Pos, "expected a string or a list of strings, found %s", KindPhrase(n))
 			return nil
 		}
 		return []Scalar{r.scalar(n)}
@@ -642,7 +643,7 @@ func (r *reader) scalars(n *Node) []Scalar {
 func (r *reader) count(n *Node) int64 {
 	i, ok := n.Value.(int64)
 	if !ok || i < 0 {
-		r.add(n.Pos, "expected a non-negative integer, found %s", kindPhrase(n))
+		r.add(n.Pos, "expected a non-negative integer, found %s", KindPhrase(n))
 		return 0
 	}
 	return i
@@ -661,7 +662,7 @@ func (r *reader) url(n *Node) string {
 func (r *reader) boolean(n *Node) bool {
 	b, ok := n.Value.(bool)
 	if !ok {
-		r.add(n.Pos, "expected true or false, found %s", kindPhrase(n))
+		r.add(n.Pos, "expected true or false, found %s", KindPhrase(n))
 	}
 	return b
 }
@@ -671,7 +672,7 @@ func (r *reader) boolean(n *Node) bool {
 func (r *reader) expr(n *Node) *Expr {
 	s, ok := n.Value.(string)
 	if !ok {
-		r.add(n.Pos, "expected a CEL expression (a string), found %s", kindPhrase(n))
+		r.add(n.Pos, "expected a CEL expression (a string), found %s", KindPhrase(n))
 		return nil
 	}
 	if strings.TrimSpace(s) == "" {
@@ -697,7 +698,7 @@ func (r *reader) expr(n *Node) *Expr {
 // vars reads an ordered mapping of variable names to expressions.
 func (r *reader) vars(n *Node) Vars {
 	if n.Kind != Object {
-		r.add(n.Pos, "expected a mapping of variable names to CEL expressions, found %s", kindPhrase(n))
+		r.add(n.Pos, "expected a mapping of variable names to CEL expressions, found %s", KindPhrase(n))
 		return nil
 	}
 	var out Vars
@@ -760,7 +761,7 @@ func (r *reader) rule(n *Node, opts RuleFileOptions) *RuleSpec {
 			s.Assume = r.assume(v)
 		case "schemaMessages":
 			if v.Kind != Object {
-				r.add(v.Pos, "schemaMessages: expected a mapping of schema keywords to messages, found %s", kindPhrase(v))
+				r.add(v.Pos, "schemaMessages: expected a mapping of schema keywords to messages, found %s", KindPhrase(v))
 				return
 			}
 			for _, c := range v.Children {
@@ -848,7 +849,7 @@ func (r *reader) assume(n *Node) *Assume {
 	case String:
 		a.Expr = r.expr(n)
 	default:
-		r.add(n.Pos, "assume: expected a JSON Schema (a mapping) or a CEL condition (a string), found %s", kindPhrase(n))
+		r.add(n.Pos, "assume: expected a JSON Schema (a mapping) or a CEL condition (a string), found %s", KindPhrase(n))
 		return nil
 	}
 	return a
@@ -875,12 +876,12 @@ func (r *reader) scope(n *Node, key string) Scope {
 		return sc
 	}
 	if n.Kind != Array {
-		r.add(n.Pos, `expected "independent", a list of values, or {from, until}, found %s`, kindPhrase(n))
+		r.add(n.Pos, `expected "independent", a list of values, or {from, until}, found %s`, KindPhrase(n))
 		return sc
 	}
 	for _, c := range n.Children {
 		if c.Kind == Object || c.Kind == Array {
-			r.add(c.Pos, "expected a version string, found %s", kindPhrase(c))
+			r.add(c.Pos, "expected a version string, found %s", KindPhrase(c))
 			continue
 		}
 		sc.Values = append(sc.Values, r.str(c))
@@ -1101,7 +1102,9 @@ func blockText(lines []string, indent int) string {
 
 // kindPhrase names a node's kind for messages: "a mapping", "a list", "a
 // string", "the number 12", ...
-func kindPhrase(n *Node) string {
+// KindPhrase names a node's kind for a message: "a mapping", "a list",
+// "a string", "a number", "the boolean true", "nothing (null)".
+func KindPhrase(n *Node) string {
 	switch n.Kind {
 	case Object:
 		return "a mapping"

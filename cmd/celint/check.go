@@ -113,7 +113,8 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if _, err := report.New(f.format); err != nil {
 		return exitError, &usageError{command: "check", msg: err.Error()}
 	}
-	if _, err := parseOutputs(f.outputs, f.format); err != nil {
+	outs, err := parseOutputs(f.outputs, f.format)
+	if err != nil {
 		return exitError, &usageError{command: "check", msg: err.Error()}
 	}
 	failOn := engine.Severity(-1)
@@ -263,7 +264,6 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if f.quiet {
 		rin.Diagnostics = slices.DeleteFunc(slices.Clone(diags), func(d engine.Diagnostic) bool { return d.Severity < engine.Error })
 	}
-	outs, _ := parseOutputs(f.outputs, f.format) // checked above
 	for _, o := range outs {
 		if err := o.write(stdout, rin, wantColor(f.color, stdout)); err != nil {
 			return exitError, err

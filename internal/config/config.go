@@ -5,6 +5,7 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path"
@@ -126,7 +127,7 @@ func load(file string, chain []string) (*Config, error) {
 	r := &reader{file: file}
 	root := doc.Root
 	if root.Kind != loader.Object {
-		r.fail(root.Pos, "a config file is a mapping (rules, overrides, ignore, …), found %s", kind(root))
+		r.fail(root.Pos, "a config file is a mapping (rules, overrides, ignore, …), found %s", loader.KindPhrase(root))
 		return nil, r.err()
 	}
 	var own Layer
@@ -153,7 +154,7 @@ func load(file string, chain []string) (*Config, error) {
 			own.Levels = append(own.Levels, r.levels(m)...)
 		case "overrides":
 			if m.Kind != loader.Array {
-				r.fail(m.Pos, "overrides is a list of {files, rules}, found %s", kind(m))
+				r.fail(m.Pos, "overrides is a list of {files, rules}, found %s", loader.KindPhrase(m))
 				continue
 			}
 			for _, o := range m.Children {
@@ -193,22 +194,15 @@ func load(file string, chain []string) (*Config, error) {
 		c.Layers = append(c.Layers, base.Layers...)
 		c.Ignore = append(base.Ignore, c.Ignore...)
 		c.RuleFolders = append(base.RuleFolders, c.RuleFolders...)
-		c.Spec = cmpOr(c.Spec, base.Spec)
-		c.Format = cmpOr(c.Format, base.Format)
-		c.FailOn = cmpOr(c.FailOn, base.FailOn)
+		c.Spec = cmp.Or(c.Spec, base.Spec)
+		c.Format = cmp.Or(c.Format, base.Format)
+		c.FailOn = cmp.Or(c.FailOn, base.FailOn)
 	}
 	if len(own.Levels) > 0 {
 		c.Layers = append(c.Layers, own)
 	}
 	c.Layers = append(c.Layers, overrides...)
 	return c, r.err()
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // reader collects a config file's problems, each at its position.
@@ -226,21 +220,21 @@ func (r *reader) err() error { return r.issues.Err() }
 func (r *reader) str(n *loader.Node) (string, bool) {
 	s, ok := n.Value.(string)
 	if !ok {
-		r.fail(n.Pos, "%s: expected a string, found %s", n.Key, kind(n))
+		r.fail(n.Pos, "%s: expected a string, found %s", n.Key, loader.KindPhrase(n))
 	}
 	return s, ok
 }
 
 func (r *reader) strs(n *loader.Node) []string {
 	if n.Kind != loader.Array {
-		r.fail(n.Pos, "%s: expected a list of strings, found %s", n.Key, kind(n))
+		r.fail(n.Pos, "%s: expected a list of strings, found %s", n.Key, loader.KindPhrase(n))
 		return nil
 	}
 	var out []string
 	for _, e := range n.Children {
 		s, ok := e.Value.(string)
 		if !ok {
-			r.fail(e.Pos, "%s: expected a string, found %s", n.Key, kind(e))
+			r.fail(e.Pos, "%s: expected a string, found %s", n.Key, loader.KindPhrase(e))
 			continue
 		}
 		out = append(out, s)
@@ -250,14 +244,14 @@ func (r *reader) strs(n *loader.Node) []string {
 
 func (r *reader) patterns(n *loader.Node) []Pattern {
 	if n.Kind != loader.Array {
-		r.fail(n.Pos, "%s: expected a list of file patterns, found %s", n.Key, kind(n))
+		r.fail(n.Pos, "%s: expected a list of file patterns, found %s", n.Key, loader.KindPhrase(n))
 		return nil
 	}
 	var out []Pattern
 	for _, e := range n.Children {
 		s, ok := e.Value.(string)
 		if !ok {
-			r.fail(e.Pos, "%s: expected a file pattern (a string), found %s", n.Key, kind(e))
+			r.fail(e.Pos, "%s: expected a file pattern (a string), found %s", n.Key, loader.KindPhrase(e))
 			continue
 		}
 		if err := checkPattern(s); err != nil {
@@ -273,7 +267,7 @@ var levels = []string{"error", "warning", "info", "off"}
 
 func (r *reader) levels(n *loader.Node) []Level {
 	if n.Kind != loader.Object {
-		r.fail(n.Pos, "rules: expected a mapping of rule ids (or id/code) to error, warning, info or off, found %s", kind(n))
+		r.fail(n.Pos, "rules: expected a mapping of rule ids (or id/code) to error, warning, info or off, found %s", loader.KindPhrase(n))
 		return nil
 	}
 	var out []Level
@@ -290,7 +284,7 @@ func (r *reader) levels(n *loader.Node) []Level {
 
 func (r *reader) override(n *loader.Node) (Layer, bool) {
 	if n.Kind != loader.Object {
-		r.fail(n.Pos, "overrides: each entry is a mapping {files, rules}, found %s", kind(n))
+		r.fail(n.Pos, "overrides: each entry is a mapping {files, rules}, found %s", loader.KindPhrase(n))
 		return Layer{}, false
 	}
 	var l Layer
@@ -313,27 +307,11 @@ func (r *reader) override(n *loader.Node) (Layer, bool) {
 	return l, true
 }
 
-func kind(n *loader.Node) string {
-	switch n.Kind {
-	case loader.Object:
-		return "a mapping"
-	case loader.Array:
-		return "a list"
-	case loader.String:
-		return "a string"
-	case loader.Number:
-		return "a number"
-	case loader.Bool:
-		return "a boolean"
-	}
-	return "null"
-}
-
 func describe(n *loader.Node) string {
 	if s, ok := n.Value.(string); ok {
 		return fmt.Sprintf("%q", s)
 	}
-	return kind(n)
+	return loader.KindPhrase(n)
 }
 
 // checkPattern reports a pattern path.Match would refuse.
@@ -408,7 +386,7 @@ func (c *Config) LevelOf(file, rule, code string) (string, bool) {
 				byCode = lv.Level
 			}
 		}
-		if v := cmpOr(byCode, byRule); v != "" {
+		if v := cmp.Or(byCode, byRule); v != "" {
 			level, set = v, true
 		}
 	}

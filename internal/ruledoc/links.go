@@ -1,6 +1,7 @@
 package ruledoc
 
 import (
+	"cmp"
 	"path"
 	"strings"
 
@@ -23,7 +24,7 @@ func pageDir(rs *engine.Ruleset, r *engine.Rule) string {
 	}
 	slug := strings.TrimPrefix(r.ID, owner+".")
 	slug = strings.ReplaceAll(slug, ".", "-")
-	return path.Join(strings.TrimPrefix(cmpOr(r.Tag, rs.Tag), "v"), owner, slug)
+	return path.Join(strings.TrimPrefix(cmp.Or(r.Tag, rs.Tag), "v"), owner, slug)
 }
 
 // PageURL is the URL of a rule's published page: the ruleset's docs.pages
@@ -57,11 +58,4 @@ func fixtureURL(rs *engine.Ruleset, r *engine.Rule, source string) string {
 		return ""
 	}
 	return strings.TrimSuffix(rs.Docs.Fixtures, "/") + "/" + source
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
