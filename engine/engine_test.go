@@ -390,3 +390,76 @@ func TestCompileErrorPositions(t *testing.T) {
 		})
 	}
 }
+
+// TestLazyCompile: a ruleset loaded with Options.Lazy compiles a rule on
+// the first document that selects something for it. A rule with a
+// mistake then loads; it fails, as a rule error at its file:line:col, on
+// a document it applies to, and not on one it does not. The diagnostics
+// of a good rule are those of the same rule compiled when it loads.
+func TestLazyCompile(t *testing.T) {
+	rules := `rules:
+  - id: t.good
+    level: must
+    given: items.#
+    variables:
+      n: self.?name.orValue("")
+    checks:
+      - {assert: "n != 'x'", message: "no x"}
+      - {code: short, level: should, each: "[n]", assert: "size(item) > 1", message: "too short"}
+  - id: t.bad
+    level: must
+    given: other
+    checks: [{assert: "self.nope(", message: broken}]
+`
+	if _, err := engine.LoadRuleset(rulesetFS("", rules), "rs", engine.Options{}); err == nil || !strings.Contains(err.Error(), "rs/rules.yaml:13:") {
+		t.Fatalf("eager load of a broken rule: %v, want an error at rs/rules.yaml:13", err)
+	}
+	lazy, err := engine.LoadRuleset(rulesetFS("", rules), "rs", engine.Options{Lazy: true})
+	if err != nil {
+		t.Fatalf("lazy load: %v", err)
+	}
+	if codes := lazy.Rule("t.good").Codes; len(codes) != 2 || codes[1].Name != "short" || codes[1].Severity != engine.Warning {
+		t.Errorf("lazy rule's codes before compiling: %+v", codes)
+	}
+	good := strings.Replace(rules, rules[strings.Index(rules, "  - id: t.bad"):], "", 1)
+	eager, err := engine.LoadRuleset(rulesetFS("", good), "rs", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := "items: [{name: x}, {name: yy}]\n"
+	doc := parseYAML(t, items)
+	want := lintStrings(mustLint(t, eager, doc, engine.LintOptions{}))
+	if len(want) != 2 {
+		t.Fatalf("eager diagnostics: %v, want two", want)
+	}
+	for _, workers := range []int{1, 4} { // the second run finds the rules compiled
+		sameLines(t, lintStrings(mustLint(t, lazy, parseYAML(t, items), engine.LintOptions{Workers: workers})), want)
+	}
+	ds := mustLint(t, lazy, parseYAML(t, items+"other: 1\n"), engine.LintOptions{})
+	var ruleErrs []string
+	for _, d := range ds {
+		if d.RuleError {
+			ruleErrs = append(ruleErrs, d.Message)
+		}
+	}
+	if len(ruleErrs) != 1 || !strings.Contains(ruleErrs[0], "rs/rules.yaml:13:") || len(ds) != 3 {
+		t.Errorf("lazy broken rule on a document it applies to: %v (all: %v)", ruleErrs, lintStrings(ds))
+	}
+}
+
+func parseYAML(t *testing.T, src string) *loader.Document {
+	t.Helper()
+	d, err := loader.Parse("doc.yaml", []byte(src), loader.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func lintStrings(ds []engine.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, fmt.Sprintf("%s %s %s/%s %s", d.Pointer, d.Severity, d.RuleID, d.Code, d.Message))
+	}
+	return out
+}

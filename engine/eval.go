@@ -56,6 +56,21 @@ type LintOptions struct {
 	// own goroutine; 0 or 1 runs them one after the other. The diagnostics
 	// are the same whatever the number.
 	Workers int
+	// Stats, when not nil, is called once per rule that ran, after the
+	// document's rules have all run, in the order of the rules.
+	Stats func(RuleStats)
+}
+
+// RuleStats is what one rule spent on one document: the nodes it was
+// asked about, the CEL cost it was charged (the same on every machine),
+// the wall-clock time it took (not), and of that time what compiling the
+// rule took, for a rule loaded lazily that compiled on this document.
+type RuleStats struct {
+	Rule     *Rule
+	Nodes    int
+	Cost     uint64
+	Duration time.Duration
+	Compile  time.Duration
 }
 
 var (
@@ -100,6 +115,9 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 		}
 	}
 	results := make([][]Diagnostic, len(rules))
+	if opts.Stats != nil {
+		l.stats = make([]RuleStats, len(rules))
+	}
 	if workers := min(opts.Workers, len(rules)); workers > 1 {
 		l.prepare(rules)
 		next := make(chan int)
@@ -109,7 +127,7 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 			go func() {
 				defer wg.Done()
 				for i := range next {
-					results[i] = l.lintRule(rules[i])
+					results[i] = l.lintRule(i, rules[i])
 				}
 			}()
 		}
@@ -123,7 +141,7 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 		wg.Wait()
 	} else {
 		for i, r := range rules {
-			results[i] = l.lintRule(r)
+			results[i] = l.lintRule(i, r)
 			if ctx.Err() != nil {
 				break
 			}
@@ -131,6 +149,11 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	for _, st := range l.stats {
+		if st.Rule != nil {
+			opts.Stats(st)
+		}
 	}
 	return compact(slices.Concat(results...)), nil
 }
@@ -250,6 +273,8 @@ type linter struct {
 
 	selMu      sync.Mutex
 	selections map[string]pathNodes // by path text
+
+	stats []RuleStats // by rule, when LintOptions.Stats is set; each written by its rule's goroutine
 }
 
 // spend counts CEL cost against a budget.
@@ -267,13 +292,21 @@ type ruleRun struct {
 	spend    spend
 	errors   int
 	findings int
-	out      []Diagnostic // this rule's diagnostics on the document
+	nodes    int           // selected nodes asked about
+	compile  time.Duration // spent in Rule.ready, for stats
+	out      []Diagnostic  // this rule's diagnostics on the document
 }
 
-func (l *linter) lintRule(r *Rule) []Diagnostic {
+func (l *linter) lintRule(i int, r *Rule) []Diagnostic {
 	ctx, cancel := context.WithTimeoutCause(l.ctx, l.opts.RuleTimeout, ErrRuleTimeout)
 	defer cancel()
 	rr := &ruleRun{linter: l, ctx: ctx, rule: r, spend: spend{budget: l.opts.Budget}}
+	if l.stats != nil {
+		start := time.Now()
+		defer func() {
+			l.stats[i] = RuleStats{Rule: r, Nodes: rr.nodes, Cost: rr.spend.cost, Duration: time.Since(start), Compile: rr.compile}
+		}()
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			rr.ruleError(l.doc.Root, &loader.Error{File: r.File, Pos: r.Pos, Msg: fmt.Sprintf("internal error: %v", p)})
@@ -285,13 +318,28 @@ func (l *linter) lintRule(r *Rule) []Diagnostic {
 
 func (rr *ruleRun) lintNodes() {
 	l, r, ctx := rr.linter, rr.rule, rr.ctx
-	ruleFrame := &frame{parent: l.docFrame}
-	ruleFrame.addLazy(ctx, r.docVars, &rr.spend)
 	nodes, err := l.selected(r)
 	if err != nil {
 		rr.ruleError(l.doc.Root, err)
 		return
 	}
+	rr.nodes = len(nodes)
+	if len(nodes) == 0 {
+		return
+	}
+	// A rule loaded lazily compiles now, on the first document it applies
+	// to; one that does not compile fails here, at its rule file.
+	start := time.Now()
+	err = r.ready()
+	if r.pending != nil {
+		rr.compile = time.Since(start) // ~0 once compiled
+	}
+	if err != nil {
+		rr.ruleError(l.doc.Root, err)
+		return
+	}
+	ruleFrame := &frame{parent: l.docFrame}
+	ruleFrame.addLazy(ctx, r.docVars, &rr.spend)
 	for _, n := range nodes {
 		if l.ctx.Err() != nil {
 			return // the caller's context ended: Lint returns its error

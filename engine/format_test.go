@@ -245,7 +245,16 @@ loopy: {$ref: "#/defs/loop"}
 	})
 }
 
+// TestExtendsDisableLevels runs with the base ruleset compiled when it
+// loads and compiled lazily: levels given to a rule that is not compiled
+// yet apply once it is.
 func TestExtendsDisableLevels(t *testing.T) {
+	for _, lazy := range []bool{false, true} {
+		t.Run(fmt.Sprintf("lazy=%v", lazy), func(t *testing.T) { testExtendsDisableLevels(t, lazy) })
+	}
+}
+
+func testExtendsDisableLevels(t *testing.T, lazy bool) {
 	base, err := engine.LoadRuleset(rulesetFS(orderedHeader, `rules:
   - id: t.refs
     level: must
@@ -268,7 +277,7 @@ func TestExtendsDisableLevels(t *testing.T) {
     level: must
     given: $items
     checks: [{assert: "false", message: two}]
-`), "rs", engine.Options{})
+`), "rs", engine.Options{Lazy: lazy})
 	if err != nil {
 		t.Fatal(err)
 	}

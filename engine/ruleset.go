@@ -177,8 +177,9 @@ type Rule struct {
 	vars        []*variable
 	schema      *cel.Schema
 	checks      []*check
-	scopeValues []string   // nil: independent of the scope
-	fixtures    fixtureDir // where the examples' sources are
+	scopeValues []string     // nil: independent of the scope
+	fixtures    fixtureDir   // where the examples' sources are
+	pending     *pendingBody // loaded lazily: what ready compiles; nil when compiled
 }
 
 // Code is one distinct finding of a rule: "" for the rule's own.
@@ -240,6 +241,16 @@ type Options struct {
 	// Bases finds the ruleset a header's 'extends' names (name@tag); nil
 	// when rulesets cannot extend others.
 	Bases func(nameTag string) (*Ruleset, error)
+	// Lazy compiles each rule's expressions and schema when a document
+	// first selects something for it, not when the ruleset loads: loading
+	// then costs little more than reading the files, which is most of a
+	// command's start on a small document. It is for rulesets whose rules
+	// are known to compile, such as the embedded ones, which their tests
+	// compile: a mistake in a rule is then a rule error, at its
+	// file:line:col, on the first document the rule applies to, instead
+	// of a load error. Rule files added with WithFolder or WithRuleFiles
+	// are always compiled when they load.
+	Lazy bool
 }
 
 // RuleFile is the text of one rule file and its name, as the user would
@@ -308,7 +319,7 @@ func LoadRuleset(fsys fs.FS, dir string, opts Options) (*Ruleset, error) {
 	var issues loader.Issues
 	files, err := ReadRuleFiles(fsys, dir, opts.DisplayDir)
 	issues.Append(err)
-	rules, err := rs.compileFiles(files, rs.ownFixtures())
+	rules, err := rs.compileFiles(files, rs.ownFixtures(), opts.Lazy)
 	// Only the rules of the ruleset's own folder are published where its
 	// header says: a rule added later (WithFolder, WithRuleFiles) links
 	// nowhere upstream.
@@ -379,8 +390,22 @@ func (r *Rule) withLevel(code, level string) *Rule {
 	if code == "" {
 		cp.Severity, cp.Doc.Level = sev, level
 	}
-	cp.checks = make([]*check, len(r.checks))
-	for i, c := range r.checks {
+	if p := r.pending; p != nil {
+		// Not compiled yet: the copy compiles on its own, then takes the
+		// levels given so far, this one last.
+		cp.pending = &pendingBody{rs: p.rs, spec: p.spec, levels: append(slices.Clip(p.levels), [2]string{code, level})}
+		return &cp
+	}
+	cp.checks = checksWithLevel(r.checks, code, sev)
+	return &cp
+}
+
+// checksWithLevel returns copies of checks in which code ("" for the
+// rule's own findings, and every check without a level of its own) has
+// the severity.
+func checksWithLevel(checks []*check, code string, sev Severity) []*check {
+	out := make([]*check, len(checks))
+	for i, c := range checks {
 		cc := *c
 		if cc.code == code || code == "" && cc.inheritsLevel {
 			cc.severity = sev
@@ -388,9 +413,9 @@ func (r *Rule) withLevel(code, level string) *Rule {
 		if cc.code == code && code != "" {
 			cc.inheritsLevel = false
 		}
-		cp.checks[i] = &cc
+		out[i] = &cc
 	}
-	return &cp
+	return out
 }
 
 // mergeRules returns base with rules added, each replacing a rule of base
@@ -459,7 +484,7 @@ func (rs *Ruleset) WithRuleFiles(files ...RuleFile) (*Ruleset, error) {
 }
 
 func (rs *Ruleset) withFiles(files []RuleFile, fix fixtureDir) (*Ruleset, error) {
-	rules, err := rs.compileFiles(files, fix)
+	rules, err := rs.compileFiles(files, fix, false)
 	if err != nil {
 		return nil, err
 	}
@@ -744,8 +769,9 @@ func compileVars(env *cel.Env, file string, vars loader.Vars, limit uint64) (*ce
 }
 
 // compileFiles reads and compiles the rules of files. Every problem of
-// every file is reported, and a rule id declared twice is an error.
-func (rs *Ruleset) compileFiles(files []RuleFile, fix fixtureDir) ([]*Rule, error) {
+// every file is reported, and a rule id declared twice is an error. When
+// lazy, only what loading needs is compiled (see Options.Lazy).
+func (rs *Ruleset) compileFiles(files []RuleFile, fix fixtureDir, lazy bool) ([]*Rule, error) {
 	// Reading and compiling run on every core (compiling CEL is most of
 	// loading a ruleset); problems and rules are gathered in file and rule
 	// order, so that the result does not depend on the number of cores.
@@ -779,7 +805,7 @@ func (rs *Ruleset) compileFiles(files []RuleFile, fix fixtureDir) ([]*Rule, erro
 	errs := make([]error, len(jobs))
 	parallel(len(jobs), func(i int) {
 		if jobs[i].spec != nil {
-			compiled[i], errs[i] = rs.compileRule(jobs[i].spec, jobs[i].data, fix)
+			compiled[i], errs[i] = rs.compileRule(jobs[i].spec, jobs[i].data, fix, lazy)
 		}
 	})
 	var rules []*Rule
@@ -863,8 +889,9 @@ func (r *Rule) examples() []*loader.ExampleSpec {
 }
 
 // compileRule compiles one rule. It returns every problem of the rule, and
-// no rule when there is one.
-func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDir) (*Rule, error) {
+// no rule when there is one. When lazy, it compiles what loading needs,
+// the selection, scopes and codes, and leaves the rest to Rule.ready.
+func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDir, lazy bool) (*Rule, error) {
 	file := spec.File
 	r := &Rule{
 		ID:       spec.ID.Value,
@@ -892,6 +919,64 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 	var err error
 	if r.scopeValues, err = rs.scopeSet(file, spec.Doc.Scope); err != nil {
 		issues.Append(err)
+	}
+	r.Codes = []Code{{Severity: r.Severity, Level: spec.Doc.Level, Aliases: spec.Doc.Aliases, Inherited: true}}
+	for i := range spec.Checks {
+		if cs := &spec.Checks[i]; cs.Code.Value != "" {
+			level := cmp.Or(cs.Level.Value, spec.Doc.Level)
+			r.Codes = append(r.Codes, Code{Name: cs.Code.Value, Severity: SeverityOfLevel(level), Level: level, Aliases: cs.Aliases, Inherited: cs.Level.Value == ""})
+		}
+	}
+	if lazy {
+		if err := issues.Err(); err != nil {
+			return nil, err
+		}
+		r.pending = &pendingBody{rs: rs, spec: spec}
+		return r, nil
+	}
+	issues.Append(rs.compileBody(r, spec))
+	if err := issues.Err(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// pendingBody is what Rule.ready compiles for a rule loaded lazily: its
+// spec, and the levels given to its codes since (see Rule.withLevel).
+type pendingBody struct {
+	rs     *Ruleset
+	spec   *loader.RuleSpec
+	levels [][2]string // code, level; in the order given
+	once   sync.Once
+	err    error
+}
+
+// ready compiles the rule's expressions and schema if it was loaded
+// lazily and they are not compiled yet. It is safe to call at once from
+// several goroutines; the error is the rule's compile problems.
+func (r *Rule) ready() error {
+	p := r.pending
+	if p == nil {
+		return nil
+	}
+	p.once.Do(func() {
+		if p.err = p.rs.compileBody(r, p.spec); p.err != nil {
+			return
+		}
+		for _, l := range p.levels {
+			r.checks = checksWithLevel(r.checks, l[0], SeverityOfLevel(l[1]))
+		}
+	})
+	return p.err
+}
+
+// compileBody compiles what evaluating the rule needs: its schema,
+// variables, preconditions and checks. It returns every problem.
+func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
+	file := spec.File
+	var issues loader.Issues
+	fail := func(p loader.Pos, format string, args ...any) {
+		issues.Append(&loader.Error{File: file, Pos: p, Msg: fmt.Sprintf(format, args...)})
 	}
 	if spec.Schema != nil {
 		msgs := cel.SchemaMessages{}
@@ -927,7 +1012,6 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 	env, vars, err := compileVars(env, file, spec.Variables, env.CostLimit())
 	issues.Append(err)
 	r.vars = vars
-	r.Codes = []Code{{Severity: r.Severity, Level: spec.Doc.Level, Aliases: spec.Doc.Aliases, Inherited: true}}
 	for i := range spec.Checks {
 		cs := &spec.Checks[i]
 		c, err := compileCheck(env, file, cs)
@@ -940,7 +1024,6 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 			level := cmp.Or(cs.Level.Value, spec.Doc.Level)
 			c.code, c.severity, c.aliases = cs.Code.Value, SeverityOfLevel(level), cs.Aliases
 			c.inheritsLevel = cs.Level.Value == ""
-			r.Codes = append(r.Codes, Code{Name: cs.Code.Value, Severity: c.severity, Level: level, Aliases: cs.Aliases, Inherited: c.inheritsLevel})
 		}
 		if c.scopeValues, err = rs.scopeSet(file, cs.Scope); err != nil {
 			issues.Append(err)
@@ -951,10 +1034,7 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 		r.checks = append(r.checks, c)
 	}
 	issues.Append(rs.checkExampleSources(r))
-	if err := issues.Err(); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return issues.Err()
 }
 
 // nodeAt returns the node at pointer below n, or nil.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/benchgen"
 	"github.com/celint/celint/loader"
 	"github.com/celint/celint/rulesets"
 )
@@ -86,12 +87,38 @@ func BenchmarkLint5000Tools(b *testing.B) {
 	b.ReportMetric(float64(parse+lint)/float64(decode), "engine/json")
 }
 
-// BenchmarkLoadRulesets measures reading and compiling the embedded rulesets.
+// BenchmarkLoadRulesets measures reading and compiling the embedded
+// rulesets: every rule (eager, as conformance loads them), and what
+// loading needs when rules compile on first use (lazy, as check loads
+// them), then the first lint of a one-tool description, which compiles
+// the rules it selects.
 func BenchmarkLoadRulesets(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := rulesets.Load(engine.Options{}); err != nil {
-			b.Fatal(err)
-		}
+	one := benchgen.Description(1)
+	for _, lazy := range []bool{false, true} {
+		name := map[bool]string{false: "eager", true: "lazy"}[lazy]
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := rulesets.Load(engine.Options{Lazy: lazy}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"+first-lint", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				cat, err := rulesets.Catalog(engine.Options{Lazy: lazy})
+				if err != nil {
+					b.Fatal(err)
+				}
+				doc, rs, err := cat.Load("one.json", one, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := rs.Lint(context.Background(), doc, engine.LintOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

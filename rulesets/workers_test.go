@@ -14,9 +14,13 @@ import (
 // TestWorkersSameDiagnostics: linting a document with its rules spread
 // over several goroutines gives exactly the diagnostics of one rule after
 // the other, on the generated workload and on a document with references
-// and findings.
+// and findings; and so does the ruleset loaded lazily, as check loads it.
 func TestWorkersSameDiagnostics(t *testing.T) {
 	cat, err := rulesets.Catalog(engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy, err := rulesets.Catalog(engine.Options{Lazy: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,12 +56,20 @@ tools:
 		if len(one) == 0 && name == "refs.yaml" {
 			t.Fatalf("%s: no diagnostics to compare", name)
 		}
-		for _, w := range []int{2, 8} {
+		lazyRS, err := lazy.Find(rs.Name + "@" + rs.Tag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []int{2, 8, -8} { // -8: 8 workers, the lazy ruleset compiling its rules at once
 			d2, err := loader.Parse(name, data, rs.LoadOptions)
 			if err != nil {
 				t.Fatal(err)
 			}
-			many, err := rs.Lint(context.Background(), d2, engine.LintOptions{Workers: w})
+			r := rs
+			if w < 0 {
+				r, w = lazyRS, -w
+			}
+			many, err := r.Lint(context.Background(), d2, engine.LintOptions{Workers: w})
 			if err != nil {
 				t.Fatal(err)
 			}

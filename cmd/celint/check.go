@@ -61,6 +61,7 @@ type checkFlags struct {
 	maxWarnings int
 	baseline    string
 	writeBase   string
+	stats       int // --stats: rows of rule statistics; 0 none, -1 all
 }
 
 func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
@@ -93,6 +94,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fset.BoolVar(&f.noConfig, "no-config", false, "ignore any config file")
 	fset.StringVar(&f.baseline, "baseline", "", "hide the findings recorded in this baseline `file`; report only new ones")
 	fset.StringVar(&f.writeBase, "write-baseline", "", "record today's findings in this baseline `file` (they are still reported, and do not fail the run)")
+	fset.Var((*statsRows)(&f.stats), "stats", "after the report, print on stderr each rule's nodes, cost and time, slowest first: 20 rows, or --stats=N, or --stats=all")
 	paths, err := parseFlags(fset, args)
 	if err != nil {
 		return exitError, err
@@ -202,7 +204,12 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if in.index >= 0 && same > 1 {
 		return exitError, &usageError{command: "check", msg: fmt.Sprintf("--stdin-name %q is also the name of a file to check; choose another name", f.stdinName)}
 	}
-	results := lintFiles(ctx, cat, pinned, files, in, engine.LintOptions{Filter: filter, Budget: f.budget, RuleTimeout: f.ruleTimeout}, f.jobs, stderr)
+	opts := engine.LintOptions{Filter: filter, Budget: f.budget, RuleTimeout: f.ruleTimeout}
+	var stats ruleStats
+	if f.stats != 0 {
+		opts.Stats = stats.add
+	}
+	results := lintFiles(ctx, cat, pinned, files, in, opts, f.jobs, stderr)
 	var diags []engine.Diagnostic
 	diags = append(diags, inputDiags...)
 	sources := map[string][]byte{}
@@ -268,6 +275,9 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if err := o.write(stdout, rin, wantColor(f.color, stdout)); err != nil {
 			return exitError, err
 		}
+	}
+	if f.stats != 0 {
+		stats.write(stderr, max(f.stats, 0))
 	}
 	code := exitOK
 	if f.maxWarnings >= 0 && engine.Count(diags).Warnings > f.maxWarnings {

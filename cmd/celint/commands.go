@@ -44,6 +44,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 			return exitError, fmt.Errorf("--fixtures %s: not a folder of fixtures (%v)", fixtures, cmp.Or(err, errors.New("not a directory")))
 		}
 	}
+	f.eager = true
 	cat, pinned, err := f.catalog()
 	if err != nil {
 		return exitError, err

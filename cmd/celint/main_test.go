@@ -368,3 +368,35 @@ func TestRulesFoldersCompose(t *testing.T) {
 		t.Errorf("rules with a house ruleset: exit %d\n%s", code, out)
 	}
 }
+
+// TestCheckStats: --stats prints, after the report and on stderr, the
+// rules that ran, slowest first, with what each selected and spent; the
+// report on stdout is the same as without it.
+func TestCheckStats(t *testing.T) {
+	_, plain, _ := runCLI(t, "check", "--format", "json", example)
+	code, out, errs := runCLI(t, "check", "--format", "json", "--stats=3", example)
+	if code != exitFindings || out != plain {
+		t.Fatalf("--stats changed the exit code (%d) or the report", code)
+	}
+	lines := strings.Split(strings.TrimRight(errs, "\n"), "\n")
+	if len(lines) != 6 || !strings.Contains(lines[0], "rule statistics") || !strings.Contains(lines[1], "nodes") || !strings.Contains(lines[5], "more)") {
+		t.Fatalf("--stats=3 printed:\n%s\nwant a title, a header, 3 rules and how many more", errs)
+	}
+	for _, l := range lines[2:5] {
+		f := strings.Fields(l)
+		if len(f) != 7 || !strings.HasPrefix(f[0], "mcpdesc.") || !strings.HasSuffix(f[4], "ms") || f[1] != "1" || !strings.HasSuffix(f[6], "ms") {
+			t.Errorf("stats row %q: want id, files (1), nodes, cost, time, share and compile time", l)
+		}
+	}
+	_, _, all := runCLI(t, "check", "--stats=all", example)
+	_, _, bare := runCLI(t, "check", "--stats", example)
+	if n := strings.Count(all, "\nmcpdesc."); n < 40 || strings.Contains(all, "more)") {
+		t.Errorf("--stats=all printed %d rules:\n%s", n, all)
+	}
+	if got := strings.Count(bare, "\n") - 3; got != 20 || !strings.Contains(bare, "more)") {
+		t.Errorf("a bare --stats printed %d rows, want 20:\n%s", got, bare)
+	}
+	if code, _, errs := runCLI(t, "check", "--stats=0", example); code != exitError || !strings.Contains(errs, "positive number of rows") {
+		t.Errorf("--stats=0: exit %d, %q", code, errs)
+	}
+}

@@ -23,6 +23,10 @@ type ruleFlags struct {
 	rules     []string
 	costLimit uint64
 	limits    loader.Limits // set by check's --max-* flags
+	// eager compiles every embedded rule when it loads, for conformance;
+	// other commands compile a rule when a document first needs it
+	// (engine.Options.Lazy). A --rules folder always compiles eagerly.
+	eager bool
 }
 
 func (f *ruleFlags) register(fs *flag.FlagSet) {
@@ -38,7 +42,9 @@ func (f *ruleFlags) register(fs *flag.FlagSet) {
 // catalog and the ruleset --spec pins (nil without --spec).
 func (f *ruleFlags) catalog() (*engine.Catalog, *engine.Ruleset, error) {
 	opts := engine.Options{CostLimit: f.costLimit, Limits: f.limits}
-	all, err := rulesets.Load(opts)
+	embedded := opts
+	embedded.Lazy = !f.eager
+	all, err := rulesets.Load(embedded)
 	if err != nil {
 		return nil, nil, fmt.Errorf("embedded rulesets: %w", err)
 	}
