@@ -173,7 +173,7 @@ func compileSchemaDraft(doc any, draft *jsonschema.Draft) (*Schema, error) {
 	if schemaExpansion(s, MaxSchemaExpansion) > MaxSchemaExpansion {
 		return nil, &SchemaCompileError{Msg: fmt.Sprintf("the schema expands to more than %d subschemas once its references are followed; it would take too long to validate", MaxSchemaExpansion)}
 	}
-	return &Schema{s: s}, nil
+	return &Schema{s: s, fast: newFastSchema(s)}, nil
 }
 
 // compileProblem is "does not compile: <why>" for a compile error.
@@ -226,7 +226,7 @@ func (l *library) matchesSchema3Binding(args ...ref.Val) ref.Val {
 	if err != nil {
 		return types.NewErr("value cannot be validated: %v", err)
 	}
-	return types.Bool(sch.s.Validate(inst) == nil)
+	return types.Bool(sch.validate(inst) == nil)
 }
 
 func (l *library) schemaError3Binding(schema, opts ref.Val) ref.Val {

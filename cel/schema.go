@@ -49,6 +49,7 @@ func (l *library) compiledSchema(schema ref.Val) (*jsonschema.Schema, error) {
 // file or the network. Formats are asserted. It is safe for concurrent use.
 type Schema struct {
 	s        *jsonschema.Schema
+	fast     *fastSchema // nil when the schema uses a keyword it does not know
 	messages SchemaMessages
 }
 
@@ -137,11 +138,27 @@ func CompileSchemaWith(doc any, opts SchemaOptions) (*Schema, error) {
 	return sch, nil
 }
 
+// validate is the library's validation of v, after the fast path when
+// it is sure that v is valid.
+func (s *Schema) validate(v any) error {
+	if s.fast != nil {
+		if ok, sure := s.fast.valid(v); ok && sure {
+			return nil
+		}
+	}
+	return s.s.Validate(v)
+}
+
 // Validate validates a JSON-compatible Go value and returns its violations
 // (see SchemaViolation), sorted by pointer, keyword, message and keyword
 // location, without two of the same pointer, keyword and message; nil when
 // the value is valid.
 func (s *Schema) Validate(v any) ([]SchemaViolation, error) {
+	if s.fast != nil {
+		if ok, sure := s.fast.valid(v); ok && sure {
+			return nil, nil
+		}
+	}
 	err := s.s.Validate(v)
 	if err == nil {
 		return nil, nil

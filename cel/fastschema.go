@@ -1,0 +1,525 @@
+package cel
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// A fastSchema answers one question about a value quickly: is it valid?
+// It is built from the compiled schema (so that references, drafts and
+// keywords mean exactly what the JSON Schema library made of them) for
+// the keywords most schemas use, and it gives up ("not sure") on anything
+// else. Schema.Validate asks it first and returns at once when the value
+// is valid, which most values are; otherwise the library validates, and
+// its violations are the ones reported. The fast path therefore never
+// changes a finding: it only skips the library's work, and its
+// allocations, for a value the library would find valid
+// (TestFastSchemaAgrees compares the two verdicts).
+type fastSchema struct {
+	boolean *bool // a boolean schema
+	types   uint8 // of the typeBits; 0: any type
+	constv  *any
+	enum    []any
+	ref     *fastSchema
+	refOnly bool // drafts before 2019-09: $ref replaces its siblings
+	not     *fastSchema
+	allOf   []*fastSchema
+	anyOf   []*fastSchema
+	oneOf   []*fastSchema
+	ifs     *fastSchema
+	thens   *fastSchema
+	elses   *fastSchema
+	format  func(any) error
+
+	minProps, maxProps int // -1: absent
+	required           []string
+	propNames          *fastSchema
+	props              map[string]*fastSchema
+	patProps           []fastPattern
+	addlFalse          bool // additionalProperties: false
+	addl               *fastSchema
+
+	minItems, maxItems int // -1: absent
+	unique             bool
+	items              *fastSchema
+
+	minLen, maxLen int // -1: absent
+	pattern        jsonschema.Regexp
+
+	min, max, exMin, exMax *big.Rat
+}
+
+type fastPattern struct {
+	re jsonschema.Regexp
+	s  *fastSchema
+}
+
+// The JSON types as bits of fastSchema.types.
+const (
+	nullBit uint8 = 1 << iota
+	boolBit
+	numberBit
+	integerBit
+	stringBit
+	arrayBit
+	objectBit
+)
+
+var typeBits = map[string]uint8{"null": nullBit, "boolean": boolBit, "number": numberBit, "integer": integerBit, "string": stringBit, "array": arrayBit, "object": objectBit}
+
+// maxFastDepth bounds the fast path's recursion; deeper, it is not sure.
+const maxFastDepth = 512
+
+// newFastSchema returns the fast path of a compiled schema, or nil when
+// the schema, or a schema it refers to, uses a keyword the fast path does
+// not implement.
+func newFastSchema(s *jsonschema.Schema) *fastSchema {
+	b := fastBuilder{built: map[*jsonschema.Schema]*fastSchema{}}
+	f := b.build(s)
+	if b.unsupported {
+		return nil
+	}
+	return f
+}
+
+type fastBuilder struct {
+	built       map[*jsonschema.Schema]*fastSchema
+	unsupported bool
+}
+
+func (b *fastBuilder) build(s *jsonschema.Schema) *fastSchema {
+	if s == nil || b.unsupported {
+		return nil
+	}
+	if f, ok := b.built[s]; ok {
+		return f // a reference cycle: the schema being built
+	}
+	f := &fastSchema{minProps: -1, maxProps: -1, minItems: -1, maxItems: -1, minLen: -1, maxLen: -1}
+	b.built[s] = f
+	if s.Bool != nil {
+		f.boolean = s.Bool
+		return f
+	}
+	if s.RecursiveRef != nil || s.DynamicRef != nil || s.Dependencies != nil || s.DependentRequired != nil ||
+		s.DependentSchemas != nil || s.UnevaluatedProperties != nil || s.UnevaluatedItems != nil ||
+		s.Contains != nil || s.PrefixItems != nil || s.AdditionalItems != nil || s.ContentEncoding != nil ||
+		s.ContentMediaType != nil || s.ContentSchema != nil || s.MultipleOf != nil || len(s.Extensions) > 0 ||
+		s.Format != nil && s.Format.Name == "regex" {
+		b.unsupported = true
+		return nil
+	}
+	if s.Types != nil {
+		for _, t := range s.Types.ToStrings() {
+			bit, ok := typeBits[t]
+			if !ok {
+				b.unsupported = true
+				return nil
+			}
+			f.types |= bit
+		}
+	}
+	f.constv = s.Const
+	if s.Enum != nil {
+		f.enum = s.Enum.Values
+		if f.enum == nil {
+			f.enum = []any{}
+		}
+	}
+	if s.Ref != nil {
+		f.ref = b.build(s.Ref)
+		f.refOnly = s.DraftVersion < 2019
+	}
+	f.not = b.build(s.Not)
+	f.allOf = b.list(s.AllOf)
+	f.anyOf = b.list(s.AnyOf)
+	f.oneOf = b.list(s.OneOf)
+	f.ifs, f.thens, f.elses = b.build(s.If), b.build(s.Then), b.build(s.Else)
+	if s.Format != nil {
+		f.format = s.Format.Validate
+	}
+	f.minProps, f.maxProps = intOr(s.MinProperties), intOr(s.MaxProperties)
+	f.required = s.Required
+	f.propNames = b.build(s.PropertyNames)
+	if len(s.Properties) > 0 {
+		f.props = make(map[string]*fastSchema, len(s.Properties))
+		for name, ps := range s.Properties {
+			f.props[name] = b.build(ps)
+		}
+	}
+	for re, ps := range s.PatternProperties {
+		f.patProps = append(f.patProps, fastPattern{re, b.build(ps)})
+	}
+	switch a := s.AdditionalProperties.(type) {
+	case nil:
+	case bool:
+		f.addlFalse = !a
+	case *jsonschema.Schema:
+		f.addl = b.build(a)
+	default:
+		b.unsupported = true
+	}
+	f.minItems, f.maxItems, f.unique = intOr(s.MinItems), intOr(s.MaxItems), s.UniqueItems
+	switch it := s.Items.(type) {
+	case nil:
+	case *jsonschema.Schema:
+		f.items = b.build(it)
+	default: // a list of schemas, one per position
+		b.unsupported = true
+	}
+	if s.Items2020 != nil {
+		f.items = b.build(s.Items2020)
+	}
+	f.minLen, f.maxLen, f.pattern = intOr(s.MinLength), intOr(s.MaxLength), s.Pattern
+	f.min, f.max, f.exMin, f.exMax = s.Minimum, s.Maximum, s.ExclusiveMinimum, s.ExclusiveMaximum
+	return f
+}
+
+func (b *fastBuilder) list(ss []*jsonschema.Schema) []*fastSchema {
+	if len(ss) == 0 {
+		return nil
+	}
+	out := make([]*fastSchema, len(ss))
+	for i, s := range ss {
+		out[i] = b.build(s)
+	}
+	return out
+}
+
+func intOr(p *int) int {
+	if p == nil {
+		return -1
+	}
+	return *p
+}
+
+// valid reports whether v is valid, when sure is true; when sure is false
+// the fast path cannot tell (a value of a kind it does not know, a format
+// that fails, a recursion too deep), and the library must.
+func (f *fastSchema) valid(v any) (ok, sure bool) {
+	return f.check(v, 0)
+}
+
+func (f *fastSchema) check(v any, depth int) (ok, sure bool) {
+	if depth > maxFastDepth {
+		return false, false
+	}
+	if f.boolean != nil {
+		return *f.boolean, true
+	}
+	t, known := jsonTypeBit(v)
+	if !known {
+		return false, false
+	}
+	if f.types != 0 && f.types&t == 0 && !(f.types&integerBit != 0 && t == numberBit && isWhole(v)) {
+		return false, true
+	}
+	if f.constv != nil {
+		eq, sure := jsonEqual(v, *f.constv)
+		if !sure || !eq {
+			return false, sure
+		}
+	}
+	if f.enum != nil {
+		found := false
+		for _, e := range f.enum {
+			eq, sure := jsonEqual(v, e)
+			if !sure {
+				return false, false
+			}
+			if eq {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false, true
+		}
+	}
+	if f.format != nil && f.format(v) != nil {
+		return false, false // let the library say why
+	}
+	if f.ref != nil {
+		if ok, sure := f.ref.check(v, depth+1); !ok || !sure || f.refOnly {
+			return ok, sure
+		}
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if ok, sure := f.checkObject(x, depth); !ok || !sure {
+			return ok, sure
+		}
+	case []any:
+		if ok, sure := f.checkArray(x, depth); !ok || !sure {
+			return ok, sure
+		}
+	case string:
+		if f.minLen >= 0 || f.maxLen >= 0 {
+			n := utf8.RuneCountInString(x)
+			if f.minLen >= 0 && n < f.minLen || f.maxLen >= 0 && n > f.maxLen {
+				return false, true
+			}
+		}
+		if f.pattern != nil && !f.pattern.MatchString(x) {
+			return false, true
+		}
+	case int64, float64:
+		if f.min != nil || f.max != nil || f.exMin != nil || f.exMax != nil {
+			n, ok := new(big.Rat).SetString(fmt.Sprintf("%v", v))
+			if !ok {
+				return false, false
+			}
+			if f.min != nil && n.Cmp(f.min) < 0 || f.max != nil && n.Cmp(f.max) > 0 ||
+				f.exMin != nil && n.Cmp(f.exMin) <= 0 || f.exMax != nil && n.Cmp(f.exMax) >= 0 {
+				return false, true
+			}
+		}
+	}
+	if f.not != nil {
+		ok, sure := f.not.check(v, depth+1)
+		if !sure || ok {
+			return false, sure
+		}
+	}
+	for _, s := range f.allOf {
+		if ok, sure := s.check(v, depth+1); !ok || !sure {
+			return ok, sure
+		}
+	}
+	if len(f.anyOf) > 0 {
+		matched := false
+		for _, s := range f.anyOf {
+			ok, sure := s.check(v, depth+1)
+			if !sure {
+				return false, false
+			}
+			if ok {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			return false, true
+		}
+	}
+	if len(f.oneOf) > 0 {
+		matched := 0
+		for _, s := range f.oneOf {
+			ok, sure := s.check(v, depth+1)
+			if !sure {
+				return false, false
+			}
+			if ok {
+				matched++
+			}
+		}
+		if matched != 1 {
+			return false, true
+		}
+	}
+	if f.ifs != nil {
+		ok, sure := f.ifs.check(v, depth+1)
+		if !sure {
+			return false, false
+		}
+		next := f.elses
+		if ok {
+			next = f.thens
+		}
+		if next != nil {
+			if ok, sure := next.check(v, depth+1); !ok || !sure {
+				return ok, sure
+			}
+		}
+	}
+	return true, true
+}
+
+func (f *fastSchema) checkObject(obj map[string]any, depth int) (ok, sure bool) {
+	if f.minProps >= 0 && len(obj) < f.minProps || f.maxProps >= 0 && len(obj) > f.maxProps {
+		return false, true
+	}
+	for _, name := range f.required {
+		if _, ok := obj[name]; !ok {
+			return false, true
+		}
+	}
+	if f.props == nil && f.patProps == nil && !f.addlFalse && f.addl == nil && f.propNames == nil {
+		return true, true
+	}
+	for name, pv := range obj {
+		evaluated := false
+		if ps, ok := f.props[name]; ok {
+			evaluated = true
+			if ok, sure := ps.check(pv, depth+1); !ok || !sure {
+				return ok, sure
+			}
+		}
+		for _, pp := range f.patProps {
+			if pp.re.MatchString(name) {
+				evaluated = true
+				if ok, sure := pp.s.check(pv, depth+1); !ok || !sure {
+					return ok, sure
+				}
+			}
+		}
+		if !evaluated {
+			if f.addlFalse {
+				return false, true
+			}
+			if f.addl != nil {
+				if ok, sure := f.addl.check(pv, depth+1); !ok || !sure {
+					return ok, sure
+				}
+			}
+		}
+		if f.propNames != nil {
+			if ok, sure := f.propNames.check(name, depth+1); !ok || !sure {
+				return ok, sure
+			}
+		}
+	}
+	return true, true
+}
+
+func (f *fastSchema) checkArray(arr []any, depth int) (ok, sure bool) {
+	if f.minItems >= 0 && len(arr) < f.minItems || f.maxItems >= 0 && len(arr) > f.maxItems {
+		return false, true
+	}
+	if f.unique {
+		for i := range arr {
+			for j := i + 1; j < len(arr); j++ {
+				eq, sure := jsonEqual(arr[i], arr[j])
+				if !sure || eq {
+					return false, sure
+				}
+			}
+		}
+	}
+	if f.items != nil {
+		for _, it := range arr {
+			if ok, sure := f.items.check(it, depth+1); !ok || !sure {
+				return ok, sure
+			}
+		}
+	}
+	return true, true
+}
+
+// jsonTypeBit is the JSON type of a document value; false for a Go value
+// the fast path does not know (the library may, or may reject it).
+func jsonTypeBit(v any) (uint8, bool) {
+	switch x := v.(type) {
+	case nil:
+		return nullBit, true
+	case bool:
+		return boolBit, true
+	case int64:
+		return numberBit, true
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return 0, false
+		}
+		return numberBit, true
+	case string:
+		return stringBit, true
+	case []any:
+		return arrayBit, true
+	case map[string]any:
+		return objectBit, true
+	}
+	return 0, false
+}
+
+// isWhole reports whether a number has no fractional part, as the
+// library's integer test does.
+func isWhole(v any) bool {
+	switch x := v.(type) {
+	case int64:
+		return true
+	case float64:
+		return x == math.Trunc(x)
+	}
+	return false
+}
+
+// jsonEqual is the library's equality of JSON values: numbers by their
+// decimal value, whatever their Go type. sure is false for a value the
+// fast path does not know.
+func jsonEqual(a, b any) (eq, sure bool) {
+	switch x := a.(type) {
+	case nil:
+		return b == nil, true
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y, true
+	case string:
+		y, ok := b.(string)
+		return ok && x == y, true
+	case int64:
+		switch y := b.(type) {
+		case int64:
+			return x == y, true
+		case float64:
+			return ratEqual(a, b)
+		}
+		_, known := jsonTypeBit(b)
+		return false, known
+	case float64:
+		switch y := b.(type) {
+		case float64:
+			return x == y, true
+		case int64:
+			return ratEqual(a, b)
+		}
+		_, known := jsonTypeBit(b)
+		return false, known
+	case []any:
+		y, ok := b.([]any)
+		if !ok {
+			_, known := jsonTypeBit(b)
+			return false, known
+		}
+		if len(x) != len(y) {
+			return false, true
+		}
+		for i := range x {
+			if eq, sure := jsonEqual(x[i], y[i]); !eq || !sure {
+				return eq, sure
+			}
+		}
+		return true, true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			_, known := jsonTypeBit(b)
+			return false, known
+		}
+		if len(x) != len(y) {
+			return false, true
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok {
+				return false, true
+			}
+			if eq, sure := jsonEqual(xv, yv); !eq || !sure {
+				return eq, sure
+			}
+		}
+		return true, true
+	}
+	return false, false
+}
+
+func ratEqual(a, b any) (eq, sure bool) {
+	x, ok1 := new(big.Rat).SetString(fmt.Sprint(a))
+	y, ok2 := new(big.Rat).SetString(fmt.Sprint(b))
+	if !ok1 || !ok2 {
+		return false, false
+	}
+	return x.Cmp(y) == 0, true
+}

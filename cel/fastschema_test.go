@@ -1,0 +1,247 @@
+package cel
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"gopkg.in/yaml.v3"
+)
+
+// agree fails the test when the fast path is sure that v is valid and the
+// library finds it invalid (the one answer that would lose a finding), or
+// sure that it is invalid and the library finds it valid (which would cost
+// only time, but says the fast path is wrong). It reports whether the fast
+// path was sure.
+func agree(t *testing.T, label string, s *Schema, v any) (sure bool) {
+	t.Helper()
+	if s.fast == nil {
+		return false
+	}
+	ok, sure := s.fast.valid(v)
+	lib := s.s.Validate(v) == nil
+	if sure && ok != lib {
+		vj, _ := json.Marshal(v)
+		t.Errorf("%s: fast path says valid=%v, the library %v, for %s", label, ok, lib, vj)
+	}
+	return sure
+}
+
+// fastSchemaCases are schemas with the keywords the fast path implements,
+// and values around each keyword's edge.
+var fastSchemaCases = []struct {
+	schema string
+	values []string
+}{
+	{`{"type": "integer"}`, []string{`1`, `1.0`, `1.5`, `"1"`, `null`, `1e300`, `-0.0`}},
+	{`{"type": ["string", "null"], "minLength": 2, "maxLength": 3}`, []string{`"ab"`, `"a"`, `"abcd"`, `"éé"`, `"€"`, `null`, `2`}},
+	{`{"enum": [1, "a", null, [1, 2], {"k": 1}]}`, []string{`1`, `1.0`, `"a"`, `null`, `[1, 2]`, `[1.0, 2]`, `{"k": 1.0}`, `{"k": 2}`, `2`, `true`}},
+	{`{"const": {"a": [1, {"b": null}]}}`, []string{`{"a": [1, {"b": null}]}`, `{"a": [1, {"b": 0}]}`, `{"a": [1]}`, `{}`}},
+	{`{"const": 9007199254740993}`, []string{`9007199254740993`, `9007199254740992`, `9007199254740992.0`}},
+	{`{"properties": {"a": {"type": "string"}}, "patternProperties": {"^x-": {"type": "integer"}}, "additionalProperties": false, "required": ["a"]}`,
+		[]string{`{"a": "s"}`, `{"a": "s", "x-1": 1}`, `{"a": "s", "x-1": "1"}`, `{"a": "s", "b": 1}`, `{}`, `{"a": 1}`, `[]`}},
+	{`{"additionalProperties": {"type": "boolean"}, "propertyNames": {"pattern": "^[a-z]+$"}, "minProperties": 1, "maxProperties": 2}`,
+		[]string{`{"a": true}`, `{"a": 1}`, `{"A": true}`, `{}`, `{"a": true, "b": false, "c": true}`}},
+	{`{"items": {"type": "number", "minimum": 0, "exclusiveMaximum": 10}, "minItems": 1, "maxItems": 3, "uniqueItems": true}`,
+		[]string{`[0]`, `[-1]`, `[10]`, `[9.99]`, `[]`, `[1, 2, 3, 4]`, `[1, 1.0]`, `[1, 2]`, `["a"]`}},
+	{`{"uniqueItems": true}`, []string{`[{"a": 1}, {"a": 1.0}]`, `[[1], [2]]`, `[null, null]`, `[true, 1]`}},
+	{`{"minimum": 0.1, "maximum": 0.3}`, []string{`0.1`, `0.30000000000000004`, `0.3`, `0.09999999999999999`, `"x"`}},
+	{`{"not": {"type": "string"}, "allOf": [{"type": ["integer", "string"]}], "anyOf": [{"minimum": 5}, {"maximum": 1}]}`,
+		[]string{`0`, `3`, `7`, `"s"`, `7.5`}},
+	{`{"oneOf": [{"type": "integer"}, {"minimum": 2}]}`, []string{`1`, `3`, `2.5`, `"a"`}},
+	{`{"if": {"properties": {"mode": {"const": "url"}}}, "then": {"required": ["url"]}, "else": {"required": ["form"]}}`,
+		[]string{`{"mode": "url", "url": 1}`, `{"mode": "url"}`, `{"form": 1}`, `{}`, `1`}},
+	{`{"$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}, "additionalProperties": false}}, "$ref": "#/$defs/node"}`,
+		[]string{`{}`, `{"next": {"next": {}}}`, `{"next": {"other": 1}}`, `{"next": 1}`}},
+	{`{"$ref": "#/$defs/s", "maxLength": 2, "$defs": {"s": {"type": "string"}}}`, []string{`"ab"`, `"abc"`, `1`}},
+	{`{"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"s": {"type": "string"}}, "$ref": "#/definitions/s", "maxLength": 2}`, []string{`"ab"`, `"abc"`, `1`}},
+	{`{"format": "email"}`, []string{`"a@example.com"`, `"nope"`, `1`}},
+	{`{"format": "date-time"}`, []string{`"2026-12-02T03:00:00Z"`, `"yesterday"`}},
+	{`{"properties": {"a": false, "b": true}}`, []string{`{"a": 1}`, `{"b": 1}`, `{}`}},
+	{`false`, []string{`1`, `{}`}},
+	{`true`, []string{`1`, `{}`}},
+}
+
+func mustDecode(t *testing.T, text string) any {
+	t.Helper()
+	v, _, ok := decodeJSON([]byte(text))
+	if !ok {
+		t.Fatalf("bad JSON in test: %s", text)
+	}
+	return v
+}
+
+// TestFastSchemaAgrees compares the fast path's verdicts with the
+// library's: on the cases above, and on every schema fragment of the
+// embedded rulesets against every value in their rules' examples.
+func TestFastSchemaAgrees(t *testing.T) {
+	sureCount := 0
+	for _, tc := range fastSchemaCases {
+		s, err := compileSchemaDraft(mustDecode(t, tc.schema), jsonschema.Draft2020)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.schema, err)
+		}
+		if s.fast == nil {
+			t.Errorf("%s: no fast path", tc.schema)
+			continue
+		}
+		for _, v := range tc.values {
+			if agree(t, tc.schema, s, mustDecode(t, v)) {
+				sureCount++
+			}
+		}
+	}
+	if sureCount < 80 {
+		t.Errorf("the fast path was sure of only %d values", sureCount)
+	}
+	// Keywords it does not implement leave the schema to the library.
+	for _, text := range []string{`{"prefixItems": [{}]}`, `{"contains": {}}`, `{"unevaluatedProperties": false}`, `{"multipleOf": 2}`,
+		`{"dependentRequired": {"a": ["b"]}}`, `{"$defs": {"x": {"$dynamicAnchor": "x"}}, "properties": {"a": {"$dynamicRef": "#x"}}}`, `{"format": "regex"}`} {
+		s, err := compileSchemaDraft(mustDecode(t, text), jsonschema.Draft2020)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		if s.fast != nil {
+			t.Errorf("%s: has a fast path", text)
+		}
+	}
+
+	schemas, values := rulesetSchemasAndValues(t)
+	if len(schemas) < 20 || len(values) < 500 {
+		t.Fatalf("found %d schemas and %d values in the rulesets", len(schemas), len(values))
+	}
+	fast, sure := 0, 0
+	for i, sch := range schemas {
+		s, err := CompileSchema(sch)
+		if err != nil {
+			t.Fatalf("ruleset schema %d: %v", i, err)
+		}
+		if s.fast != nil {
+			fast++
+		}
+		for _, v := range values {
+			if agree(t, "ruleset schema", s, v) {
+				sure++
+			}
+		}
+	}
+	if fast*2 < len(schemas) {
+		t.Errorf("only %d of the rulesets' %d schema fragments have a fast path", fast, len(schemas))
+	}
+	t.Logf("%d of %d ruleset schemas have a fast path; it was sure %d times in %d", fast, len(schemas), sure, len(schemas)*len(values))
+}
+
+// rulesetSchemasAndValues reads the schema fragments of the embedded rule
+// files and every value inside their examples' documents.
+func rulesetSchemasAndValues(t *testing.T) (schemas, values []any) {
+	t.Helper()
+	files, _ := filepath.Glob("../rulesets/*/*/*.yaml")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var file struct {
+			Rules []struct {
+				Schema   any `yaml:"schema"`
+				Examples struct {
+					Valid, Invalid []struct {
+						Document any `yaml:"document"`
+					}
+				} `yaml:"examples"`
+			} `yaml:"rules"`
+		}
+		if err := yaml.Unmarshal(data, &file); err != nil {
+			continue // the header, or a file the loader's own tests cover
+		}
+		for _, r := range file.Rules {
+			if r.Schema != nil {
+				schemas = append(schemas, jsonish(r.Schema))
+			}
+			for _, ex := range append(r.Examples.Valid, r.Examples.Invalid...) {
+				if ex.Document != nil {
+					values = appendSubtrees(values, jsonish(ex.Document))
+				}
+			}
+		}
+	}
+	return schemas, values
+}
+
+// jsonish turns what yaml.v3 decodes into the document form: maps with
+// string keys, int64 and float64 numbers.
+func jsonish(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = jsonish(e)
+		}
+		return x
+	case map[any]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			ks, _ := k.(string)
+			if ks == "" {
+				ks = strings.TrimSpace(strings.Trim(strings.ReplaceAll(toJSON(k), `"`, ""), " "))
+			}
+			m[ks] = jsonish(e)
+		}
+		return m
+	case []any:
+		for i, e := range x {
+			x[i] = jsonish(e)
+		}
+		return x
+	case int:
+		return int64(x)
+	}
+	return v
+}
+
+func toJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func appendSubtrees(out []any, v any) []any {
+	out = append(out, v)
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			out = appendSubtrees(out, e)
+		}
+	case []any:
+		for _, e := range x {
+			out = appendSubtrees(out, e)
+		}
+	}
+	return out
+}
+
+// FuzzFastSchema: for any schema that compiles and any value, the fast
+// path never contradicts the library when it is sure.
+func FuzzFastSchema(f *testing.F) {
+	for _, tc := range fastSchemaCases {
+		for _, v := range tc.values {
+			f.Add([]byte(v), []byte(tc.schema))
+		}
+	}
+	f.Fuzz(func(t *testing.T, value, schema []byte) {
+		v, _, ok := decodeJSON(value)
+		if !ok {
+			return
+		}
+		sv, _, ok := decodeJSON(schema)
+		if !ok {
+			return
+		}
+		s, err := compileSchemaDraft(sv, jsonschema.Draft2020)
+		if err != nil {
+			return
+		}
+		agree(t, string(schema), s, v)
+	})
+}
