@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"mime"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/celint/celint/internal/jsonpointer"
 	"github.com/google/cel-go/common/types"
@@ -88,6 +90,23 @@ func parseSchemaOptions(v ref.Val) (schemaOptions, error) {
 // compiledSchemaWith compiles (or fetches from the cache) a schema value
 // under options.
 func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, error) {
+	c := &l.caches.schemas
+	// A document's own map is found by its identity, without converting
+	// or encoding it again: most rules ask about the same schema several
+	// times.
+	var id identityKey
+	var keep map[string]any
+	if im, ok := schema.(Immutable); ok {
+		if m, ok := im.ImmutableValue().(map[string]any); ok && m != nil {
+			id, keep = identityKey{reflect.ValueOf(m).UnsafePointer(), o.key()}, m
+			c.mu.Lock()
+			e, ok := c.byIdentity[id]
+			c.mu.Unlock()
+			if ok {
+				return e.schema, e.err
+			}
+		}
+	}
 	doc, err := ToNative(schema)
 	if err != nil {
 		return nil, &SchemaCompileError{Msg: err.Error()}
@@ -97,11 +116,11 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 		return nil, &SchemaCompileError{Msg: err.Error()}
 	}
 	key := o.key() + "\x00" + string(canon)
-	c := &l.caches.schemas
 	c.mu.Lock()
 	e, ok := c.entries[key]
 	c.mu.Unlock()
 	if ok {
+		c.remember(id, keep, e)
 		return e.schema, e.err
 	}
 	if o.ignoreExternal {
@@ -126,7 +145,53 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 	}
 	c.misses++
 	c.entries[key] = e
+	c.rememberLocked(id, keep, e)
 	return e.schema, e.err
+}
+
+// Immutable is implemented by CEL values whose native value never changes
+// while it can be reached, such as the views of a parsed document: what a
+// function computes from such a value may be cached by the identity of its
+// native map.
+type Immutable interface {
+	// ImmutableValue is the native value, as ref.Val.Value returns it.
+	ImmutableValue() any
+}
+
+// identityKey is a document map, by its address, under options.
+type identityKey struct {
+	m    unsafe.Pointer
+	opts string
+}
+
+// identityEntry keeps the map alive, so that its address names no other
+// map while the entry lasts.
+type identityEntry struct {
+	keep map[string]any
+	schema3Entry
+}
+
+// schemaIdentities bounds the identity index: past it, the index starts
+// again (the canonical cache still holds every schema).
+const schemaIdentities = 16384
+
+func (c *schema3Cache) remember(id identityKey, keep map[string]any, e schema3Entry) {
+	if id.m == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rememberLocked(id, keep, e)
+}
+
+func (c *schema3Cache) rememberLocked(id identityKey, keep map[string]any, e schema3Entry) {
+	if id.m == nil {
+		return
+	}
+	if c.byIdentity == nil || len(c.byIdentity) >= schemaIdentities {
+		c.byIdentity = map[identityKey]identityEntry{}
+	}
+	c.byIdentity[id] = identityEntry{keep, e}
 }
 
 // The version-3 schema cache holds at most this many schemas, of at most
@@ -141,10 +206,11 @@ const (
 // schema3Cache caches the schemas the library's functions compile, by
 // options and canonical JSON.
 type schema3Cache struct {
-	mu      sync.Mutex
-	entries map[string]schema3Entry
-	bytes   int // the keys' total length
-	misses  int // schemas compiled (for tests)
+	mu         sync.Mutex
+	entries    map[string]schema3Entry
+	byIdentity map[identityKey]identityEntry // document maps already seen
+	bytes      int                           // the keys' total length
+	misses     int                           // schemas compiled (for tests)
 	// maxEntries, when not 0, replaces schema3CacheEntries (for tests)
 	maxEntries int
 }

@@ -149,3 +149,50 @@ func TestSchemaCacheCompilesOnce(t *testing.T) {
 		t.Errorf("other options share a compiled schema: %d compiles", lib.caches.schemas.misses)
 	}
 }
+
+// immutableMap is a document-like map value: cel.Immutable.
+type immutableMap struct {
+	traits.Mapper
+	m map[string]any
+}
+
+func (v immutableMap) ImmutableValue() any { return v.m }
+
+// TestSchemaCacheByIdentity: a schema that is an Immutable value is found
+// again by the identity of its map, without being encoded; a map that
+// merely has the same content is found by its canonical form, and a
+// changed map (which an Immutable value never is) would not be confused
+// with another of other content.
+func TestSchemaCacheByIdentity(t *testing.T) {
+	lib, err := newLibrary(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	adapter := types.DefaultTypeAdapter
+	opts := adapter.NativeToValue(map[string]any{})
+	a := map[string]any{"type": "string"}
+	b := map[string]any{"type": "integer"}
+	va := immutableMap{adapter.NativeToValue(a).(traits.Mapper), a}
+	vb := immutableMap{adapter.NativeToValue(b).(traits.Mapper), b}
+	for range 3 {
+		for _, v := range []immutableMap{va, vb} {
+			if got := lib.schemaError3Binding(v, opts); got != types.String("") {
+				t.Fatalf("schemaError: %v", got)
+			}
+		}
+	}
+	c := &lib.caches.schemas
+	if c.misses != 2 || len(c.byIdentity) != 2 {
+		t.Fatalf("two schemas used three times: %d compiles, %d identities", c.misses, len(c.byIdentity))
+	}
+	same := map[string]any{"type": "string"}
+	lib.schemaError3Binding(immutableMap{adapter.NativeToValue(same).(traits.Mapper), same}, opts)
+	if c.misses != 2 || len(c.byIdentity) != 3 {
+		t.Errorf("a map of the same content: %d compiles, %d identities", c.misses, len(c.byIdentity))
+	}
+	// Each identity validates as its own schema.
+	one := adapter.NativeToValue("x")
+	if lib.matchesSchema3Binding(one, va, opts) != types.True || lib.matchesSchema3Binding(one, vb, opts) != types.False {
+		t.Error("identities confused")
+	}
+}

@@ -86,6 +86,9 @@ func (m nodeMap) Type() ref.Type { return types.MapType }
 // Value implements ref.Val: the node's map[string]any.
 func (m nodeMap) Value() any { return m.n.Value }
 
+// ImmutableValue implements cel.Immutable: a document is never modified.
+func (m nodeMap) ImmutableValue() any { return m.n.Value }
+
 // Contains implements traits.Container.
 func (m nodeMap) Contains(key ref.Val) ref.Val {
 	_, found := m.Find(key)
