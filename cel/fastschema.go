@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"regexp"
+	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -25,7 +28,8 @@ type fastSchema struct {
 	constv  *any
 	enum    []any
 	ref     *fastSchema
-	refOnly bool // drafts before 2019-09: $ref replaces its siblings
+	refOnly bool        // drafts before 2019-09: $ref replaces its siblings
+	dynRef  *fastSchema // a metaschema's $dynamicRef, to the metaschema itself
 	not     *fastSchema
 	allOf   []*fastSchema
 	anyOf   []*fastSchema
@@ -89,6 +93,12 @@ func newFastSchema(s *jsonschema.Schema) *fastSchema {
 type fastBuilder struct {
 	built       map[*jsonschema.Schema]*fastSchema
 	unsupported bool
+	// meta is set when building a metaschema, to validate schemas as the
+	// library does before it compiles them: each $dynamicRef to the
+	// metaschema's dynamic anchor is the metaschema itself (the outermost
+	// schema of the dynamic scope), and the regex format is asserted with
+	// Go's regexp, the library's default engine.
+	meta *jsonschema.Schema
 }
 
 func (b *fastBuilder) build(s *jsonschema.Schema) *fastSchema {
@@ -104,11 +114,18 @@ func (b *fastBuilder) build(s *jsonschema.Schema) *fastSchema {
 		f.boolean = s.Bool
 		return f
 	}
-	if s.RecursiveRef != nil || s.DynamicRef != nil || s.Dependencies != nil || s.DependentRequired != nil ||
+	if d := s.DynamicRef; d != nil && b.meta != nil && d.Anchor != "" && d.Anchor == b.meta.DynamicAnchor && d.Ref != nil && d.Ref.DynamicAnchor == d.Anchor {
+		f.dynRef = b.build(b.meta)
+	} else if d != nil {
+		b.unsupported = true
+		return nil
+	}
+	regexFormat := s.Format != nil && s.Format.Name == "regex"
+	if s.RecursiveRef != nil || s.Dependencies != nil || s.DependentRequired != nil ||
 		s.DependentSchemas != nil || s.UnevaluatedProperties != nil || s.UnevaluatedItems != nil ||
 		s.Contains != nil || s.PrefixItems != nil || s.AdditionalItems != nil || s.ContentEncoding != nil ||
 		s.ContentMediaType != nil || s.ContentSchema != nil || s.MultipleOf != nil || len(s.Extensions) > 0 ||
-		s.Format != nil && s.Format.Name == "regex" {
+		regexFormat && b.meta == nil {
 		b.unsupported = true
 		return nil
 	}
@@ -138,7 +155,10 @@ func (b *fastBuilder) build(s *jsonschema.Schema) *fastSchema {
 	f.anyOf = b.list(s.AnyOf)
 	f.oneOf = b.list(s.OneOf)
 	f.ifs, f.thens, f.elses = b.build(s.If), b.build(s.Then), b.build(s.Else)
-	if s.Format != nil {
+	switch {
+	case regexFormat:
+		f.format = validRegexp
+	case s.Format != nil:
 		f.format = s.Format.Validate
 	}
 	f.minProps, f.maxProps = intOr(s.MinProperties), intOr(s.MaxProperties)
@@ -176,6 +196,80 @@ func (b *fastBuilder) build(s *jsonschema.Schema) *fastSchema {
 	f.minLen, f.maxLen, f.pattern = intOr(s.MinLength), intOr(s.MaxLength), s.Pattern
 	f.min, f.max, f.exMin, f.exMax = s.Minimum, s.Maximum, s.ExclusiveMinimum, s.ExclusiveMaximum
 	return f
+}
+
+// validRegexp is the regex format as the library asserts it when it
+// validates a schema: a string Go's regexp compiles.
+func validRegexp(v any) error {
+	if s, ok := v.(string); ok {
+		_, err := regexp.Compile(s)
+		return err
+	}
+	return nil
+}
+
+// metaschema2020 is the fast path of the 2020-12 metaschema, compiled as
+// the library compiles the metaschemas it validates schemas against (with
+// formats asserted); nil if it cannot be built.
+var metaschema2020 = sync.OnceValue(func() *fastSchema {
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	meta, err := c.Compile(jsonschema.Draft2020.String())
+	if err != nil {
+		return nil
+	}
+	b := fastBuilder{built: map[*jsonschema.Schema]*fastSchema{}, meta: meta}
+	f := b.build(meta)
+	if b.unsupported {
+		return nil
+	}
+	return f
+})
+
+// metaValid reports whether the fast path is sure that doc, a 2020-12
+// schema, is valid against the metaschema, and that doc does not depend
+// on where it is compiled: it names no dialect but 2020-12 (and that only
+// at its root), declares no $id or vocabulary, and every $ref in it is a
+// fragment of itself. Anything else is left to the library.
+func metaValid(doc any) bool {
+	meta := metaschema2020()
+	if meta == nil || !locationFree(doc, true) {
+		return false
+	}
+	ok, sure := meta.valid(doc)
+	return ok && sure
+}
+
+// locationFree walks doc (values inside const or enum included, which
+// only makes it stricter than it needs to be).
+func locationFree(v any, root bool) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			switch k {
+			case "$id", "$vocabulary", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor":
+				return false
+			case "$schema":
+				if s, _ := e.(string); !root || s != "https://json-schema.org/draft/2020-12/schema" && s != "https://json-schema.org/draft/2020-12/schema#" {
+					return false
+				}
+			case "$ref":
+				if s, ok := e.(string); ok && !strings.HasPrefix(s, "#") {
+					return false
+				}
+			}
+			if !locationFree(e, false) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if !locationFree(e, false) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (b *fastBuilder) list(ss []*jsonschema.Schema) []*fastSchema {
@@ -244,6 +338,11 @@ func (f *fastSchema) check(v any, depth int) (ok, sure bool) {
 	}
 	if f.ref != nil {
 		if ok, sure := f.ref.check(v, depth+1); !ok || !sure || f.refOnly {
+			return ok, sure
+		}
+	}
+	if f.dynRef != nil {
+		if ok, sure := f.dynRef.check(v, depth+1); !ok || !sure {
 			return ok, sure
 		}
 	}

@@ -2,6 +2,7 @@ package cel
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -243,5 +244,122 @@ func FuzzFastSchema(f *testing.F) {
 			return
 		}
 		agree(t, string(schema), s, v)
+	})
+}
+
+// metaCases are schemas around the metaschema's edges: the fast path may
+// pass only those the library finds valid against it.
+var metaCases = []string{
+	`{}`, `true`, `false`, `{"type": "string"}`, `{"type": 1}`, `{"type": ["string", "string"]}`, `{"type": []}`,
+	`{"type": "strin"}`, `{"minLength": -1}`, `{"minLength": 1.0}`, `{"minLength": 1.5}`, `{"pattern": "("}`,
+	`{"pattern": "^a+$"}`, `{"properties": {"a": {"type": "integer"}}, "required": ["a", "a"]}`, `{"required": "a"}`,
+	`{"$ref": "#/$defs/a", "$defs": {"a": {"type": "string"}}}`, `{"$ref": "#/$defs/missing"}`, `{"$ref": 1}`,
+	`{"$ref": "#a b"}`, `{"$defs": {"a": 1}}`, `{"items": [{}]}`, `{"prefixItems": []}`, `{"enum": "a"}`, `{"enum": []}`,
+	`{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}`, `{"$schema": "http://json-schema.org/draft-07/schema#"}`,
+	`{"$id": "https://example.com/s"}`, `{"additionalProperties": 1}`, `{"propertyNames": {"pattern": "["}}`,
+	`{"patternProperties": {"(": {}}}`, `{"definitions": {"a": 1}}`, `{"dependencies": {"a": 1}}`, `{"format": 1}`,
+	`{"allOf": []}`, `{"anyOf": [1]}`, `{"not": "x"}`, `{"if": {}, "then": 1}`, `{"contentSchema": 1}`, `{"title": 1}`,
+	`{"deprecated": "yes"}`, `{"examples": 1}`, `{"$comment": 1}`, `{"$anchor": "1x"}`, `{"x-mcp-header": 1}`,
+	`{"properties": {"a": {"properties": {"b": {"minimum": "0"}}}}}`, `{"maxItems": 9007199254740993}`,
+}
+
+// TestMetaValidAgrees: a schema the fast path finds valid against the
+// metaschema is one the library does, and compiling it without the
+// library's second validation gives the same schema: the same violations,
+// at the same places, for every value.
+func TestMetaValidAgrees(t *testing.T) {
+	if metaschema2020() == nil {
+		t.Fatal("no fast path for the 2020-12 metaschema")
+	}
+	schemas, values := rulesetSchemasAndValues(t)
+	var docs []any
+	for _, text := range metaCases {
+		docs = append(docs, mustDecode(t, text))
+	}
+	for _, tc := range fastSchemaCases {
+		docs = append(docs, mustDecode(t, tc.schema))
+		for _, v := range tc.values {
+			values = append(values, mustDecode(t, v))
+		}
+	}
+	docs = append(docs, schemas...)
+	for _, v := range values[:min(len(values), 3000)] { // document values taken as schemas: most are not
+		docs = append(docs, v)
+	}
+	passed := 0
+	sample := values[:min(len(values), 400)]
+	for _, doc := range docs {
+		if checkMetaValid(t, doc, sample) {
+			passed++
+		}
+	}
+	t.Logf("the fast path passed %d of %d schemas", passed, len(docs))
+	if passed < len(schemas) {
+		t.Errorf("the fast path passed %d of %d schemas, fewer than the rulesets' %d fragments", passed, len(docs), len(schemas))
+	}
+	for _, text := range []string{`{"type": 1}`, `{"minLength": -1}`, `{"pattern": "("}`, `{"$ref": 1}`, `{"$id": "https://example.com/s"}`} {
+		if metaValid(mustDecode(t, text)) {
+			t.Errorf("%s passed the fast path", text)
+		}
+	}
+}
+
+// checkMetaValid checks one schema; it reports whether the fast path
+// passed it.
+func checkMetaValid(t *testing.T, doc any, values []any) bool {
+	t.Helper()
+	if !metaValid(doc) {
+		return false
+	}
+	label := toJSON(doc)
+	usual, err := compileSchemaAt(doc, jsonschema.Draft2020, schemaLocation)
+	if err != nil {
+		var se *jsonschema.SchemaValidationError
+		if strings.Contains(err.Error(), "metaschema") || errorsAs(err, &se) {
+			t.Errorf("%s: the fast path passed a schema the library finds invalid: %v", label, err)
+		}
+		if _, err2 := compileSchemaDraft(doc, jsonschema.Draft2020); err2 == nil || err2.Error() != err.Error() {
+			t.Errorf("%s: compiling without the second validation: %v, want the library's %v", label, err2, err)
+		}
+		return true
+	}
+	trusted, err := compileSchemaAt(doc, jsonschema.Draft2020, trustedLocation)
+	if err != nil {
+		t.Errorf("%s: compiles as usual, not at the trusted location: %v", label, err)
+		return true
+	}
+	for _, v := range values {
+		a, errA := usual.Validate(v)
+		b, errB := trusted.Validate(v)
+		if toJSON(a) != toJSON(b) || (errA == nil) != (errB == nil) {
+			t.Errorf("%s on %s: %s (%v) as usual, %s (%v) at the trusted location", label, toJSON(v), toJSON(a), errA, toJSON(b), errB)
+			return true
+		}
+	}
+	return true
+}
+
+func errorsAs(err error, target any) bool { return errors.As(err, target) }
+
+// FuzzMetaValid: for any schema, the fast path passes only what the
+// library finds valid against the metaschema, and a schema it passes
+// compiles to the same validations.
+func FuzzMetaValid(f *testing.F) {
+	for _, text := range metaCases {
+		f.Add([]byte(text), []byte(`{"a": 1}`))
+	}
+	for _, tc := range fastSchemaCases {
+		f.Add([]byte(tc.schema), []byte(tc.values[0]))
+	}
+	f.Fuzz(func(t *testing.T, schema, value []byte) {
+		doc, _, ok := decodeJSON(schema)
+		if !ok {
+			return
+		}
+		v, _, ok := decodeJSON(value)
+		if !ok {
+			return
+		}
+		checkMetaValid(t, doc, []any{v, doc})
 	})
 }

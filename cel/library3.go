@@ -223,13 +223,30 @@ type schema3Entry struct {
 // compileSchemaDraft compiles doc with draft as the default dialect,
 // refusing reference cycles that never descend into the value. Every schema
 // celint compiles, a rule's fragment or a document's, goes through it.
+//
+// The library validates every schema it compiles against its metaschema,
+// which is most of compiling a small schema. A 2020-12 schema that the fast
+// path finds valid against the metaschema (see metaValid) is compiled
+// without that second validation; any other schema, and any schema whose
+// compilation then fails, is compiled as usual, so that what is reported
+// is the library's own answer.
 func compileSchemaDraft(doc any, draft *jsonschema.Draft) (*Schema, error) {
+	if draft == jsonschema.Draft2020 && metaValid(doc) {
+		if s, err := compileSchemaAt(doc, draft, trustedLocation); err == nil {
+			return s, nil
+		}
+	}
+	return compileSchemaAt(doc, draft, schemaLocation)
+}
+
+// compileSchemaAt compiles doc as the resource at location.
+func compileSchemaAt(doc any, draft *jsonschema.Draft, location string) (*Schema, error) {
 	c := newSchemaCompiler()
 	c.DefaultDraft(draft)
-	if err := c.AddResource(schemaLocation, doc); err != nil {
+	if err := c.AddResource(location, doc); err != nil {
 		return nil, &SchemaCompileError{Msg: oneLine(err.Error())}
 	}
-	s, err := c.Compile(schemaLocation)
+	s, err := c.Compile(location)
 	if err != nil {
 		return nil, compileError(doc, err)
 	}

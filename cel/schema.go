@@ -22,6 +22,13 @@ import (
 // is ever fetched from it.
 const schemaLocation = "celint:///schema.json"
 
+// trustedLocation is where a schema already found valid against its
+// metaschema is compiled: the library does not validate a resource under
+// json-schema.org against the metaschema again (see compileSchemaDraft).
+// Such a schema refers to nothing outside itself (see metaValid), so its
+// location shows only in the locations of its parts.
+const trustedLocation = "https://json-schema.org/celint/schema.json"
+
 // refusingLoader is the schema compiler's URL loader: it refuses every URL,
 // so a $ref to anything outside the schema value is an error and no file or
 // network access ever happens. (The JSON Schema meta-schemas are built into
@@ -1293,7 +1300,11 @@ func cycleError(path []*cycleFrame, back *jsonschema.Schema) *SchemaCompileError
 // the schema value ("" for the root), or its URL when it is in a resource
 // of its own.
 func schemaPointer(loc string) string {
-	if frag, ok := strings.CutPrefix(loc, schemaLocation+"#"); ok {
+	frag, ok := strings.CutPrefix(loc, schemaLocation+"#")
+	if !ok {
+		frag, ok = strings.CutPrefix(loc, trustedLocation+"#")
+	}
+	if ok {
 		if toks, err := jsonpointer.ParseFragment("#" + frag); err == nil {
 			return jsonpointer.Join(toks...)
 		}
