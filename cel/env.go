@@ -24,8 +24,8 @@ const DefaultCostLimit = 1_000_000
 // of an error; version 3 adds schema options to matchesSchema,
 // schemaErrors and schemaError, and schemaExternalRefs, isURITemplate,
 // uriTemplateVariables, uriTemplateMatches, isMediaType, mediaTypeEssence
-// and isCanonicalBase64. See Config.Library.
-const LatestLibrary = 3
+// and isCanonicalBase64; version 4 adds hasNestedKey. See Config.Library.
+const LatestLibrary = 4
 
 // interruptCheckFrequency is how many comprehension iterations run between
 // checks of the evaluation context for cancellation.

@@ -240,6 +240,7 @@ var guardedFunctions = map[string]callCost{
 	"duplicates":         sumOfWeights,
 	"duplicateIndexes":   sumOfWeights,
 	"descendants":        sumOfWeights,
+	"hasNestedKey":       sumOfWeights,
 	"indexesBy":          sumOfWeights,
 	"resolveAll":         sumOfWeights,
 	"schemaErrors":       sumOfWeights,

@@ -596,6 +596,9 @@ func (l *library) functions() []versioned {
 		{3, gocel.Function("isCanonicalBase64",
 			gocel.Overload("string_is_canonical_base64", []*gocel.Type{str}, gocel.BoolType,
 				gocel.UnaryBinding(stringPredicate(isCanonicalBase64))))},
+		{4, gocel.Function("hasNestedKey",
+			gocel.Overload("dyn_has_nested_key_string", []*gocel.Type{dyn, str}, gocel.BoolType,
+				gocel.BinaryBinding(l.hasNestedKeyBinding)))},
 	}
 }
 
@@ -766,6 +769,51 @@ func (l *library) descendantsBinding(v ref.Val) ref.Val {
 		return types.WrapErr(err)
 	}
 	return types.NewRefValList(types.DefaultTypeAdapter, out)
+}
+
+// hasNestedKeyBinding reports whether v, or a map nested anywhere inside
+// it, has a member named key: a cheap test of whether a rule has anything
+// to look at, before it builds lists of what it looks at.
+func (l *library) hasNestedKeyBinding(v, key ref.Val) ref.Val {
+	k, ok := key.(types.String)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(key)
+	}
+	native, err := ToNative(v)
+	if err != nil {
+		return types.NewErr("hasNestedKey: %v", err)
+	}
+	visited := 0
+	found, err := hasNestedKey(native, string(k), &visited, l.walkBound)
+	if err != nil {
+		return types.WrapErr(err)
+	}
+	return types.Bool(found)
+}
+
+func hasNestedKey(v any, key string, visited *int, bound int) (bool, error) {
+	*visited++
+	if *visited > bound {
+		return false, fmt.Errorf("hasNestedKey: more than %d nodes", bound)
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if _, ok := x[key]; ok {
+			return true, nil
+		}
+		for _, e := range x {
+			if found, err := hasNestedKey(e, key, visited, bound); found || err != nil {
+				return found, err
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if found, err := hasNestedKey(e, key, visited, bound); found || err != nil {
+				return found, err
+			}
+		}
+	}
+	return false, nil
 }
 
 func isIntegerBinding(v ref.Val) ref.Val {

@@ -580,7 +580,7 @@ func TestSchemaError(t *testing.T) {
 }
 
 func TestLibraryVersions(t *testing.T) {
-	if LatestLibrary != 3 {
+	if LatestLibrary != 4 {
 		t.Fatalf("LatestLibrary = %d", LatestLibrary)
 	}
 	latest := newEnv(t, Config{})

@@ -1,6 +1,7 @@
 package cel
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -194,5 +195,36 @@ func TestSchemaCacheByIdentity(t *testing.T) {
 	one := adapter.NativeToValue("x")
 	if lib.matchesSchema3Binding(one, va, opts) != types.True || lib.matchesSchema3Binding(one, vb, opts) != types.False {
 		t.Error("identities confused")
+	}
+}
+
+// TestHasNestedKey: library 4's hasNestedKey finds a member name at any
+// depth, in maps only (not in strings, nor as a list's value), and stops
+// at the walk bound; library 3 does not declare it.
+func TestHasNestedKey(t *testing.T) {
+	e := newEnv(t, Config{})
+	doc := map[string]any{"type": "object", "properties": map[string]any{
+		"a": map[string]any{"type": "string"},
+		"b": map[string]any{"items": []any{map[string]any{"x-mcp-header": "X-B"}}},
+	}}
+	runCases(t, e, []evalCase{
+		{name: "deep in a list", expr: `hasNestedKey(self, 'x-mcp-header')`, self: doc, want: true},
+		{name: "at the top", expr: `hasNestedKey(self, 'type')`, self: doc, want: true},
+		{name: "absent", expr: `hasNestedKey(self, 'x-other')`, self: doc, want: false},
+		{name: "a value is not a key", expr: `hasNestedKey(self, 'X-B')`, self: doc, want: false},
+		{name: "a string", expr: `hasNestedKey('x-mcp-header', 'x-mcp-header')`, want: false},
+		{name: "a CEL map", expr: `hasNestedKey([1, {'k': {'j': 1}}], 'j')`, want: true},
+	})
+	lib, err := newLibrary(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib.walkBound = 3
+	deep := types.DefaultTypeAdapter.NativeToValue(map[string]any{"a": map[string]any{"b": map[string]any{"c": map[string]any{"d": 1}}}})
+	if got := lib.hasNestedKeyBinding(deep, types.String("d")); !types.IsError(got) || !strings.Contains(fmt.Sprint(got), "more than 3 nodes") {
+		t.Errorf("past the walk bound: %v", got)
+	}
+	if _, err := newEnv(t, Config{Library: 3}).Compile(`hasNestedKey({}, 'a')`, Origin{}); err == nil {
+		t.Error("library 3 compiles hasNestedKey")
 	}
 }
