@@ -94,7 +94,7 @@ func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost u
 	}
 	var val ref.Val
 	var evalErr error
-	if p.loops && p.limit > DefaultCostLimit {
+	if p.Interruptible() {
 		// Only a long evaluation needs to notice cancellation while it
 		// runs (each check of the context costs an allocation per
 		// evaluation); the others end within their cost limit.
@@ -112,6 +112,12 @@ func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost u
 	}
 	return nil, cost, err
 }
+
+// Interruptible reports whether an evaluation of p notices, while it runs,
+// that its context ended: one with comprehensions and a cost limit above
+// the default. Others end within their cost limit, and check the context
+// only before they start.
+func (p *Program) Interruptible() bool { return p.loops && p.limit > DefaultCostLimit }
 
 // classify turns cel-go's evaluation errors into celint's.
 func (p *Program) classify(ctx context.Context, err error) error {

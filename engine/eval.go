@@ -279,9 +279,23 @@ type linter struct {
 
 // spend counts CEL cost against a budget.
 type spend struct {
-	cost   uint64
-	budget uint64
-	over   error // set once the budget is exhausted
+	cost     uint64
+	budget   uint64
+	over     error     // set once the budget is exhausted
+	deadline time.Time // the rule's wall-clock safety net; zero: none
+}
+
+// expired reports whether the rule ran past its deadline.
+func (s *spend) expired() bool { return !s.deadline.IsZero() && time.Now().After(s.deadline) }
+
+// context is ctx, with the deadline for a program that watches its
+// context while it runs (cel.Program.Interruptible); ctx itself for the
+// others, which end within their cost limit.
+func (s *spend) context(ctx context.Context, p *program) (context.Context, context.CancelFunc) {
+	if s.deadline.IsZero() || !p.Interruptible() {
+		return ctx, func() {}
+	}
+	return context.WithDeadlineCause(ctx, s.deadline, ErrRuleTimeout)
 }
 
 // ruleRun is the evaluation of one rule on one document.
@@ -298,9 +312,11 @@ type ruleRun struct {
 }
 
 func (l *linter) lintRule(i int, r *Rule) []Diagnostic {
-	ctx, cancel := context.WithTimeoutCause(l.ctx, l.opts.RuleTimeout, ErrRuleTimeout)
-	defer cancel()
-	rr := &ruleRun{linter: l, ctx: ctx, rule: r, spend: spend{budget: l.opts.Budget}}
+	// The wall-clock safety net is a deadline checked between nodes, and
+	// a context only for the rare evaluation that watches one (see
+	// spend.context): a timer per rule and document was a few per cent of
+	// a many-file run.
+	rr := &ruleRun{linter: l, ctx: l.ctx, rule: r, spend: spend{budget: l.opts.Budget, deadline: time.Now().Add(l.opts.RuleTimeout)}}
 	if l.stats != nil {
 		start := time.Now()
 		defer func() {
@@ -344,7 +360,7 @@ func (rr *ruleRun) lintNodes() {
 		if l.ctx.Err() != nil {
 			return // the caller's context ended: Lint returns its error
 		}
-		if ctx.Err() != nil {
+		if rr.spend.expired() {
 			rr.ruleError(n, rr.stopped())
 			return
 		}
@@ -355,7 +371,7 @@ func (rr *ruleRun) lintNodes() {
 		switch {
 		case l.ctx.Err() != nil:
 			return
-		case ctx.Err() != nil:
+		case rr.spend.expired():
 			rr.ruleError(n, rr.stopped())
 			return
 		case errors.Is(err, ErrBudget):
@@ -685,7 +701,9 @@ func (rr *ruleRun) runFused(c *check, fr *frame) (v ref.Val, done bool, err erro
 	if c.fused == nil || rr.spend.over != nil {
 		return nil, false, nil
 	}
-	out, cost, err := c.fused.Eval(rr.ctx, fr)
+	ctx, cancel := rr.spend.context(rr.ctx, c.fused)
+	out, cost, err := c.fused.Eval(ctx, fr)
+	cancel()
 	if err != nil || types.IsUnknownOrError(out) {
 		return nil, false, nil
 	}
@@ -898,7 +916,9 @@ func (s *spend) eval(ctx context.Context, p *program, act interpreter.Activation
 	if s.over != nil {
 		return nil, s.over
 	}
+	ctx, cancel := s.context(ctx, p)
 	v, cost, err := p.Eval(ctx, act)
+	cancel()
 	s.cost += cost
 	if s.budget > 0 && s.cost > s.budget {
 		// Remembered, so that what reads this value reports where the

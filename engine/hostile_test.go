@@ -281,3 +281,32 @@ func TestRuleTimeout(t *testing.T) {
 		t.Errorf("the other rule did not run: %v", fine)
 	}
 }
+
+// TestRuleTimeoutBetweenNodes: a rule whose every evaluation ends within
+// its cost limit, but which is slow over many nodes, is stopped at the
+// first node after its time limit, with the same rule error.
+func TestRuleTimeoutBetweenNodes(t *testing.T) {
+	rules := `rules:
+  - id: t.slow
+    level: must
+    given: items.#
+    checks:
+      - assert: lists.range(300).all(i, lists.range(300).all(j, i + j >= 0))
+` + fineRule
+	rs, err := engine.LoadRuleset(rulesetFS("", rules), "rs", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := loader.Parse("doc.yaml", []byte("items: ["+strings.TrimSuffix(strings.Repeat("1, ", 2000), ", ")+"]\n"), rs.LoadOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := mustLint(t, rs, d, engine.LintOptions{RuleTimeout: 30 * time.Millisecond, Budget: 1 << 40})
+	slow := ruleOnly(ds, "t.slow")
+	if len(slow) != 1 || !slow[0].RuleError || !strings.Contains(slow[0].Message, "ran longer than 30ms") || !strings.HasPrefix(slow[0].Pointer, "/items/") {
+		t.Errorf("got %v", slow)
+	}
+	if fine := ruleOnly(ds, "t.fine"); len(fine) != 1 {
+		t.Errorf("the other rule did not run: %v", fine)
+	}
+}
