@@ -577,7 +577,7 @@ func (l *library) functions() []versioned {
 				gocel.BinaryBinding(l.schemaError3Binding)))},
 		{3, gocel.Function("schemaExternalRefs",
 			gocel.Overload("dyn_schema_external_refs", []*gocel.Type{dyn}, gocel.ListType(str),
-				gocel.UnaryBinding(schemaExternalRefsBinding)))},
+				gocel.UnaryBinding(l.schemaExternalRefsBinding)))},
 		{3, gocel.Function("isURITemplate",
 			gocel.Overload("string_is_uri_template", []*gocel.Type{str}, gocel.BoolType,
 				gocel.UnaryBinding(l.isURITemplateBinding)))},

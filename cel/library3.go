@@ -208,9 +208,10 @@ const (
 type schema3Cache struct {
 	mu         sync.Mutex
 	entries    map[string]schema3Entry
-	byIdentity map[identityKey]identityEntry // document maps already seen
-	bytes      int                           // the keys' total length
-	misses     int                           // schemas compiled (for tests)
+	byIdentity map[identityKey]identityEntry   // document maps already seen
+	extRefs    map[unsafe.Pointer]extRefsEntry // schemaExternalRefs of document maps
+	bytes      int                             // the keys' total length
+	misses     int                             // schemas compiled (for tests)
 	// maxEntries, when not 0, replaces schema3CacheEntries (for tests)
 	maxEntries int
 }
@@ -323,7 +324,23 @@ func (l *library) schemaError3Binding(schema, opts ref.Val) ref.Val {
 	return types.String("")
 }
 
-func schemaExternalRefsBinding(schema ref.Val) ref.Val {
+func (l *library) schemaExternalRefsBinding(schema ref.Val) ref.Val {
+	// A document's schema map is asked about by several rules: its answer
+	// is kept by the map's identity, as compiled schemas are.
+	c := &l.caches.schemas
+	var id unsafe.Pointer
+	var keep map[string]any
+	if im, ok := schema.(Immutable); ok {
+		if m, ok := im.ImmutableValue().(map[string]any); ok && m != nil {
+			id, keep = reflect.ValueOf(m).UnsafePointer(), m
+			c.mu.Lock()
+			e, ok := c.extRefs[id]
+			c.mu.Unlock()
+			if ok {
+				return e.ptrs
+			}
+		}
+	}
 	doc, err := ToNative(schema)
 	if err != nil {
 		return types.NewErr("schemaExternalRefs: %v", err)
@@ -332,7 +349,23 @@ func schemaExternalRefsBinding(schema ref.Val) ref.Val {
 	for _, s := range externalRefSites(doc) {
 		ptrs = append(ptrs, jsonpointer.Join(s...))
 	}
-	return types.NewStringList(types.DefaultTypeAdapter, ptrs)
+	out := types.NewStringList(types.DefaultTypeAdapter, ptrs)
+	if id != nil {
+		c.mu.Lock()
+		if c.extRefs == nil || len(c.extRefs) >= schemaIdentities {
+			c.extRefs = map[unsafe.Pointer]extRefsEntry{}
+		}
+		c.extRefs[id] = extRefsEntry{keep, out}
+		c.mu.Unlock()
+	}
+	return out
+}
+
+// extRefsEntry is schemaExternalRefs' answer for a document map, which it
+// keeps alive.
+type extRefsEntry struct {
+	keep map[string]any
+	ptrs ref.Val
 }
 
 // schemaBase is the base URI of a schema object within a parent whose

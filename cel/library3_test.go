@@ -191,6 +191,18 @@ func TestSchemaCacheByIdentity(t *testing.T) {
 	if c.misses != 2 || len(c.byIdentity) != 3 {
 		t.Errorf("a map of the same content: %d compiles, %d identities", c.misses, len(c.byIdentity))
 	}
+	// schemaExternalRefs is kept by identity too.
+	ext := map[string]any{"properties": map[string]any{"a": map[string]any{"$ref": "other.json"}}}
+	vext := immutableMap{adapter.NativeToValue(ext).(traits.Mapper), ext}
+	for range 2 {
+		got, ok := lib.schemaExternalRefsBinding(vext).(traits.Lister)
+		if !ok || got.Size() != types.Int(1) || got.Get(types.Int(0)) != types.String("/properties/a/$ref") {
+			t.Fatalf("schemaExternalRefs: %v", got)
+		}
+	}
+	if len(c.extRefs) != 1 {
+		t.Errorf("schemaExternalRefs kept %d answers for one map", len(c.extRefs))
+	}
 	// Each identity validates as its own schema.
 	one := adapter.NativeToValue("x")
 	if lib.matchesSchema3Binding(one, va, opts) != types.True || lib.matchesSchema3Binding(one, vb, opts) != types.False {
