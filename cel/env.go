@@ -60,6 +60,10 @@ type Config struct {
 	// files, say), so that a schema they all read is compiled once. Nil
 	// gives the environment caches of its own.
 	Caches *Caches
+	// Checked, when not nil, holds expressions checked in an earlier run:
+	// an expression found there is not parsed and type-checked again; one
+	// compiled anew is added when the set records (see CheckedExprs).
+	Checked *CheckedExprs
 }
 
 // Caches holds what the library's functions compile from values: JSON
@@ -88,6 +92,10 @@ type Env struct {
 	vars  []Var // every declared variable, base ones included
 	cache *programCache
 	guard *guard // measures the calls charged before they run
+
+	checked *CheckedExprs // nil: every expression is parsed and checked
+	decl    checkedKey    // what checking depends on besides the variables
+	sig     checkedKey    // decl and the variables: the key of this environment's entries
 }
 
 // programCache holds the compiled programs of a family of environments
@@ -157,7 +165,12 @@ func NewEnv(cfg Config) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("celint: building the CEL environment: %w", err)
 	}
-	return &Env{env: env, lib: lib, limit: limit, vars: vars, cache: newProgramCache(), guard: g}, nil
+	e := &Env{env: env, lib: lib, limit: limit, vars: vars, cache: newProgramCache(), guard: g, checked: cfg.Checked}
+	if e.checked != nil {
+		e.decl = declarations(env, lib.version)
+		e.sig = withVars(e.decl, vars)
+	}
+	return e, nil
 }
 
 func checkVar(v Var) error {
@@ -193,7 +206,11 @@ func (e *Env) Extend(vars ...Var) (*Env, error) {
 		return nil, fmt.Errorf("celint: extending the CEL environment: %w", err)
 	}
 	all := append(append([]Var(nil), e.vars...), vars...)
-	return &Env{env: env, lib: e.lib, limit: e.limit, vars: all, cache: e.cache, guard: e.guard}, nil
+	ext := &Env{env: env, lib: e.lib, limit: e.limit, vars: all, cache: e.cache, guard: e.guard, checked: e.checked, decl: e.decl}
+	if ext.checked != nil {
+		ext.sig = withVars(e.decl, all)
+	}
+	return ext, nil
 }
 
 // cacheKey is the program cache key of expr: the library version, the
@@ -307,19 +324,20 @@ func (e *Env) Compile(expr string, o Origin) (*Program, error) {
 	if ok {
 		return p, nil
 	}
-	ast, iss := e.env.Compile(expr)
-	if iss != nil && iss.Err() != nil {
-		ce := &CompileError{}
-		for _, err := range iss.Errors() {
-			line, col := err.Location.Line(), err.Location.Column()+1
-			l, c := o.position(line, col)
-			ce.Issues = append(ce.Issues, Issue{File: o.File, Line: l, Col: c, Msg: err.Message})
+	var ast *gocel.Ast
+	var ck checkedKey
+	if e.checked != nil {
+		ck = exprKey(e.sig, expr)
+		ast = e.checked.ast(ck, expr)
+	}
+	if ast == nil {
+		var err error
+		if ast, err = e.check(expr, o); err != nil {
+			return nil, err
 		}
-		if len(ce.Issues) == 0 {
-			l, c := o.position(1, 1)
-			ce.Issues = append(ce.Issues, Issue{File: o.File, Line: l, Col: c, Msg: iss.Err().Error()})
+		if e.checked != nil {
+			e.checked.put(ck, ast)
 		}
-		return nil, ce
 	}
 	// Cost is counted by the guard's meter, not by cel-go's cost tracker
 	// (see guard.go): no cost option is set, so the trackers libraries
@@ -341,4 +359,23 @@ func (e *Env) Compile(expr string, o Origin) (*Program, error) {
 	}
 	e.cache.programs[key] = p
 	return p, nil
+}
+
+// check parses and type-checks expr; errors are positioned through o.
+func (e *Env) check(expr string, o Origin) (*gocel.Ast, error) {
+	ast, iss := e.env.Compile(expr)
+	if iss != nil && iss.Err() != nil {
+		ce := &CompileError{}
+		for _, err := range iss.Errors() {
+			line, col := err.Location.Line(), err.Location.Column()+1
+			l, c := o.position(line, col)
+			ce.Issues = append(ce.Issues, Issue{File: o.File, Line: l, Col: c, Msg: err.Message})
+		}
+		if len(ce.Issues) == 0 {
+			l, c := o.position(1, 1)
+			ce.Issues = append(ce.Issues, Issue{File: o.File, Line: l, Col: c, Msg: iss.Err().Error()})
+		}
+		return nil, ce
+	}
+	return ast, nil
 }

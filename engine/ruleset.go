@@ -251,6 +251,11 @@ type Options struct {
 	// of a load error. Rule files added with WithFolder or WithRuleFiles
 	// are always compiled when they load.
 	Lazy bool
+	// Checked, when not nil, holds the rules' expressions as checked in an
+	// earlier run, so that they compile without being parsed and
+	// type-checked again (see cel.CheckedExprs): for a program's own
+	// rulesets, never for rules it is given.
+	Checked *cel.CheckedExprs
 }
 
 // RuleFile is the text of one rule file and its name, as the user would
@@ -718,7 +723,7 @@ func (rs *Ruleset) selectors(file string, paths []loader.Scalar, fail func(loade
 // library at the ruleset's version, the engine's variables, the scope
 // functions, and the inherited document variables.
 func (rs *Ruleset) newEnv(file string, base *Ruleset) (*cel.Env, error) {
-	cfg := cel.Config{CostLimit: rs.opts.CostLimit, Extra: slices.Clone(rs.opts.Functions), Library: rs.library, Caches: rs.caches}
+	cfg := cel.Config{CostLimit: rs.opts.CostLimit, Extra: slices.Clone(rs.opts.Functions), Library: rs.library, Caches: rs.caches, Checked: rs.opts.Checked}
 	if rs.refs != nil {
 		cfg.ReferenceKey = rs.refs.key
 	}

@@ -5,14 +5,20 @@ package rulesets
 
 import (
 	"embed"
+	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 
+	"github.com/celint/celint/cel"
 	"github.com/celint/celint/engine"
 )
 
 //go:embed all:*/*
 var files embed.FS
+
+// Files returns the embedded rulesets' folders, as Load reads them.
+func Files() fs.FS { return files }
 
 // Load compiles every embedded ruleset.
 func Load(opts engine.Options) ([]*engine.Ruleset, error) {
@@ -27,13 +33,45 @@ func LoadFS(fsys fs.FS, opts engine.Options) ([]*engine.Ruleset, error) {
 	}
 	var out []*engine.Ruleset
 	for _, h := range headers {
-		rs, err := engine.LoadRuleset(fsys, path.Dir(h), opts)
+		dir := path.Dir(h)
+		o := opts
+		if o.Checked == nil {
+			checked, err := readChecked(fsys, dir)
+			if err != nil {
+				return nil, err
+			}
+			o.Checked = checked
+		}
+		rs, err := engine.LoadRuleset(fsys, dir, o)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, rs)
 	}
 	return out, nil
+}
+
+// CheckedFile is the file of a ruleset folder that holds its expressions
+// as cel-go checked them, written by
+// `go test ./rulesets -run TestCheckedExpressions -update`: with it, the
+// rules compile without being parsed and type-checked at every start. An
+// expression it lacks (a rule edited since) is compiled as usual.
+const CheckedFile = "checked-expressions.bin"
+
+// readChecked reads the folder's CheckedFile; nil when there is none.
+func readChecked(fsys fs.FS, dir string) (*cel.CheckedExprs, error) {
+	data, err := fs.ReadFile(fsys, path.Join(dir, CheckedFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	checked, err := cel.ReadCheckedExprs(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path.Join(dir, CheckedFile), err)
+	}
+	return checked, nil
 }
 
 // Catalog returns a catalog of the embedded rulesets.

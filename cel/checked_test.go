@@ -1,0 +1,87 @@
+package cel
+
+import (
+	"strings"
+	"testing"
+
+	gocel "github.com/google/cel-go/cel"
+)
+
+// TestCheckedExprs: expressions recorded in one environment compile from
+// the set in another with the same declarations, without being parsed or
+// checked, and evaluate alike; under other declarations (a variable of
+// another type, another library version) the set is not used; the
+// serialised form reads back, and anything else is refused.
+func TestCheckedExprs(t *testing.T) {
+	exprs := []string{`self.a + 1`, `[1, 2, 3].map(x, x * n).filter(y, y > 2)`, `has(self.b) ? self.b : 'none'`, `hasNestedKey(self, 'k')`}
+	env := func(t *testing.T, c *CheckedExprs, lib int, nType *gocel.Type) *Env {
+		t.Helper()
+		e, err := NewEnv(Config{Checked: c, Library: lib})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, err = e.Extend(Var{Name: "n", Type: nType}); err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	rec := RecordCheckedExprs()
+	first := env(t, rec, 0, gocel.IntType)
+	want := map[string]any{}
+	self := map[string]any{"a": int64(2), "b": "x", "c": map[string]any{"k": true}}
+	for _, x := range exprs {
+		p, err := first.Compile(x, Origin{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _, err := p.Eval(nil, map[string]any{"self": self, "n": int64(2)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[x] = v.Value()
+	}
+	if rec.Len() != len(exprs) || rec.Misses() != len(exprs) {
+		t.Fatalf("recorded %d, %d misses", rec.Len(), rec.Misses())
+	}
+	data := rec.Marshal()
+	if string(RecordCheckedExprs().Marshal()) != checkedMagic || string(data) != string(rec.Marshal()) {
+		t.Error("Marshal is not deterministic")
+	}
+	stored, err := ReadCheckedExprs(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := env(t, stored, 0, gocel.IntType)
+	for _, x := range exprs {
+		p, err := second.Compile(x, Origin{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _, err := p.Eval(nil, map[string]any{"self": self, "n": int64(2)})
+		if err != nil || toJSON(v.Value()) != toJSON(want[x]) {
+			t.Errorf("%s from the set: %v, %v; want %v", x, v, err, want[x])
+		}
+	}
+	if stored.Misses() != 0 {
+		t.Errorf("%d expressions checked again", stored.Misses())
+	}
+	// Other declarations: compiled as usual (so checked: a miss, or an
+	// error).
+	if _, err := env(t, stored, 0, gocel.DoubleType).Compile(exprs[0], Origin{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env(t, stored, 0, gocel.DoubleType).Compile(exprs[1], Origin{}); err == nil {
+		t.Error("an int-typed expression compiled for a double n")
+	}
+	if _, err := env(t, stored, 3, gocel.IntType).Compile(exprs[3], Origin{}); err == nil || !strings.Contains(err.Error(), "hasNestedKey") {
+		t.Errorf("a library-4 function from the set under library 3: %v", err)
+	}
+	if stored.Misses() != 1 {
+		t.Errorf("%d misses, want the one expression compiled under other declarations", stored.Misses())
+	}
+	for _, bad := range [][]byte{nil, []byte("nope"), append([]byte(checkedMagic), 1, 2, 3), append(append([]byte(checkedMagic), make([]byte, 32)...), 0xff)} {
+		if _, err := ReadCheckedExprs(bad); err == nil {
+			t.Errorf("ReadCheckedExprs(%q) accepted", bad)
+		}
+	}
+}
