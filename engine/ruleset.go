@@ -1042,6 +1042,10 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 	return issues.Err()
 }
 
+// Checked returns the checked expressions the ruleset was loaded with
+// (Options.Checked), or nil.
+func (rs *Ruleset) Checked() *cel.CheckedExprs { return rs.opts.Checked }
+
 // nodeAt returns the node at pointer below n, or nil.
 func nodeAt(n *loader.Node, pointer string) *loader.Node {
 	tokens, err := jsonpointer.Parse(pointer)

@@ -45,6 +45,9 @@ func TestBuiltBinary(t *testing.T) {
 		stderr string
 	}{
 		{"first check", []string{"check", "--no-config", "server.yaml"}, 1, "58:22  error  required name \"confirmed\"", ""},
+		// The built command finds the shipped checked expressions (the
+		// keys do not depend on how the binary was built).
+		{"checked expressions", []string{"check", "--no-config", "--stats=1", "server.yaml"}, 1, "58:22", " from the rulesets' checked expressions, 0 parsed and type-checked\n"},
 		{"unknown flag", []string{"check", "--bogus"}, 2, "", "flag provided but not defined: -bogus\nRun 'celint check -h' for its flags.\n"},
 		{"check -h", []string{"check", "-h"}, 0, "Usage: celint check", ""},
 		{"help check", []string{"help", "check"}, 0, "-write-baseline file", ""},

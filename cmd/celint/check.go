@@ -278,6 +278,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if f.stats != 0 {
 		stats.write(stderr, max(f.stats, 0))
+		writeCheckedStats(stderr, results)
 	}
 	code := exitOK
 	if f.maxWarnings >= 0 && engine.Count(diags).Warnings > f.maxWarnings {

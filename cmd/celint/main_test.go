@@ -379,8 +379,9 @@ func TestCheckStats(t *testing.T) {
 		t.Fatalf("--stats changed the exit code (%d) or the report", code)
 	}
 	lines := strings.Split(strings.TrimRight(errs, "\n"), "\n")
-	if len(lines) != 6 || !strings.Contains(lines[0], "rule statistics") || !strings.Contains(lines[1], "nodes") || !strings.Contains(lines[5], "more)") {
-		t.Fatalf("--stats=3 printed:\n%s\nwant a title, a header, 3 rules and how many more", errs)
+	if len(lines) != 7 || !strings.Contains(lines[0], "rule statistics") || !strings.Contains(lines[1], "nodes") || !strings.Contains(lines[5], "more)") ||
+		!strings.Contains(lines[6], "from the rulesets' checked expressions") {
+		t.Fatalf("--stats=3 printed:\n%s\nwant a title, a header, 3 rules, how many more, and the checked expressions used", errs)
 	}
 	for _, l := range lines[2:5] {
 		f := strings.Fields(l)
@@ -393,7 +394,7 @@ func TestCheckStats(t *testing.T) {
 	if n := strings.Count(all, "\nmcpdesc."); n < 40 || strings.Contains(all, "more)") {
 		t.Errorf("--stats=all printed %d rules:\n%s", n, all)
 	}
-	if got := strings.Count(bare, "\n") - 3; got != 20 || !strings.Contains(bare, "more)") {
+	if got := strings.Count(bare, "\n") - 4; got != 20 || !strings.Contains(bare, "more)") {
 		t.Errorf("a bare --stats printed %d rows, want 20:\n%s", got, bare)
 	}
 	if code, _, errs := runCLI(t, "check", "--stats=0", example); code != exitError || !strings.Contains(errs, "positive number of rows") {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/celint/celint/cel"
 	"github.com/celint/celint/engine"
 	"github.com/celint/celint/internal/safetext"
 )
@@ -134,3 +135,21 @@ func (s *ruleStats) write(w io.Writer, limit int) {
 
 // ms is d in milliseconds, to a tenth.
 func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000) }
+
+// writeCheckedStats says how many CEL expressions compiled from the
+// rulesets' checked expressions (see cel.CheckedExprs), and how many were
+// parsed and type-checked.
+func writeCheckedStats(w io.Writer, results []fileResult) {
+	seen := map[*cel.CheckedExprs]bool{}
+	hits, misses := 0, 0
+	for _, r := range results {
+		for _, rs := range r.rss {
+			if c := rs.Checked(); c != nil && !seen[c] {
+				seen[c] = true
+				hits += c.Hits()
+				misses += c.Misses()
+			}
+		}
+	}
+	fmt.Fprintf(w, "celint: CEL expressions compiled on first use: %d from the rulesets' checked expressions, %d parsed and type-checked\n", hits, misses)
+}
