@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	gocel "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
@@ -80,7 +81,13 @@ func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost u
 	if err := ctx.Err(); err != nil {
 		return nil, 0, fmt.Errorf("CEL evaluation not started: %w", context.Cause(ctx))
 	}
-	act := &meteredActivation{m: meter{limit: p.limit}}
+	// The activation is reused: nothing an evaluation returns keeps it.
+	act := activations.Get().(*meteredActivation)
+	*act = meteredActivation{m: meter{limit: p.limit}}
+	defer func() {
+		*act = meteredActivation{}
+		activations.Put(act)
+	}()
 	m := &act.m
 	switch a := activation.(type) {
 	case nil:
@@ -118,6 +125,9 @@ func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost u
 // the default. Others end within their cost limit, and check the context
 // only before they start.
 func (p *Program) Interruptible() bool { return p.loops && p.limit > DefaultCostLimit }
+
+// activations holds the meteredActivations of evaluations that ended.
+var activations = sync.Pool{New: func() any { return new(meteredActivation) }}
 
 // classify turns cel-go's evaluation errors into celint's.
 func (p *Program) classify(ctx context.Context, err error) error {

@@ -106,7 +106,7 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 	// they are declared, whatever the rules read: what they cost against
 	// their shared budget then does not depend on which rule reads first.
 	for i := range l.docFrame.lazy {
-		l.docFrame.lazy[i].get()
+		l.docFrame.get(&l.docFrame.lazy[i])
 	}
 	var rules []*Rule
 	for _, r := range rs.Rules {
@@ -416,7 +416,9 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 	if r.scopeValues != nil && !intersects(scope, r.scopeValues) {
 		return nil
 	}
-	fr := &frame{parent: parent, names: nodeNames, vals: []any{celValue(n), scope}, self: n.Value, node: nodeVars{rr: rr, n: n}}
+	fr := &frame{parent: parent, names: nodeNames, self: n.Value, node: nodeVars{rr: rr, n: n}}
+	fr.buf[0], fr.buf[1] = celValue(n), scope
+	fr.vals = fr.buf[:2]
 	if r.resolve && rr.rs.refs != nil {
 		refs := rr.resolver()
 		if refs.mayHold(n) {
@@ -601,7 +603,8 @@ func (rr *ruleRun) runCheck(c *check, n *loader.Node, parent *frame) error {
 		return err
 	}
 	// One frame serves every item: nothing keeps it once runOne returns.
-	fr := &frame{parent: parent, names: eachNames, vals: make([]any, 3)}
+	fr := &frame{parent: parent, names: eachNames}
+	fr.vals = fr.buf[:3]
 	switch t := coll.(type) {
 	case traits.Lister:
 		size := int(t.Size().(types.Int))
@@ -966,27 +969,35 @@ type frame struct {
 	parent *frame
 	names  []string
 	vals   []any
+	buf    [3]any   // vals' storage for a node's or an item's frame, allocated with it
 	self   any      // a selected node's frame: its native value (resolved, when the rule resolves)
 	node   nodeVars // a selected node's other variables; zero in other frames
 	lazy   []lazyVar
+
+	lazyCtx   context.Context // what lazy variables are evaluated under
+	lazySpend *spend          // and charged to
 }
 
 type lazyVar struct {
-	ctx   context.Context
-	v     *variable
-	fr    *frame
-	spend *spend
-	done  bool
-	val   ref.Val
+	v    *variable
+	done bool
+	val  ref.Val
 }
 
+// addLazy adds vars to the frame, each evaluated in it when first read,
+// under ctx and charged to s: one context and one spend for all of a
+// frame's lazy variables.
 func (f *frame) addLazy(ctx context.Context, vars []*variable, s *spend) {
 	if len(vars) == 0 {
 		return
 	}
+	if f.lazy != nil && (f.lazyCtx != ctx || f.lazySpend != s) {
+		panic("engine: a frame's lazy variables share one context and one spend")
+	}
+	f.lazyCtx, f.lazySpend = ctx, s
 	lazy := make([]lazyVar, len(vars))
 	for i, v := range vars {
-		lazy[i] = lazyVar{ctx: ctx, v: v, fr: f, spend: s}
+		lazy[i] = lazyVar{v: v}
 	}
 	if f.lazy == nil {
 		f.lazy = lazy
@@ -1067,7 +1078,7 @@ func (f *frame) ResolveName(name string) (any, bool) {
 		}
 		for i := range fr.lazy {
 			if l := &fr.lazy[i]; l.v.name == name {
-				return l.get(), true
+				return fr.get(l), true
 			}
 		}
 	}
@@ -1077,10 +1088,11 @@ func (f *frame) ResolveName(name string) (any, bool) {
 // Parent implements interpreter.Activation; frames chain themselves.
 func (f *frame) Parent() interpreter.Activation { return nil }
 
-func (l *lazyVar) get() ref.Val {
+// get returns the value of a lazy variable of f, evaluating it first.
+func (f *frame) get(l *lazyVar) ref.Val {
 	if !l.done {
 		l.done = true
-		v, err := l.spend.eval(l.ctx, l.v.prg, l.fr)
+		v, err := f.lazySpend.eval(f.lazyCtx, l.v.prg, f)
 		if err != nil {
 			// WrapErr keeps the cause (budget, cost limit, timeout) and
 			// its location at the variable for whoever reads it.
