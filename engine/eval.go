@@ -174,12 +174,12 @@ func (l *linter) prepare(rules []*Rule) {
 		if !r.resolve {
 			continue
 		}
-		nodes, err := l.selected(r)
+		nodes, scopes, err := l.selected(r)
 		if err != nil {
 			continue
 		}
-		for _, n := range nodes {
-			if r.scopeValues != nil && !intersects(l.scopeOf(n), r.scopeValues) {
+		for i, n := range nodes {
+			if r.scopeValues != nil && !intersects(scopes[i], r.scopeValues) {
 				continue
 			}
 			if refs.mayHold(n) {
@@ -190,50 +190,80 @@ func (l *linter) prepare(rules []*Rule) {
 }
 
 // selected returns the nodes the rule's paths select, each once, in the
-// order of its paths. What a path selects is computed once per document,
-// whichever rules select by it.
-func (l *linter) selected(r *Rule) ([]*loader.Node, error) {
+// order of its paths, with each node's scope (nil when the ruleset declares
+// none). What a path, or a rule's paths together, select is computed once
+// per document, whichever rules select by them. The slices are shared:
+// read only.
+func (l *linter) selected(r *Rule) ([]*loader.Node, []any, error) {
 	if len(r.given) == 1 {
-		return l.selection(r.given[0])
+		c := l.selection(r.given[0])
+		return c.nodes, c.scopes, c.err
 	}
-	var nodes []*loader.Node
+	key := ""
+	for _, sel := range r.given {
+		key += sel.text + "\x00"
+	}
+	l.selMu.Lock()
+	c, ok := l.selections[key]
+	l.selMu.Unlock()
+	if ok {
+		return c.nodes, c.scopes, c.err
+	}
 	seen := map[*loader.Node]bool{}
 	for _, sel := range r.given {
-		sn, err := l.selection(sel)
-		if err != nil {
-			return nil, err
+		sc := l.selection(sel)
+		if sc.err != nil {
+			c = pathNodes{err: sc.err}
+			break
 		}
-		for _, n := range sn {
+		for i, n := range sc.nodes {
 			if !seen[n] {
 				seen[n] = true
-				nodes = append(nodes, n)
+				c.nodes = append(c.nodes, n)
+				if sc.scopes != nil {
+					c.scopes = append(c.scopes, sc.scopes[i])
+				}
 			}
 		}
 	}
-	return nodes, nil
+	l.selMu.Lock()
+	defer l.selMu.Unlock()
+	if l.selections == nil {
+		l.selections = map[string]pathNodes{}
+	}
+	l.selections[key] = c
+	return c.nodes, c.scopes, c.err
 }
 
 // selection is what one path selects: distinct nodes, in document order
-// for each step (see selector.match). The slice is shared: read only.
-func (l *linter) selection(sel *selector) ([]*loader.Node, error) {
+// for each step (see selector.match), and their scopes.
+func (l *linter) selection(sel *selector) pathNodes {
 	l.selMu.Lock()
 	defer l.selMu.Unlock()
 	if c, ok := l.selections[sel.text]; ok {
-		return c.nodes, c.err
+		return c
 	}
 	var c pathNodes
 	c.err = sel.match(l.doc, func(n *loader.Node) { c.nodes = append(c.nodes, n) })
+	if c.err == nil && l.rs.scope != nil {
+		c.scopes = make([]any, len(c.nodes))
+		for i, n := range c.nodes {
+			c.scopes[i] = l.scopeOf(n)
+		}
+	}
 	if l.selections == nil {
 		l.selections = map[string]pathNodes{}
 	}
 	l.selections[sel.text] = c
-	return c.nodes, c.err
+	return c
 }
 
-// pathNodes is a path's selection on the document, or why it failed.
+// pathNodes is a selection on the document and the nodes' scopes, or why
+// it failed.
 type pathNodes struct {
-	nodes []*loader.Node
-	err   error
+	nodes  []*loader.Node
+	scopes []any // nil when the ruleset declares no scope
+	err    error
 }
 
 // compact sorts diagnostics and reports each finding once: a value
@@ -334,7 +364,7 @@ func (l *linter) lintRule(i int, r *Rule) []Diagnostic {
 
 func (rr *ruleRun) lintNodes() {
 	l, r, ctx := rr.linter, rr.rule, rr.ctx
-	nodes, err := l.selected(r)
+	nodes, scopes, err := l.selected(r)
 	if err != nil {
 		rr.ruleError(l.doc.Root, err)
 		return
@@ -356,7 +386,7 @@ func (rr *ruleRun) lintNodes() {
 	}
 	ruleFrame := &frame{parent: l.docFrame}
 	ruleFrame.addLazy(ctx, r.docVars, &rr.spend)
-	for _, n := range nodes {
+	for i, n := range nodes {
 		if l.ctx.Err() != nil {
 			return // the caller's context ended: Lint returns its error
 		}
@@ -364,7 +394,11 @@ func (rr *ruleRun) lintNodes() {
 			rr.ruleError(n, rr.stopped())
 			return
 		}
-		err := rr.lintNode(ruleFrame, n)
+		var scope any
+		if scopes != nil {
+			scope = scopes[i]
+		}
+		err := rr.lintNode(ruleFrame, n, scope)
 		if err == nil {
 			continue
 		}
@@ -410,9 +444,9 @@ var nodeNames = []string{"self", "scope"}
 // eachNames are the names an 'each' check binds for every item.
 var eachNames = []string{"item", "index", "key"}
 
-func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
+// lintNode evaluates the rule on n, whose scope is scope.
+func (rr *ruleRun) lintNode(parent *frame, n *loader.Node, scope any) error {
 	r := rr.rule
-	scope := rr.scopeOf(n)
 	if r.scopeValues != nil && !intersects(scope, r.scopeValues) {
 		return nil
 	}
