@@ -468,6 +468,31 @@ func FuzzValueFunctions(f *testing.F) {
 			t.Fatalf("%s: jsonType, isInteger, isReference = %v, %v, %v; want %v, %v, %v",
 				data, list[0], list[1], list[2], wantType, wantInt, wantRef)
 		}
+		// hasNestedKey against a plain walk.
+		var walk func(any) bool
+		walk = func(x any) bool {
+			switch y := x.(type) {
+			case map[string]any:
+				if _, ok := y[s]; ok {
+					return true
+				}
+				for _, e := range y {
+					if walk(e) {
+						return true
+					}
+				}
+			case []any:
+				for _, e := range y {
+					if walk(e) {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		if has, err := fuzzEval(t, `hasNestedKey(self, p)`, act); err != nil || has != walk(v) {
+			t.Fatalf("hasNestedKey(%s, %q) = %v, %v; want %v", data, s, has, err, walk(v))
+		}
 		esc := list[3].(string)
 		if esc != jsonpointer.Escape(s) || strings.Contains(strings.ReplaceAll(strings.ReplaceAll(esc, "~0", ""), "~1", ""), "~") || strings.Contains(esc, "/") {
 			t.Fatalf("jsonPointerEscape(%q) = %q", s, esc)
