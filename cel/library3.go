@@ -251,13 +251,44 @@ func compileSchemaAt(doc any, draft *jsonschema.Draft, location string) (*Schema
 	if err != nil {
 		return nil, compileError(doc, err)
 	}
-	if err := refCycle(s); err != nil {
-		return nil, err
+	// Without references the schema is a tree: no cycle, and no more
+	// subschemas than the value has nodes.
+	refs, nodes := schemaShape(doc)
+	if refs {
+		if err := refCycle(s); err != nil {
+			return nil, err
+		}
 	}
-	if schemaExpansion(s, MaxSchemaExpansion) > MaxSchemaExpansion {
+	if (refs || nodes >= MaxSchemaExpansion) && schemaExpansion(s, MaxSchemaExpansion) > MaxSchemaExpansion {
 		return nil, &SchemaCompileError{Msg: fmt.Sprintf("the schema expands to more than %d subschemas once its references are followed; it would take too long to validate", MaxSchemaExpansion)}
 	}
 	return &Schema{s: s, fast: newFastSchema(s)}, nil
+}
+
+// schemaShape reports whether doc has a reference keyword anywhere ($ref,
+// $dynamicRef, $recursiveRef; also inside data such as const, which only
+// makes the answer cautious), and how many values it has.
+func schemaShape(doc any) (refs bool, nodes int) {
+	var walk func(v any)
+	walk = func(v any) {
+		nodes++
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				switch k {
+				case "$ref", "$dynamicRef", "$recursiveRef":
+					refs = true
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(doc)
+	return refs, nodes
 }
 
 // compileProblem is "does not compile: <why>" for a compile error.
