@@ -2,6 +2,7 @@ package cel
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -351,7 +352,7 @@ func (e *Env) Compile(expr string, o Origin) (*Program, error) {
 		return nil, &CompileError{Issues: []Issue{{File: o.File, Line: l, Col: c, Msg: err.Error()}}}
 	}
 	loops := len(celast.MatchDescendants(celast.NavigateAST(ast.NativeRep()), celast.KindMatcher(celast.ComprehensionKind))) > 0
-	p = &Program{prg: prg, out: ast.OutputType(), limit: e.limit, loops: loops}
+	p = &Program{prg: prg, out: ast.OutputType(), limit: e.limit, loops: loops, free: e.declared(freeVariables(ast.NativeRep().Expr()))}
 	e.cache.mu.Lock()
 	defer e.cache.mu.Unlock()
 	if prev, ok := e.cache.programs[key]; ok {
@@ -359,6 +360,18 @@ func (e *Env) Compile(expr string, o Origin) (*Program, error) {
 	}
 	e.cache.programs[key] = p
 	return p, nil
+}
+
+// declared returns the names that are variables of e (an identifier may
+// also name a type, such as string or map).
+func (e *Env) declared(names []string) []string {
+	out := names[:0]
+	for _, n := range names {
+		if slices.ContainsFunc(e.vars, func(v Var) bool { return v.Name == n }) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // check parses and type-checks expr; errors are positioned through o.

@@ -43,7 +43,13 @@ type Program struct {
 	// under a limit above DefaultCostLimit, can run long enough to need the
 	// context checked while they run.
 	loops bool
+	free  []string // the variables the expression reads, sorted
 }
+
+// FreeVariables returns the names of the variables the expression reads
+// (not those its comprehensions bind), sorted: a value computed from only
+// some variables can be reused wherever those have the same values.
+func (p *Program) FreeVariables() []string { return p.free }
 
 // OutputType is the type the checker inferred for the expression (dyn when
 // it depends on document values).

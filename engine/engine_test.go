@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -462,4 +463,47 @@ func lintStrings(ds []engine.Diagnostic) []string {
 		out = append(out, fmt.Sprintf("%s %s %s/%s %s", d.Pointer, d.Severity, d.RuleID, d.Code, d.Message))
 	}
 	return out
+}
+
+// TestPerScopeVariables: a rule variable that reads only scope (and root)
+// is evaluated once per distinct scope in a rule's run, and still has each
+// scope's own value; one that also reads self is evaluated at every node.
+// Both give the same findings, and the first costs less.
+func TestPerScopeVariables(t *testing.T) {
+	rule := func(id, expr string) string {
+		return `  - id: ` + id + `
+    level: must
+    given: items.#
+    variables:
+      tags: '` + expr + `'
+    checks:
+      - assert: 'self.name in tags'
+        message: "{self.name} is not among {tags}"
+`
+	}
+	rules := "rules:\n" + rule("t.scope", `scope.map(v, v + "-x")`) + rule("t.node", `scope.map(v, v + "-x") + (self == null ? ["never"] : [])`)
+	rs, err := engine.LoadRuleset(rulesetFS("", rules), "rs", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc strings.Builder
+	doc.WriteString("versions: [a, b]\nitems:\n")
+	for i := range 50 {
+		fmt.Fprintf(&doc, "  - {name: a-x, n: %d}\n", i)
+	}
+	doc.WriteString("  - {name: a-x, versions: [c]}\n  - {name: c-x, versions: [c]}\n")
+	d := parseYAML(t, doc.String())
+	cost := map[string]uint64{}
+	ds := mustLint(t, rs, d, engine.LintOptions{Stats: func(st engine.RuleStats) { cost[st.Rule.ID] = st.Cost }})
+	byRule := map[string][]string{}
+	for _, x := range ds {
+		byRule[x.RuleID] = append(byRule[x.RuleID], x.Pointer+" "+x.Message)
+	}
+	want := []string{`/items/50 "a-x" is not among ["c-x"]`}
+	if !slices.Equal(byRule["t.scope"], want) || !slices.Equal(byRule["t.node"], want) {
+		t.Errorf("findings: %v and %v, want %v for both", byRule["t.scope"], byRule["t.node"], want)
+	}
+	if cost["t.scope"] == 0 || cost["t.scope"]*2 > cost["t.node"] {
+		t.Errorf("cost %d per scope, %d per node: the per-scope variable was not shared", cost["t.scope"], cost["t.node"])
+	}
 }

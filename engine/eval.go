@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -336,9 +337,10 @@ type ruleRun struct {
 	spend    spend
 	errors   int
 	findings int
-	nodes    int           // selected nodes asked about
-	compile  time.Duration // spent in Rule.ready, for stats
-	out      []Diagnostic  // this rule's diagnostics on the document
+	nodes    int                 // selected nodes asked about
+	compile  time.Duration       // spent in Rule.ready, for stats
+	memo     map[memoKey]ref.Val // per-scope variables' values, by scope
+	out      []Diagnostic        // this rule's diagnostics on the document
 }
 
 func (l *linter) lintRule(i int, r *Rule) []Diagnostic {
@@ -1122,24 +1124,72 @@ func (f *frame) ResolveName(name string) (any, bool) {
 // Parent implements interpreter.Activation; frames chain themselves.
 func (f *frame) Parent() interpreter.Activation { return nil }
 
-// get returns the value of a lazy variable of f, evaluating it first.
+// get returns the value of a lazy variable of f, evaluating it first. A
+// variable that is the same for every node of a scope is evaluated once
+// per scope in a rule's run on a document (variable.perScope).
 func (f *frame) get(l *lazyVar) ref.Val {
-	if !l.done {
-		l.done = true
-		v, err := f.lazySpend.eval(f.lazyCtx, l.v.prg, f)
-		if err != nil {
-			// WrapErr keeps the cause (budget, cost limit, timeout) and
-			// its location at the variable for whoever reads it.
-			var le *loader.Error
-			if errors.As(err, &le) && le.File == l.v.prg.file && le.Pos == l.v.prg.pos {
-				named := *le
-				named.Msg = "variable " + l.v.name + ": " + le.Msg
-				err = &named
+	if !l.done && l.v.perScope && f.node.rr != nil {
+		if k, ok := scopeIdentity(f.vals[1]); ok {
+			rr, key := f.node.rr, memoKey{l.v, k}
+			if v, ok := rr.memo[key]; ok {
+				l.done, l.val = true, v
+				return v
 			}
-			l.val = types.WrapErr(err)
-		} else {
-			l.val = v
+			v := f.eval(l)
+			if rr.memo == nil {
+				rr.memo = map[memoKey]ref.Val{}
+			}
+			rr.memo[key] = v
+			return v
 		}
+	}
+	if !l.done {
+		return f.eval(l)
+	}
+	return l.val
+}
+
+// memoKey is a per-scope variable under one scope.
+type memoKey struct {
+	v     *variable
+	scope any
+}
+
+// sliceIdentity is a list's identity: nodes that inherit one scope holder
+// share its list.
+type sliceIdentity struct {
+	first *any
+	n     int
+}
+
+// scopeIdentity returns a comparable key that equal scopes of the same
+// holder share; false for a scope of another kind, which is not memoised.
+func scopeIdentity(scope any) (any, bool) {
+	switch x := scope.(type) {
+	case nil, string, bool, int64, float64:
+		return x, true
+	case []any:
+		return sliceIdentity{unsafe.SliceData(x), len(x)}, true
+	}
+	return nil, false
+}
+
+// eval evaluates a lazy variable of f and keeps its value.
+func (f *frame) eval(l *lazyVar) ref.Val {
+	l.done = true
+	v, err := f.lazySpend.eval(f.lazyCtx, l.v.prg, f)
+	if err != nil {
+		// WrapErr keeps the cause (budget, cost limit, timeout) and its
+		// location at the variable for whoever reads it.
+		var le *loader.Error
+		if errors.As(err, &le) && le.File == l.v.prg.file && le.Pos == l.v.prg.pos {
+			named := *le
+			named.Msg = "variable " + l.v.name + ": " + le.Msg
+			err = &named
+		}
+		l.val = types.WrapErr(err)
+	} else {
+		l.val = v
 	}
 	return l.val
 }

@@ -202,6 +202,10 @@ type assumption struct {
 type variable struct {
 	name string
 	prg  *program
+	// perScope: the variable reads nothing but scope, root and variables
+	// that are themselves the same for every node of a document or of a
+	// scope; a rule's run evaluates it once per distinct scope.
+	perScope bool
 }
 
 // program is a compiled expression and where it is written, so that a rule
@@ -773,6 +777,28 @@ func compileVars(env *cel.Env, file string, vars loader.Vars, limit uint64) (*ce
 	return env, out, issues.Err()
 }
 
+// markPerScope marks the rule variables whose value is the same for every
+// node of one scope: they read only scope, root, document variables and
+// variables so marked before them.
+func markPerScope(docVars, ruleDocVars, vars []*variable) {
+	same := map[string]bool{"scope": true, "root": true}
+	for _, v := range slices.Concat(docVars, ruleDocVars) {
+		same[v.name] = true
+	}
+	for _, v := range vars {
+		v.perScope = true
+		for _, name := range v.prg.FreeVariables() {
+			if !same[name] {
+				v.perScope = false
+				break
+			}
+		}
+		if v.perScope {
+			same[v.name] = true
+		}
+	}
+}
+
 // compileFiles reads and compiles the rules of files. Every problem of
 // every file is reported, and a rule id declared twice is an error. When
 // lazy, only what loading needs is compiled (see Options.Lazy).
@@ -1017,6 +1043,7 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 	env, vars, err := compileVars(env, file, spec.Variables, env.CostLimit())
 	issues.Append(err)
 	r.vars = vars
+	markPerScope(rs.docVars, r.docVars, r.vars)
 	for i := range spec.Checks {
 		cs := &spec.Checks[i]
 		c, err := compileCheck(env, file, cs)
