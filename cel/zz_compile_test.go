@@ -17,3 +17,13 @@ func BenchmarkZZCompile(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkZZMeta(b *testing.B) {
+	for b.Loop() {
+		c := jsonschema.NewCompiler()
+		c.AssertFormat()
+		meta, _ := c.Compile(jsonschema.Draft2020.String())
+		bb := fastBuilder{built: map[*jsonschema.Schema]*fastSchema{}, meta: meta}
+		bb.build(meta)
+	}
+}
