@@ -397,7 +397,7 @@ func TestCheckStats(t *testing.T) {
 	if got := strings.Count(bare, "\n") - 4; got != 20 || !strings.Contains(bare, "more)") {
 		t.Errorf("a bare --stats printed %d rows, want 20:\n%s", got, bare)
 	}
-	if code, _, errs := runCLI(t, "check", "--stats=0", example); code != exitError || !strings.Contains(errs, "positive number of rows") {
+	if code, _, errs := runCLI(t, "check", "--stats=0", example); code != exitError || !strings.Contains(errs, `invalid value "0" for -stats: expected a positive number of rows or all`) {
 		t.Errorf("--stats=0: exit %d, %q", code, errs)
 	}
 }

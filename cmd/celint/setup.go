@@ -165,7 +165,10 @@ func parseFlags(fs *flagSet, args []string) ([]string, error) {
 				fs.printHelp()
 				return nil, errHelp
 			}
-			return nil, &usageError{msg: err.Error(), command: fs.Name()}
+			// A flag that may stand alone (--stats) is a "boolean" to the
+			// flag package, whatever values it takes.
+			msg := strings.Replace(err.Error(), "invalid boolean value", "invalid value", 1)
+			return nil, &usageError{msg: msg, command: fs.Name()}
 		}
 		args = fs.Args()
 		if len(args) == 0 {
