@@ -95,16 +95,14 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 	// or encoding it again: most rules ask about the same schema several
 	// times.
 	var id identityKey
-	var keep map[string]any
-	if im, ok := schema.(Immutable); ok {
-		if m, ok := im.ImmutableValue().(map[string]any); ok && m != nil {
-			id, keep = identityKey{reflect.ValueOf(m).UnsafePointer(), o.key()}, m
-			c.mu.Lock()
-			e, ok := c.byIdentity[id]
-			c.mu.Unlock()
-			if ok {
-				return e.schema, e.err
-			}
+	ptr, keep := identity(schema)
+	if ptr != nil {
+		id = identityKey{ptr, o.key()}
+		c.mu.Lock()
+		e, ok := c.byIdentity[id]
+		c.mu.Unlock()
+		if ok {
+			return e.schema, e.err
 		}
 	}
 	doc, err := ToNative(schema)
@@ -156,6 +154,17 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 type Immutable interface {
 	// ImmutableValue is the native value, as ref.Val.Value returns it.
 	ImmutableValue() any
+}
+
+// identity returns the address of an Immutable value's map, and the map
+// (for a cache entry to keep it alive); nil for any other value.
+func identity(v ref.Val) (unsafe.Pointer, map[string]any) {
+	if im, ok := v.(Immutable); ok {
+		if m, ok := im.ImmutableValue().(map[string]any); ok && m != nil {
+			return reflect.ValueOf(m).UnsafePointer(), m
+		}
+	}
+	return nil, nil
 }
 
 // identityKey is a document map, by its address, under options.
@@ -359,17 +368,13 @@ func (l *library) schemaExternalRefsBinding(schema ref.Val) ref.Val {
 	// A document's schema map is asked about by several rules: its answer
 	// is kept by the map's identity, as compiled schemas are.
 	c := &l.caches.schemas
-	var id unsafe.Pointer
-	var keep map[string]any
-	if im, ok := schema.(Immutable); ok {
-		if m, ok := im.ImmutableValue().(map[string]any); ok && m != nil {
-			id, keep = reflect.ValueOf(m).UnsafePointer(), m
-			c.mu.Lock()
-			e, ok := c.extRefs[id]
-			c.mu.Unlock()
-			if ok {
-				return e.ptrs
-			}
+	id, keep := identity(schema)
+	if id != nil {
+		c.mu.Lock()
+		e, ok := c.extRefs[id]
+		c.mu.Unlock()
+		if ok {
+			return e.ptrs
 		}
 	}
 	doc, err := ToNative(schema)
