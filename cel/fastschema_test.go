@@ -12,23 +12,41 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// agree fails the test when the fast path is sure that v is valid and the
-// library finds it invalid (the one answer that would lose a finding), or
-// sure that it is invalid and the library finds it valid (which would cost
-// only time, but says the fast path is wrong). It reports whether the fast
+// agree fails the test when a fast path (the compiled schema's, or the
+// raw schema's of rawschema.go) is sure that v is valid and the library
+// finds it invalid (the one answer that would lose a finding), or sure
+// that it is invalid and the library finds it valid (which would cost only
+// time, but says the fast path is wrong). It reports whether either fast
 // path was sure.
 func agree(t *testing.T, label string, s *Schema, v any) (sure bool) {
 	t.Helper()
-	if s.fast == nil {
+	lib, fast, err := s.compiled()
+	if err != nil {
+		t.Errorf("%s: %v", label, err)
 		return false
 	}
-	ok, sure := s.fast.valid(v)
-	lib := s.s.Validate(v) == nil
-	if sure && ok != lib {
-		vj, _ := json.Marshal(v)
-		t.Errorf("%s: fast path says valid=%v, the library %v, for %s", label, ok, lib, vj)
+	libOK := lib.Validate(v) == nil
+	check := func(path string, ok, sure bool) bool {
+		if sure && ok != libOK {
+			vj, _ := json.Marshal(v)
+			t.Errorf("%s: the %s fast path says valid=%v, the library %v, for %s", label, path, ok, libOK, vj)
+		}
+		return sure
 	}
-	return sure
+	if s.raw != nil {
+		ok, sure := rawValid(s.raw, v, 0)
+		sure = check("raw", ok, sure)
+		if fast == nil {
+			return sure
+		}
+		ok, compiledSure := fast.valid(v)
+		return check("compiled", ok, compiledSure) || sure
+	}
+	if fast == nil {
+		return false
+	}
+	ok, sure := fast.valid(v)
+	return check("compiled", ok, sure)
 }
 
 // fastSchemaCases are schemas with the keywords the fast path implements,
@@ -85,7 +103,7 @@ func TestFastSchemaAgrees(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.schema, err)
 		}
-		if s.fast == nil {
+		if _, fast, _ := s.compiled(); fast == nil {
 			t.Errorf("%s: no fast path", tc.schema)
 			continue
 		}
@@ -105,7 +123,7 @@ func TestFastSchemaAgrees(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", text, err)
 		}
-		if s.fast != nil {
+		if _, fast, _ := s.compiled(); fast != nil || s.raw != nil {
 			t.Errorf("%s: has a fast path", text)
 		}
 	}
@@ -120,7 +138,7 @@ func TestFastSchemaAgrees(t *testing.T) {
 		if err != nil {
 			t.Fatalf("ruleset schema %d: %v", i, err)
 		}
-		if s.fast != nil {
+		if _, f, _ := s.compiled(); f != nil {
 			fast++
 		}
 		for _, v := range values {

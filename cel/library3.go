@@ -239,9 +239,13 @@ type schema3Entry struct {
 // path finds valid against the metaschema (see metaValid) is compiled
 // without that second validation; any other schema, and any schema whose
 // compilation then fails, is compiled as usual, so that what is reported
-// is the library's own answer.
+// is the library's own answer. Such a schema of the plain subset (see
+// rawschema.go) is not even compiled until a value is not surely valid.
 func compileSchemaDraft(doc any, draft *jsonschema.Draft) (*Schema, error) {
 	if draft == jsonschema.Draft2020 && metaValid(doc) {
+		if plainSchema(doc) {
+			return &Schema{raw: doc}, nil
+		}
 		if s, err := compileSchemaAt(doc, draft, trustedLocation); err == nil {
 			return s, nil
 		}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -48,16 +49,56 @@ func (l *library) compiledSchema(schema ref.Val) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid schema: %w", err)
 	}
-	return sch.s, nil
+	lib, _, err := sch.compiled()
+	if err != nil {
+		return nil, fmt.Errorf("invalid schema: %w", err)
+	}
+	return lib, nil
 }
 
 // Schema is a compiled JSON Schema (draft 2020-12 unless it says otherwise)
 // whose references never leave it: compiling or validating never reads a
 // file or the network. Formats are asserted. It is safe for concurrent use.
 type Schema struct {
+	// raw, when not nil, is a schema of the plain subset (see
+	// rawschema.go), which the library compiles only when it is needed.
+	raw      any
+	once     sync.Once
 	s        *jsonschema.Schema
 	fast     *fastSchema // nil when the schema uses a keyword it does not know
+	err      error       // compiling raw failed, which plainSchema rules out
 	messages SchemaMessages
+}
+
+// compiled is the library's compiled schema and its fast path, compiled
+// now if the schema was raw.
+func (s *Schema) compiled() (*jsonschema.Schema, *fastSchema, error) {
+	if s.raw == nil {
+		return s.s, s.fast, nil
+	}
+	s.once.Do(func() {
+		c, err := compileSchemaAt(s.raw, jsonschema.Draft2020, trustedLocation)
+		if err != nil {
+			s.err = fmt.Errorf("internal error: a schema of the plain subset does not compile: %v", err)
+			return
+		}
+		s.s, s.fast = c.s, c.fast
+	})
+	return s.s, s.fast, s.err
+}
+
+// surelyValid reports whether a fast path is sure that v is valid: the raw
+// schema's, or else the compiled one's.
+func (s *Schema) surelyValid(v any, fast *fastSchema) bool {
+	if s.raw != nil {
+		ok, sure := rawValid(s.raw, v, 0)
+		return ok && sure
+	}
+	if fast != nil {
+		ok, sure := fast.valid(v)
+		return ok && sure
+	}
+	return false
 }
 
 // SchemaViolation is one finding of a validation failure.
@@ -148,12 +189,17 @@ func CompileSchemaWith(doc any, opts SchemaOptions) (*Schema, error) {
 // validate is the library's validation of v, after the fast path when
 // it is sure that v is valid.
 func (s *Schema) validate(v any) error {
-	if s.fast != nil {
-		if ok, sure := s.fast.valid(v); ok && sure {
-			return nil
-		}
+	if s.raw != nil && s.surelyValid(v, nil) {
+		return nil
 	}
-	return s.s.Validate(v)
+	lib, fast, err := s.compiled()
+	if err != nil {
+		return err
+	}
+	if s.raw == nil && s.surelyValid(v, fast) {
+		return nil
+	}
+	return lib.Validate(v)
 }
 
 // Validate validates a JSON-compatible Go value and returns its violations
@@ -161,12 +207,17 @@ func (s *Schema) validate(v any) error {
 // location, without two of the same pointer, keyword and message; nil when
 // the value is valid.
 func (s *Schema) Validate(v any) ([]SchemaViolation, error) {
-	if s.fast != nil {
-		if ok, sure := s.fast.valid(v); ok && sure {
-			return nil, nil
-		}
+	if s.raw != nil && s.surelyValid(v, nil) {
+		return nil, nil
 	}
-	err := s.s.Validate(v)
+	lib, fast, err := s.compiled()
+	if err != nil {
+		return nil, err
+	}
+	if s.raw == nil && s.surelyValid(v, fast) {
+		return nil, nil
+	}
+	err = lib.Validate(v)
 	if err == nil {
 		return nil, nil
 	}
@@ -174,7 +225,7 @@ func (s *Schema) Validate(v any) ([]SchemaViolation, error) {
 	if !errors.As(err, &verr) {
 		return nil, fmt.Errorf("schema validation failed: %v", err)
 	}
-	pl := placer{root: s.s, inst: v, msgs: s.messages}
+	pl := placer{root: lib, inst: v, msgs: s.messages}
 	pl.place(verr, "", "")
 	pl.placeNames()
 	out := pl.out

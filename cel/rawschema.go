@@ -1,0 +1,374 @@
+package cel
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"unicode/utf8"
+)
+
+// A document usually embeds many small schemas (a tool's input and output
+// schemas, a form's fields), each validated against a value or two. For
+// such a schema, compiling it with the library costs far more than the
+// validations. So a 2020-12 schema of the plain subset below, with no
+// reference and valid against the metaschema (metaValid), is not compiled
+// when it is asked for: such a schema is known to compile, and a value is
+// first checked against the schema's own value by rawValid, which answers
+// only "valid" or "not sure". The library compiles the schema when a value
+// is not surely valid, or when its compiled form is needed, so that every
+// finding is still the library's (TestRawSchemaAgrees, FuzzRawSchema).
+
+// rawKeywords are the keywords of the plain subset: what rawValid
+// implements, plus the annotations, which do not affect validity. A
+// keyword is an annotation, data (its value is not a schema), one
+// subschema, a list of them or a map of them.
+var rawKeywords = map[string]rawKeyword{
+	"$schema": rawData, "title": rawData, "description": rawData, "default": rawData, "examples": rawData,
+	"deprecated": rawData, "readOnly": rawData, "writeOnly": rawData, "$comment": rawData,
+	"type": rawData, "enum": rawData, "const": rawData, "required": rawData, "uniqueItems": rawData,
+	"minimum": rawData, "maximum": rawData, "exclusiveMinimum": rawData, "exclusiveMaximum": rawData,
+	"minLength": rawData, "maxLength": rawData, "minItems": rawData, "maxItems": rawData,
+	"minProperties": rawData, "maxProperties": rawData,
+	"additionalProperties": rawOne, "items": rawOne, "not": rawOne,
+	"allOf": rawList, "anyOf": rawList, "oneOf": rawList,
+	"properties": rawMap, "$defs": rawMap,
+}
+
+type rawKeyword uint8
+
+const (
+	rawData rawKeyword = iota
+	rawOne
+	rawList
+	rawMap
+)
+
+// plainSchema reports whether doc, a 2020-12 schema that metaValid
+// passes, may be validated by rawValid and compiled only when needed: a
+// schema of the plain subset, with no reference and no more values than
+// MaxSchemaExpansion, which the library compiles without error.
+func plainSchema(doc any) bool {
+	if !rawSubset(doc, 0) {
+		return false
+	}
+	refs, nodes := schemaShape(doc)
+	return !refs && nodes < MaxSchemaExpansion
+}
+
+// rawSubset reports whether every keyword of the schema v and of its
+// subschemas is one of rawKeywords (the shapes of their values are the
+// metaschema's business).
+func rawSubset(v any, depth int) bool {
+	if depth > maxFastDepth {
+		return false
+	}
+	switch s := v.(type) {
+	case bool:
+		return true
+	case map[string]any:
+		for k, e := range s {
+			kind, ok := rawKeywords[k]
+			if !ok {
+				return false
+			}
+			switch kind {
+			case rawOne:
+				if !rawSubset(e, depth+1) {
+					return false
+				}
+			case rawList:
+				l, _ := e.([]any)
+				for _, x := range l {
+					if !rawSubset(x, depth+1) {
+						return false
+					}
+				}
+			case rawMap:
+				m, _ := e.(map[string]any)
+				for _, x := range m {
+					if !rawSubset(x, depth+1) {
+						return false
+					}
+				}
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// rawValid reports whether v is valid against the raw schema s, a schema
+// for which plainSchema holds, when sure is true; when sure is false it
+// cannot tell, and the library must. It follows fastSchema.check keyword
+// by keyword.
+func rawValid(s any, v any, depth int) (ok, sure bool) {
+	if depth > maxFastDepth {
+		return false, false
+	}
+	switch x := s.(type) {
+	case bool:
+		return x, true
+	case map[string]any:
+		return rawValidObject(x, v, depth)
+	}
+	return false, false
+}
+
+func rawValidObject(s map[string]any, v any, depth int) (ok, sure bool) {
+	t, known := jsonTypeBit(v)
+	if !known {
+		return false, false
+	}
+	for k, kv := range s {
+		switch k {
+		case "type":
+			bits, ok := rawTypeBits(kv)
+			if !ok {
+				return false, false
+			}
+			if bits&t == 0 && !(bits&integerBit != 0 && t == numberBit && isWhole(v)) {
+				return false, true
+			}
+		case "const":
+			if eq, sure := jsonEqual(v, kv); !eq || !sure {
+				return false, sure
+			}
+		case "enum":
+			l, ok := kv.([]any)
+			if !ok {
+				return false, false
+			}
+			found := false
+			for _, e := range l {
+				eq, sure := jsonEqual(v, e)
+				if !sure {
+					return false, false
+				}
+				if eq {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return false, true
+			}
+		case "not":
+			ok, sure := rawValid(kv, v, depth+1)
+			if !sure || ok {
+				return false, sure
+			}
+		case "allOf", "anyOf", "oneOf":
+			l, okl := kv.([]any)
+			if !okl {
+				return false, false
+			}
+			matched := 0
+			for _, sub := range l {
+				ok, sure := rawValid(sub, v, depth+1)
+				if !sure {
+					return false, false
+				}
+				if ok {
+					matched++
+				} else if k == "allOf" {
+					return false, true
+				}
+			}
+			if k == "anyOf" && matched == 0 || k == "oneOf" && matched != 1 {
+				return false, true
+			}
+		default:
+			if ok, sure := rawValidKind(k, kv, s, v, depth); !ok || !sure {
+				return ok, sure
+			}
+		}
+	}
+	return true, true
+}
+
+// rawValidKind applies the keywords that concern one kind of value; any
+// other keyword here is an annotation.
+func rawValidKind(k string, kv any, s map[string]any, v any, depth int) (ok, sure bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		switch k {
+		case "required":
+			l, ok := kv.([]any)
+			if !ok {
+				return false, false
+			}
+			for _, name := range l {
+				n, ok := name.(string)
+				if !ok {
+					return false, false
+				}
+				if _, ok := x[n]; !ok {
+					return false, true
+				}
+			}
+		case "minProperties", "maxProperties":
+			return rawBound(k == "minProperties", len(x), kv)
+		case "properties":
+			props, ok := kv.(map[string]any)
+			if !ok {
+				return false, false
+			}
+			for name, ps := range props {
+				if pv, ok := x[name]; ok {
+					if ok, sure := rawValid(ps, pv, depth+1); !ok || !sure {
+						return ok, sure
+					}
+				}
+			}
+		case "additionalProperties":
+			props, _ := s["properties"].(map[string]any)
+			for name, pv := range x {
+				if _, declared := props[name]; declared {
+					continue
+				}
+				if ok, sure := rawValid(kv, pv, depth+1); !ok || !sure {
+					return ok, sure
+				}
+			}
+		}
+	case []any:
+		switch k {
+		case "minItems", "maxItems":
+			return rawBound(k == "minItems", len(x), kv)
+		case "uniqueItems":
+			if u, _ := kv.(bool); u {
+				for i := range x {
+					for j := i + 1; j < len(x); j++ {
+						eq, sure := jsonEqual(x[i], x[j])
+						if !sure || eq {
+							return false, sure
+						}
+					}
+				}
+			}
+		case "items":
+			for _, it := range x {
+				if ok, sure := rawValid(kv, it, depth+1); !ok || !sure {
+					return ok, sure
+				}
+			}
+		}
+	case string:
+		switch k {
+		case "minLength", "maxLength":
+			return rawBound(k == "minLength", utf8.RuneCountInString(x), kv)
+		}
+	case int64, float64:
+		switch k {
+		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
+			c, ok := compareNumbers(v, kv)
+			if !ok {
+				return false, false
+			}
+			switch {
+			case k == "minimum" && c < 0, k == "maximum" && c > 0,
+				k == "exclusiveMinimum" && c <= 0, k == "exclusiveMaximum" && c >= 0:
+				return false, true
+			}
+		}
+	}
+	return true, true
+}
+
+// rawTypeBits is the typeBits of a type keyword's value.
+func rawTypeBits(v any) (uint8, bool) {
+	switch x := v.(type) {
+	case string:
+		bit, ok := typeBits[x]
+		return bit, ok
+	case []any:
+		var bits uint8
+		for _, e := range x {
+			s, _ := e.(string)
+			bit, ok := typeBits[s]
+			if !ok {
+				return 0, false
+			}
+			bits |= bit
+		}
+		return bits, true
+	}
+	return 0, false
+}
+
+// rawBound checks a count against a min* (min true) or max* keyword's
+// value, a non-negative integer (written 2 or 2.0).
+func rawBound(min bool, n int, bound any) (ok, sure bool) {
+	var b float64
+	switch x := bound.(type) {
+	case int64:
+		b = float64(x)
+	case float64:
+		b = x
+	default:
+		return false, false
+	}
+	if min {
+		return float64(n) >= b, true
+	}
+	return float64(n) <= b, true
+}
+
+// compareNumbers compares two document numbers by their decimal values,
+// as the library does: -1, 0 or 1; false when either is not a number.
+func compareNumbers(a, b any) (int, bool) {
+	switch x := a.(type) {
+	case int64:
+		switch y := b.(type) {
+		case int64:
+			return cmpOrdered(x, y), true
+		case float64:
+			if exactFloat(x) {
+				return cmpOrdered(float64(x), y), true
+			}
+		}
+	case float64:
+		switch y := b.(type) {
+		case float64:
+			return cmpOrdered(x, y), true
+		case int64:
+			if exactFloat(y) {
+				return cmpOrdered(x, float64(y)), true
+			}
+		}
+	}
+	// Large integers against floats: exact rational arithmetic.
+	ra, ok1 := ratOf(a)
+	rb, ok2 := ratOf(b)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	return ra.Cmp(rb), true
+}
+
+// exactFloat reports whether float64 holds i exactly.
+func exactFloat(i int64) bool { return i >= -1<<53 && i <= 1<<53 }
+
+func cmpOrdered[T int64 | float64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// ratOf is a number's decimal value, as the fast path reads it.
+func ratOf(v any) (*big.Rat, bool) {
+	switch x := v.(type) {
+	case int64:
+		return new(big.Rat).SetInt64(x), true
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, false
+		}
+		return new(big.Rat).SetString(fmt.Sprintf("%v", x))
+	}
+	return nil, false
+}
