@@ -77,6 +77,7 @@ const (
 )
 
 func main() {
+	deferFirstGC(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
