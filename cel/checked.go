@@ -6,12 +6,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"sync"
 
 	gocel "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common"
+	"github.com/google/cel-go/common/types"
 	exprpb "google.golang.org/genproto/googleapis/api/expr/v1alpha1"
 	"google.golang.org/protobuf/proto"
 )
@@ -37,18 +39,41 @@ type CheckedExprs struct {
 	record  bool
 	hits    int // expressions compiled from the set
 	misses  int // expressions compiled that were not in the set
+
+	// The types of the entries' expressions, each distinct type once:
+	// most of a checked expression is the type of each of its nodes, and
+	// a few types (bool, string, dyn, ...) are nearly all of them.
+	typeData [][]byte      // serialised exprpb.Type
+	types    []*types.Type // decoded on first use
+	recorded map[checkedKey]recordedExpr
+}
+
+// recordedExpr is an expression recorded for Marshal, which numbers the
+// types in the order of the sorted keys, whatever order the expressions
+// were compiled in.
+type recordedExpr struct {
+	expr  []byte   // exprpb.CheckedExpr without its type map
+	ids   []int64  // the typed nodes, in increasing order
+	types []string // each node's serialised exprpb.Type
 }
 
 type checkedKey [sha256.Size]byte
 
 // checkedMagic starts the serialised form; its version changes with the
 // format or with what a key covers.
-const checkedMagic = "celint checked expressions 1\n"
+//
+// Format 2: the magic; the number of types, then each type as its length
+// and an exprpb.Type; then the entries, each a key, its length and its
+// bytes. An entry is the length of an exprpb.CheckedExpr without its type
+// map, that message, the number of typed nodes, and for each node in
+// increasing id order the id's increase over the previous one and the
+// index of its type, all as unsigned varints.
+const checkedMagic = "celint checked expressions 2\n"
 
 // RecordCheckedExprs returns an empty set that records every expression
 // compiled successfully in an environment configured with it.
 func RecordCheckedExprs() *CheckedExprs {
-	return &CheckedExprs{entries: map[checkedKey][]byte{}, record: true}
+	return &CheckedExprs{entries: map[checkedKey][]byte{}, record: true, recorded: map[checkedKey]recordedExpr{}}
 }
 
 // ReadCheckedExprs reads what Marshal wrote.
@@ -58,6 +83,20 @@ func ReadCheckedExprs(data []byte) (*CheckedExprs, error) {
 		return nil, errors.New("celint: not a set of checked expressions (or of another format version)")
 	}
 	c := &CheckedExprs{entries: map[checkedKey][]byte{}}
+	nt, w := binary.Uvarint(rest)
+	if w <= 0 || nt > uint64(len(rest)) {
+		return nil, errors.New("celint: checked expressions: bad number of types")
+	}
+	rest = rest[w:]
+	for range nt {
+		n, w := binary.Uvarint(rest)
+		if w <= 0 || n > uint64(len(rest)-w) {
+			return nil, errors.New("celint: checked expressions: bad type length")
+		}
+		c.typeData = append(c.typeData, rest[w:w+int(n)])
+		rest = rest[w+int(n):]
+	}
+	c.types = make([]*types.Type, len(c.typeData))
 	for len(rest) > 0 {
 		if len(rest) < len(checkedKey{}) {
 			return nil, errors.New("celint: checked expressions: truncated key")
@@ -75,21 +114,45 @@ func ReadCheckedExprs(data []byte) (*CheckedExprs, error) {
 	return c, nil
 }
 
-// Marshal returns the set's serialised form, entries in key order, so
-// that the same expressions give the same bytes.
+// Marshal returns the recorded set's serialised form, entries in key
+// order and types in order of first use, so that the same expressions give
+// the same bytes.
 func (c *CheckedExprs) Marshal() []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	keys := make([]checkedKey, 0, len(c.entries))
-	for k := range c.entries {
-		keys = append(keys, k)
+	keys := slices.SortedFunc(maps.Keys(c.recorded), func(a, b checkedKey) int { return bytes.Compare(a[:], b[:]) })
+	index := map[string]int{}
+	var table []string
+	entries := make([][]byte, len(keys))
+	for i, k := range keys {
+		r := c.recorded[k]
+		e := binary.AppendUvarint(nil, uint64(len(r.expr)))
+		e = append(e, r.expr...)
+		e = binary.AppendUvarint(e, uint64(len(r.ids)))
+		var prev int64
+		for j, id := range r.ids {
+			idx, ok := index[r.types[j]]
+			if !ok {
+				idx = len(table)
+				index[r.types[j]] = idx
+				table = append(table, r.types[j])
+			}
+			e = binary.AppendUvarint(e, uint64(id-prev))
+			e = binary.AppendUvarint(e, uint64(idx))
+			prev = id
+		}
+		entries[i] = e
 	}
-	slices.SortFunc(keys, func(a, b checkedKey) int { return bytes.Compare(a[:], b[:]) })
 	out := []byte(checkedMagic)
-	for _, k := range keys {
+	out = binary.AppendUvarint(out, uint64(len(table)))
+	for _, t := range table {
+		out = binary.AppendUvarint(out, uint64(len(t)))
+		out = append(out, t...)
+	}
+	for i, k := range keys {
 		out = append(out, k[:]...)
-		out = binary.AppendUvarint(out, uint64(len(c.entries[k])))
-		out = append(out, c.entries[k]...)
+		out = binary.AppendUvarint(out, uint64(len(entries[i])))
+		out = append(out, entries[i]...)
 	}
 	return out
 }
@@ -98,7 +161,7 @@ func (c *CheckedExprs) Marshal() []byte {
 func (c *CheckedExprs) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.entries)
+	return len(c.entries) + len(c.recorded)
 }
 
 // ast returns the checked expression under key, with expr as its source
@@ -110,18 +173,74 @@ func (c *CheckedExprs) ast(key checkedKey, expr string) *gocel.Ast {
 	if !ok {
 		return nil
 	}
-	var pb exprpb.CheckedExpr
-	if err := proto.Unmarshal(data, &pb); err != nil {
+	n, w := binary.Uvarint(data)
+	if w <= 0 || n > uint64(len(data)-w) {
 		return nil
 	}
+	var pb exprpb.CheckedExpr
+	if err := proto.Unmarshal(data[w:w+int(n)], &pb); err != nil {
+		return nil
+	}
+	typed := data[w+int(n):]
+	count, w := binary.Uvarint(typed)
+	if w <= 0 || count > uint64(len(typed)) {
+		return nil
+	}
+	typed = typed[w:]
+	// The type map is filled in below; an empty one converts in no time.
 	ast, err := gocel.CheckedExprToAstWithSource(&pb, common.NewTextSource(expr))
 	if err != nil {
+		return nil
+	}
+	native := ast.NativeRep()
+	var id int64
+	for range count {
+		delta, w1 := binary.Uvarint(typed)
+		if w1 <= 0 {
+			return nil
+		}
+		idx, w2 := binary.Uvarint(typed[w1:])
+		if w2 <= 0 {
+			return nil
+		}
+		typed = typed[w1+w2:]
+		t := c.typeAt(idx)
+		if t == nil {
+			return nil
+		}
+		id += int64(delta)
+		native.SetType(id, t)
+	}
+	if len(typed) != 0 || !ast.IsChecked() {
 		return nil
 	}
 	c.mu.Lock()
 	c.hits++
 	c.mu.Unlock()
 	return ast
+}
+
+// typeAt returns the type of index i, decoding it on first use; nil when
+// there is none.
+func (c *CheckedExprs) typeAt(i uint64) *types.Type {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if i >= uint64(len(c.types)) {
+		return nil
+	}
+	if t := c.types[i]; t != nil {
+		return t
+	}
+	var pb exprpb.Type
+	if err := proto.Unmarshal(c.typeData[i], &pb); err != nil {
+		return nil
+	}
+	t, err := types.ExprTypeToType(&pb)
+	if err != nil {
+		return nil
+	}
+	c.types[i] = t
+	return t
 }
 
 // Hits returns how many expressions compiled in environments using the set
@@ -153,13 +272,22 @@ func (c *CheckedExprs) put(key checkedKey, ast *gocel.Ast) {
 	if err != nil {
 		return
 	}
-	data, err := proto.MarshalOptions{Deterministic: true}.Marshal(pb)
-	if err != nil {
+	det := proto.MarshalOptions{Deterministic: true}
+	r := recordedExpr{ids: slices.Sorted(maps.Keys(pb.TypeMap))}
+	for _, id := range r.ids {
+		t, err := det.Marshal(pb.TypeMap[id])
+		if err != nil {
+			return
+		}
+		r.types = append(r.types, string(t))
+	}
+	pb.TypeMap = nil
+	if r.expr, err = det.Marshal(pb); err != nil {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.entries[key] = data
+	c.recorded[key] = r
 }
 
 // declarations returns the hash of what checking an expression in env

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	gocel "github.com/google/cel-go/cel"
+	"google.golang.org/protobuf/proto"
 )
 
 // TestCheckedExprs: expressions recorded in one environment compile from
@@ -44,7 +45,7 @@ func TestCheckedExprs(t *testing.T) {
 		t.Fatalf("recorded %d, %d misses", rec.Len(), rec.Misses())
 	}
 	data := rec.Marshal()
-	if string(RecordCheckedExprs().Marshal()) != checkedMagic || string(data) != string(rec.Marshal()) {
+	if string(RecordCheckedExprs().Marshal()) != checkedMagic+"\x00" || string(data) != string(rec.Marshal()) {
 		t.Error("Marshal is not deterministic")
 	}
 	stored, err := ReadCheckedExprs(data)
@@ -52,6 +53,23 @@ func TestCheckedExprs(t *testing.T) {
 		t.Fatal(err)
 	}
 	second := env(t, stored, 0, gocel.IntType)
+	// What the set gives back is what the checker gave: the expression,
+	// its source positions, references and the type of every node.
+	for _, x := range exprs {
+		fresh, err := first.check(x, Origin{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := stored.ast(exprKey(second.sig, x), x)
+		if got == nil {
+			t.Fatalf("%s: not in the set", x)
+		}
+		a, err1 := gocel.AstToCheckedExpr(fresh)
+		b, err2 := gocel.AstToCheckedExpr(got)
+		if err1 != nil || err2 != nil || !proto.Equal(a, b) || len(b.TypeMap) == 0 {
+			t.Errorf("%s: the set's checked expression differs from the checker's:\n%v\n%v", x, a, b)
+		}
+	}
 	for _, x := range exprs {
 		p, err := second.Compile(x, Origin{})
 		if err != nil {
