@@ -16,6 +16,8 @@ import (
 	"github.com/google/cel-go/common/types"
 	exprpb "google.golang.org/genproto/googleapis/api/expr/v1alpha1"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/celint/celint/internal/keyed"
 )
 
 // CheckedExprs are expressions parsed and type-checked in an earlier run,
@@ -57,7 +59,7 @@ type recordedExpr struct {
 	types []string // each node's serialised exprpb.Type
 }
 
-type checkedKey [sha256.Size]byte
+type checkedKey = keyed.Key
 
 // checkedMagic starts the serialised form; its version changes with the
 // format or with what a key covers.
@@ -97,20 +99,11 @@ func ReadCheckedExprs(data []byte) (*CheckedExprs, error) {
 		rest = rest[w+int(n):]
 	}
 	c.types = make([]*types.Type, len(c.typeData))
-	for len(rest) > 0 {
-		if len(rest) < len(checkedKey{}) {
-			return nil, errors.New("celint: checked expressions: truncated key")
-		}
-		var k checkedKey
-		copy(k[:], rest)
-		rest = rest[len(k):]
-		n, w := binary.Uvarint(rest)
-		if w <= 0 || n > uint64(len(rest)-w) {
-			return nil, errors.New("celint: checked expressions: bad length")
-		}
-		c.entries[k] = rest[w : w+int(n)]
-		rest = rest[w+int(n):]
+	entries, err := keyed.Read(rest, "checked expressions")
+	if err != nil {
+		return nil, err
 	}
+	c.entries = entries
 	return c, nil
 }
 
@@ -149,12 +142,11 @@ func (c *CheckedExprs) Marshal() []byte {
 		out = binary.AppendUvarint(out, uint64(len(t)))
 		out = append(out, t...)
 	}
+	byKey := make(map[keyed.Key][]byte, len(keys))
 	for i, k := range keys {
-		out = append(out, k[:]...)
-		out = binary.AppendUvarint(out, uint64(len(entries[i])))
-		out = append(out, entries[i]...)
+		byKey[k] = entries[i]
 	}
-	return out
+	return keyed.Append(out, byKey)
 }
 
 // Len returns the number of expressions in the set.

@@ -260,6 +260,10 @@ type Options struct {
 	// type-checked again (see cel.CheckedExprs): for a program's own
 	// rulesets, never for rules it is given.
 	Checked *cel.CheckedExprs
+	// Trees, when not nil, holds rule files parsed in an earlier run, so
+	// that they are not parsed again (see loader.Trees); a file is found
+	// there by its bytes.
+	Trees *loader.Trees
 }
 
 // RuleFile is the text of one rule file and its name, as the user would
@@ -809,7 +813,7 @@ func (rs *Ruleset) compileFiles(files []RuleFile, fix fixtureDir, lazy bool) ([]
 	read := make([]*loader.RuleFile, len(files))
 	readErr := make([]error, len(files))
 	parallel(len(files), func(i int) {
-		read[i], readErr[i] = loader.ReadRuleFile(files[i].Name, files[i].Data, loader.RuleFileOptions{ScopeKey: rs.scopeKey()})
+		read[i], readErr[i] = loader.ReadRuleFile(files[i].Name, files[i].Data, loader.RuleFileOptions{ScopeKey: rs.scopeKey(), Trees: rs.opts.Trees})
 	})
 	type job struct {
 		spec *loader.RuleSpec

@@ -29,6 +29,7 @@ func fuzzCheck(t *testing.T, name string, data []byte) {
 		if doc.Format == "yaml" {
 			checkPrescan(t, doc)
 		}
+		roundTrip(t, doc, opts)
 	}
 }
 

@@ -291,13 +291,16 @@ type RuleFileOptions struct {
 	// named after the ruleset's scope member; without a scope, a rule has no
 	// such member.
 	ScopeKey string
+	// Trees, when not nil, holds rule files parsed in an earlier run (see
+	// Trees): a file found there is not parsed again.
+	Trees *Trees
 }
 
 // ReadRuleFile parses a rule file. Syntax errors, unknown fields, wrong
 // types and missing or malformed required fields are reported together, as
 // Issues, each at its file:line:col.
 func ReadRuleFile(name string, data []byte, opts RuleFileOptions) (*RuleFile, error) {
-	r, root, err := newReader(name, data)
+	r, root, err := newReader(name, data, opts.Trees)
 	if err != nil {
 		return nil, err
 	}
@@ -322,7 +325,7 @@ func ReadRuleFile(name string, data []byte, opts RuleFileOptions) (*RuleFile, er
 
 // ReadRulesetSpec parses a ruleset header file.
 func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
-	r, root, err := newReader(name, data)
+	r, root, err := newReader(name, data, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -541,10 +544,10 @@ type reader struct {
 // so that syntax errors, duplicate keys, aliases, custom tags and the size
 // and depth limits are reported just as for documents, and returns its
 // top-level mapping.
-func newReader(name string, data []byte) (*reader, *Node, error) {
+func newReader(name string, data []byte, trees *Trees) (*reader, *Node, error) {
 	opts := DefaultOptions()
 	opts.Format = "yaml"
-	doc, err := Parse(name, data, opts)
+	doc, err := trees.Parse(name, data, opts)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/celint/celint/cel"
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/loader"
 )
 
 //go:embed all:*/*
@@ -42,6 +43,13 @@ func LoadFS(fsys fs.FS, opts engine.Options) ([]*engine.Ruleset, error) {
 			}
 			o.Checked = checked
 		}
+		if o.Trees == nil {
+			trees, err := readTrees(fsys, dir)
+			if err != nil {
+				return nil, err
+			}
+			o.Trees = trees
+		}
 		rs, err := engine.LoadRuleset(fsys, dir, o)
 		if err != nil {
 			return nil, err
@@ -53,10 +61,32 @@ func LoadFS(fsys fs.FS, opts engine.Options) ([]*engine.Ruleset, error) {
 
 // CheckedFile is the file of a ruleset folder that holds its expressions
 // as cel-go checked them, written by
-// `go test ./rulesets -run TestCheckedExpressions -update`: with it, the
-// rules compile without being parsed and type-checked at every start. An
+// `go test ./rulesets -run TestStartupFiles -update`: with it, the rules
+// compile without being parsed and type-checked at every start. An
 // expression it lacks (a rule edited since) is compiled as usual.
 const CheckedFile = "checked-expressions.bin"
+
+// TreesFile is the file of a ruleset folder that holds its rule files as
+// the loader parsed them (see loader.Trees), written by the same command as
+// CheckedFile: with it, the rule files are not parsed at every start. A
+// file it lacks (one edited since) is parsed as usual.
+const TreesFile = "parsed-rules.bin"
+
+// readTrees reads the folder's TreesFile; nil when there is none.
+func readTrees(fsys fs.FS, dir string) (*loader.Trees, error) {
+	data, err := fs.ReadFile(fsys, path.Join(dir, TreesFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	trees, err := loader.ReadTrees(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path.Join(dir, TreesFile), err)
+	}
+	return trees, nil
+}
 
 // readChecked reads the folder's CheckedFile; nil when there is none.
 func readChecked(fsys fs.FS, dir string) (*cel.CheckedExprs, error) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/celint/celint/cel"
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/loader"
 	"github.com/celint/celint/rulesets"
 )
 
@@ -44,13 +45,14 @@ func TestEmbeddedRulesets(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite each ruleset's checked expressions")
+var update = flag.Bool("update", false, "rewrite each ruleset's checked expressions and parsed rule files")
 
-// TestCheckedExpressions: each embedded ruleset's CheckedFile holds exactly
-// the expressions its rules compile, as cel-go checks them today; with
-// -update it is rewritten. A ruleset loaded with it compiles every rule
-// without parsing or checking one.
-func TestCheckedExpressions(t *testing.T) {
+// TestStartupFiles: each embedded ruleset's CheckedFile holds exactly the
+// expressions its rules compile, as cel-go checks them today, and its
+// TreesFile exactly its rule files as the loader parses them today; with
+// -update both are rewritten. A ruleset loaded with them compiles every
+// rule without parsing a rule file, or parsing or checking an expression.
+func TestStartupFiles(t *testing.T) {
 	headers, err := fs.Glob(rulesets.Files(), "*/*/"+engine.HeaderFile)
 	if err != nil || len(headers) == 0 {
 		t.Fatalf("no rulesets: %v", err)
@@ -58,33 +60,59 @@ func TestCheckedExpressions(t *testing.T) {
 	for _, h := range headers {
 		dir := path.Dir(h)
 		rec := cel.RecordCheckedExprs()
-		if _, err := engine.LoadRuleset(rulesets.Files(), dir, engine.Options{Checked: rec}); err != nil {
+		recTrees := loader.RecordTrees()
+		if _, err := engine.LoadRuleset(rulesets.Files(), dir, engine.Options{Checked: rec, Trees: recTrees}); err != nil {
 			t.Fatal(err)
 		}
-		want := rec.Marshal()
-		file := filepath.Join(filepath.FromSlash(dir), rulesets.CheckedFile)
-		if *update {
-			if err := os.WriteFile(file, want, 0o644); err != nil {
-				t.Fatal(err)
+		stale := false
+		for _, f := range []struct {
+			name string
+			want []byte
+			what string
+			n    int
+		}{{rulesets.CheckedFile, rec.Marshal(), "expressions", rec.Len()}, {rulesets.TreesFile, recTrees.Marshal(), "rule files", recTrees.Len()}} {
+			file := filepath.Join(filepath.FromSlash(dir), f.name)
+			if *update {
+				if err := os.WriteFile(file, f.want, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("%s: %d %s, %d bytes", file, f.n, f.what, len(f.want))
+				continue
 			}
-			t.Logf("%s: %d expressions, %d bytes", file, rec.Len(), len(want))
+			got, err := os.ReadFile(file)
+			if err != nil || !bytes.Equal(got, f.want) {
+				t.Errorf("%s is stale or missing (%v); run: go test ./rulesets -run TestStartupFiles -update", file, err)
+				stale = true
+			}
+		}
+		if *update || stale {
 			continue
 		}
-		got, err := os.ReadFile(file)
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%s is stale or missing (%v); run: go test ./rulesets -run TestCheckedExpressions -update", file, err)
-			continue
-		}
-		// Loaded with it, no expression is parsed or checked anew.
-		stored, err := cel.ReadCheckedExprs(got)
+		// Loaded with them, no rule file is parsed and no expression is
+		// parsed or checked anew.
+		stored, err := cel.ReadCheckedExprs(must(os.ReadFile(filepath.Join(filepath.FromSlash(dir), rulesets.CheckedFile))))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := engine.LoadRuleset(rulesets.Files(), dir, engine.Options{Checked: stored}); err != nil {
+		trees, err := loader.ReadTrees(must(os.ReadFile(filepath.Join(filepath.FromSlash(dir), rulesets.TreesFile))))
+		if err != nil {
 			t.Fatal(err)
 		}
+		if _, err := engine.LoadRuleset(rulesets.Files(), dir, engine.Options{Checked: stored, Trees: trees}); err != nil {
+			t.Fatal(err)
+		}
+		if trees.Hits() != recTrees.Len() || trees.Hits() == 0 {
+			t.Errorf("%s: %d of %d rule files taken from %s", dir, trees.Hits(), recTrees.Len(), rulesets.TreesFile)
+		}
 		if rec.Misses() == 0 || stored.Misses() != 0 {
-			t.Errorf("%s: %d expressions checked while recording, %d checked again with the file", file, rec.Misses(), stored.Misses())
+			t.Errorf("%s: %d expressions checked while recording, %d checked again with the file", dir, rec.Misses(), stored.Misses())
 		}
 	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -1,0 +1,368 @@
+package loader
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/celint/celint/internal/keyed"
+)
+
+// Trees are documents parsed in an earlier run, kept in a compact binary
+// form, so that a program that reads the same files at every start (such
+// as the rule files it ships) skips parsing them: yaml.v3 reads about
+// 10 MB/s, and reading half a megabyte of rule files was most of what
+// celint spent starting up. A program records them once (RecordTrees,
+// Marshal) and reads them at start (ReadTrees, Trees.Parse).
+//
+// Each tree is keyed by a hash of the file's bytes, of the parse options
+// and of the format's version: any other file, or the same file under
+// other options, is parsed as usual. Only trees a program made itself
+// should be read; they are not checked again.
+//
+// Trees are safe for concurrent use.
+type Trees struct {
+	mu      sync.Mutex
+	entries map[keyed.Key][]byte
+	record  bool
+	hits    int
+}
+
+// treesMagic starts the serialised form; its version changes with the
+// format or with what a key covers.
+//
+// Format 1: the magic, then the trees, each a key, its length and its
+// bytes. A tree is: its strings (their number, then each as its length
+// and its bytes), the values counted while parsing, the deepest nesting,
+// then the nodes in document order. A node is a byte (kind | style<<3),
+// its line and column, for an object member the index of its name and the
+// line and column of the name, then a boolean's byte, a number's tag
+// (0: int64 as a zigzag varint; 1: float64 as its 8 bytes), a string's
+// index, or a collection's number of children and the children. Numbers
+// are unsigned varints unless said otherwise.
+const treesMagic = "celint trees 1\n"
+
+// RecordTrees returns an empty set that records every document its Parse
+// parses.
+func RecordTrees() *Trees { return &Trees{entries: map[keyed.Key][]byte{}, record: true} }
+
+// ReadTrees reads what Marshal wrote.
+func ReadTrees(data []byte) (*Trees, error) {
+	rest, ok := bytes.CutPrefix(data, []byte(treesMagic))
+	if !ok {
+		return nil, errors.New("celint: not a set of parsed trees (or of another format version)")
+	}
+	entries, err := keyed.Read(rest, "parsed trees")
+	if err != nil {
+		return nil, err
+	}
+	return &Trees{entries: entries}, nil
+}
+
+// Marshal returns the set's serialised form, trees in key order.
+func (t *Trees) Marshal() []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return keyed.Append([]byte(treesMagic), t.entries)
+}
+
+// Len returns the number of trees in the set.
+func (t *Trees) Len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.entries)
+}
+
+// Hits returns how many documents Parse took from the set.
+func (t *Trees) Hits() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.hits
+}
+
+// Parse is Parse(name, data, opts), from the set when it holds data's tree
+// under opts; a set that records keeps the tree of what it parses. A nil
+// set parses.
+func (t *Trees) Parse(name string, data []byte, opts Options) (*Document, error) {
+	if t == nil {
+		return Parse(name, data, opts)
+	}
+	opts.Limits = opts.Limits.withDefaults()
+	k := treeKeyOf(data, opts)
+	t.mu.Lock()
+	enc, ok := t.entries[k]
+	t.mu.Unlock()
+	if ok {
+		if doc, err := decodeTree(name, data, opts, enc); err == nil {
+			t.mu.Lock()
+			t.hits++
+			t.mu.Unlock()
+			return doc, nil
+		}
+	}
+	doc, err := Parse(name, data, opts)
+	if err != nil {
+		return nil, err
+	}
+	if t.record {
+		if enc, err := encodeTree(doc); err == nil {
+			t.mu.Lock()
+			t.entries[k] = enc
+			t.mu.Unlock()
+		}
+	}
+	return doc, nil
+}
+
+func treeKeyOf(data []byte, opts Options) keyed.Key {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s%+v\x00", treesMagic, opts)
+	h.Write(data)
+	var k keyed.Key
+	h.Sum(k[:0])
+	return k
+}
+
+// encodeTree is the tree of doc in the format of treesMagic.
+func encodeTree(doc *Document) ([]byte, error) {
+	e := treeEncoder{index: map[string]int{}}
+	if err := e.node(doc.Root, false); err != nil {
+		return nil, err
+	}
+	out := binary.AppendUvarint(nil, uint64(len(e.strs)))
+	for _, s := range e.strs {
+		out = binary.AppendUvarint(out, uint64(len(s)))
+		out = append(out, s...)
+	}
+	out = binary.AppendUvarint(out, uint64(doc.counted))
+	out = binary.AppendUvarint(out, uint64(doc.depth))
+	return append(out, e.out...), nil
+}
+
+type treeEncoder struct {
+	out   []byte
+	strs  []string
+	index map[string]int
+}
+
+func (e *treeEncoder) str(s string) {
+	i, ok := e.index[s]
+	if !ok {
+		i = len(e.strs)
+		e.index[s] = i
+		e.strs = append(e.strs, s)
+	}
+	e.out = binary.AppendUvarint(e.out, uint64(i))
+}
+
+func (e *treeEncoder) pos(p Pos) {
+	e.out = binary.AppendUvarint(e.out, uint64(p.Line))
+	e.out = binary.AppendUvarint(e.out, uint64(p.Col))
+}
+
+func (e *treeEncoder) node(n *Node, member bool) error {
+	e.out = append(e.out, byte(n.Kind)|byte(n.Style)<<3)
+	e.pos(n.Pos)
+	if member {
+		e.str(n.Key)
+		e.pos(n.KeyPos)
+	}
+	switch n.Kind {
+	case Null:
+	case Bool:
+		b, _ := n.Value.(bool)
+		e.out = append(e.out, map[bool]byte{false: 0, true: 1}[b])
+	case Number:
+		switch v := n.Value.(type) {
+		case int64:
+			e.out = append(e.out, 0)
+			e.out = binary.AppendVarint(e.out, v)
+		case float64:
+			e.out = append(e.out, 1)
+			e.out = binary.LittleEndian.AppendUint64(e.out, math.Float64bits(v))
+		default:
+			return fmt.Errorf("a number of type %T", n.Value)
+		}
+	case String:
+		s, _ := n.Value.(string)
+		e.str(s)
+	case Array, Object:
+		e.out = binary.AppendUvarint(e.out, uint64(len(n.Children)))
+		for _, c := range n.Children {
+			if err := e.node(c, n.Kind == Object); err != nil {
+				return err
+			}
+		}
+	default:
+		return fmt.Errorf("a node of kind %v", n.Kind)
+	}
+	return nil
+}
+
+// errBadTree is any fault of an encoded tree; the file is then parsed.
+var errBadTree = errors.New("celint: bad parsed tree")
+
+// decodeTree builds the Document that Parse(name, data, opts) returns from
+// its encoded tree.
+func decodeTree(name string, data []byte, opts Options, enc []byte) (*Document, error) {
+	d := treeDecoder{in: enc, b: &builder{file: name, opts: opts}}
+	ns := d.uint()
+	if d.err || ns > uint64(len(enc)) {
+		return nil, errBadTree
+	}
+	d.strs = make([]string, ns)
+	for i := range d.strs {
+		n := d.uint()
+		if d.err || n > uint64(len(d.in)) {
+			return nil, errBadTree
+		}
+		d.strs[i] = strings.Clone(string(d.in[:n]))
+		d.in = d.in[n:]
+	}
+	counted, depth := d.uint(), d.uint()
+	root := d.node(false, 0)
+	if d.err || len(d.in) != 0 || root == nil {
+		return nil, errBadTree
+	}
+	doc := &Document{Name: name, Format: "yaml", Root: root, Source: data}
+	if opts.Format == "json" || opts.Format != "yaml" && isJSON(name, data) {
+		doc.Format = "json"
+	}
+	doc.JSON, doc.nodes = render(root, len(data), d.b.values)
+	doc.Values = len(doc.nodes)
+	doc.counted, doc.depth = int(counted), int(depth)
+	return doc, nil
+}
+
+type treeDecoder struct {
+	in   []byte
+	strs []string
+	b    *builder
+	err  bool
+	kids []*Node // a stack of children being collected, shared by all levels
+}
+
+func (d *treeDecoder) uint() uint64 {
+	v, w := binary.Uvarint(d.in)
+	if w <= 0 {
+		d.err = true
+		return 0
+	}
+	d.in = d.in[w:]
+	return v
+}
+
+func (d *treeDecoder) str() string {
+	i := d.uint()
+	if i >= uint64(len(d.strs)) {
+		d.err = true
+		return ""
+	}
+	return d.strs[i]
+}
+
+func (d *treeDecoder) pos() Pos {
+	line, col := d.uint(), d.uint()
+	if line > math.MaxInt32 || col > math.MaxInt32 {
+		d.err = true
+	}
+	return Pos{Line: int(line), Col: int(col)}
+}
+
+func (d *treeDecoder) byte() byte {
+	if len(d.in) == 0 {
+		d.err = true
+		return 0
+	}
+	c := d.in[0]
+	d.in = d.in[1:]
+	return c
+}
+
+func (d *treeDecoder) node(member bool, depth int) *Node {
+	if depth > d.b.opts.Limits.Depth {
+		d.err = true
+		return nil
+	}
+	head := d.byte()
+	kind, style := Kind(head&7), Style(head>>3)
+	if d.err || kind > Object || style > Flow {
+		d.err = true
+		return nil
+	}
+	n, err := d.b.newNode(kind, d.pos())
+	if err != nil {
+		d.err = true
+		return nil
+	}
+	n.Style = style
+	if member {
+		n.Key = d.str()
+		n.KeyPos = d.pos()
+	}
+	switch kind {
+	case Bool:
+		n.Value = d.byte() == 1
+	case Number:
+		switch d.byte() {
+		case 0:
+			v, w := binary.Varint(d.in)
+			if w <= 0 {
+				d.err = true
+				return nil
+			}
+			d.in = d.in[w:]
+			n.Value = v
+		case 1:
+			if len(d.in) < 8 {
+				d.err = true
+				return nil
+			}
+			n.Value = math.Float64frombits(binary.LittleEndian.Uint64(d.in))
+			d.in = d.in[8:]
+		default:
+			d.err = true
+			return nil
+		}
+	case String:
+		n.Value = d.str()
+	case Array, Object:
+		count := d.uint()
+		if d.err || count > uint64(len(d.in)) {
+			d.err = true
+			return nil
+		}
+		base := len(d.kids)
+		for i := range int(count) {
+			c := d.node(kind == Object, depth+1)
+			if d.err {
+				return nil
+			}
+			c.Parent = n
+			if kind == Array {
+				c.Index = i
+			}
+			d.kids = append(d.kids, c)
+		}
+		kids := d.kids[base:]
+		if kind == Array {
+			finishArray(n, kids)
+		} else {
+			var index map[string]int
+			if len(kids) > smallObject {
+				index = make(map[string]int, 2*len(kids))
+				for i, k := range kids {
+					index[k.Key] = i
+				}
+			}
+			finishObject(n, kids, index)
+		}
+		d.kids = d.kids[:base]
+	}
+	return n
+}
