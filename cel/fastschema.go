@@ -294,25 +294,25 @@ func intOr(p *int) int {
 // the fast path cannot tell (a value of a kind it does not know, a format
 // that fails, a recursion too deep), and the library must.
 func (f *fastSchema) valid(v any) (ok, sure bool) {
-	return f.check(v, 0)
+	return f.check(jvOf(v), 0)
 }
 
-func (f *fastSchema) check(v any, depth int) (ok, sure bool) {
+func (f *fastSchema) check(v jv, depth int) (ok, sure bool) {
 	if depth > maxFastDepth {
 		return false, false
 	}
 	if f.boolean != nil {
 		return *f.boolean, true
 	}
-	t, known := jsonTypeBit(v)
+	t, known := v.typeBit()
 	if !known {
 		return false, false
 	}
-	if f.types != 0 && f.types&t == 0 && !(f.types&integerBit != 0 && t == numberBit && isWhole(v)) {
+	if f.types != 0 && f.types&t == 0 && !(f.types&integerBit != 0 && t == numberBit && isWhole(v.scalar())) {
 		return false, true
 	}
 	if f.constv != nil {
-		eq, sure := jsonEqual(v, *f.constv)
+		eq, sure := v.equal(*f.constv)
 		if !sure || !eq {
 			return false, sure
 		}
@@ -320,7 +320,7 @@ func (f *fastSchema) check(v any, depth int) (ok, sure bool) {
 	if f.enum != nil {
 		found := false
 		for _, e := range f.enum {
-			eq, sure := jsonEqual(v, e)
+			eq, sure := v.equal(e)
 			if !sure {
 				return false, false
 			}
@@ -333,7 +333,7 @@ func (f *fastSchema) check(v any, depth int) (ok, sure bool) {
 			return false, true
 		}
 	}
-	if f.format != nil && f.format(v) != nil {
+	if f.format != nil && t&(arrayBit|objectBit) == 0 && f.format(v.scalar()) != nil { // (formats ignore collections)
 		return false, false // let the library say why
 	}
 	if f.ref != nil {
@@ -346,15 +346,21 @@ func (f *fastSchema) check(v any, depth int) (ok, sure bool) {
 			return ok, sure
 		}
 	}
-	switch x := v.(type) {
-	case map[string]any:
-		if ok, sure := f.checkObject(x, depth); !ok || !sure {
+	switch t {
+	case objectBit:
+		if ok, sure := f.checkObject(v, depth); !ok || !sure {
 			return ok, sure
 		}
-	case []any:
-		if ok, sure := f.checkArray(x, depth); !ok || !sure {
+	case arrayBit:
+		if ok, sure := f.checkArray(v, depth); !ok || !sure {
 			return ok, sure
 		}
+	}
+	var sv any
+	if t&(arrayBit|objectBit) == 0 {
+		sv = v.scalar()
+	}
+	switch x := sv.(type) {
 	case string:
 		if f.minLen >= 0 || f.maxLen >= 0 {
 			n := utf8.RuneCountInString(x)
@@ -367,7 +373,7 @@ func (f *fastSchema) check(v any, depth int) (ok, sure bool) {
 		}
 	case int64, float64:
 		if f.min != nil || f.max != nil || f.exMin != nil || f.exMax != nil {
-			n, ok := new(big.Rat).SetString(fmt.Sprintf("%v", v))
+			n, ok := new(big.Rat).SetString(fmt.Sprintf("%v", x))
 			if !ok {
 				return false, false
 			}
@@ -437,61 +443,71 @@ func (f *fastSchema) check(v any, depth int) (ok, sure bool) {
 	return true, true
 }
 
-func (f *fastSchema) checkObject(obj map[string]any, depth int) (ok, sure bool) {
-	if f.minProps >= 0 && len(obj) < f.minProps || f.maxProps >= 0 && len(obj) > f.maxProps {
+func (f *fastSchema) checkObject(obj jv, depth int) (ok, sure bool) {
+	n := obj.length()
+	if f.minProps >= 0 && n < f.minProps || f.maxProps >= 0 && n > f.maxProps {
 		return false, true
 	}
 	for _, name := range f.required {
-		if _, ok := obj[name]; !ok {
+		if _, ok := obj.member(name); !ok {
 			return false, true
 		}
 	}
 	if f.props == nil && f.patProps == nil && !f.addlFalse && f.addl == nil && f.propNames == nil {
 		return true, true
 	}
-	for name, pv := range obj {
-		evaluated := false
-		if ps, ok := f.props[name]; ok {
+	ok, sure = true, true
+	obj.each(func(name string, pv jv) bool {
+		ok, sure = f.checkMember(name, pv, depth)
+		return ok && sure
+	})
+	return ok, sure
+}
+
+func (f *fastSchema) checkMember(name string, pv jv, depth int) (ok, sure bool) {
+	evaluated := false
+	if ps, ok := f.props[name]; ok {
+		evaluated = true
+		if ok, sure := ps.check(pv, depth+1); !ok || !sure {
+			return ok, sure
+		}
+	}
+	for _, pp := range f.patProps {
+		if pp.re.MatchString(name) {
 			evaluated = true
-			if ok, sure := ps.check(pv, depth+1); !ok || !sure {
+			if ok, sure := pp.s.check(pv, depth+1); !ok || !sure {
 				return ok, sure
 			}
 		}
-		for _, pp := range f.patProps {
-			if pp.re.MatchString(name) {
-				evaluated = true
-				if ok, sure := pp.s.check(pv, depth+1); !ok || !sure {
-					return ok, sure
-				}
-			}
+	}
+	if !evaluated {
+		if f.addlFalse {
+			return false, true
 		}
-		if !evaluated {
-			if f.addlFalse {
-				return false, true
-			}
-			if f.addl != nil {
-				if ok, sure := f.addl.check(pv, depth+1); !ok || !sure {
-					return ok, sure
-				}
-			}
-		}
-		if f.propNames != nil {
-			if ok, sure := f.propNames.check(name, depth+1); !ok || !sure {
+		if f.addl != nil {
+			if ok, sure := f.addl.check(pv, depth+1); !ok || !sure {
 				return ok, sure
 			}
+		}
+	}
+	if f.propNames != nil {
+		if ok, sure := f.propNames.check(jv{native: name}, depth+1); !ok || !sure {
+			return ok, sure
 		}
 	}
 	return true, true
 }
 
-func (f *fastSchema) checkArray(arr []any, depth int) (ok, sure bool) {
-	if f.minItems >= 0 && len(arr) < f.minItems || f.maxItems >= 0 && len(arr) > f.maxItems {
+func (f *fastSchema) checkArray(arr jv, depth int) (ok, sure bool) {
+	n := arr.length()
+	if f.minItems >= 0 && n < f.minItems || f.maxItems >= 0 && n > f.maxItems {
 		return false, true
 	}
 	if f.unique {
-		for i := range arr {
-			for j := i + 1; j < len(arr); j++ {
-				eq, sure := jsonEqual(arr[i], arr[j])
+		es := arr.elems()
+		for i := range es {
+			for j := i + 1; j < len(es); j++ {
+				eq, sure := es[i].equal(es[j].scalar())
 				if !sure || eq {
 					return false, sure
 				}
@@ -499,11 +515,12 @@ func (f *fastSchema) checkArray(arr []any, depth int) (ok, sure bool) {
 		}
 	}
 	if f.items != nil {
-		for _, it := range arr {
-			if ok, sure := f.items.check(it, depth+1); !ok || !sure {
-				return ok, sure
-			}
-		}
+		ok, sure = true, true
+		arr.each(func(_ string, it jv) bool {
+			ok, sure = f.items.check(it, depth+1)
+			return ok && sure
+		})
+		return ok, sure
 	}
 	return true, true
 }

@@ -67,12 +67,39 @@ func (w *weigher) walkNative(v any) {
 	}
 }
 
+// walkTree weighs a document value in place, as walkNative weighs its
+// native value.
+func (w *weigher) walkTree(t Tree) {
+	if w.n > w.limit {
+		return
+	}
+	w.n++
+	switch t.JSONType() {
+	case TreeString:
+		s, _ := t.Scalar().(string)
+		w.n += uint64(len(s)) / 10
+	case TreeArray, TreeObject:
+		t.Range(func(name string, e Tree) bool {
+			if w.n > w.limit {
+				return false
+			}
+			w.n += uint64(len(name)) / 10
+			w.walkTree(e)
+			return true
+		})
+	}
+}
+
 type weigher struct {
 	n, limit uint64
 }
 
 func (w *weigher) walk(v ref.Val) {
 	if w.n > w.limit {
+		return
+	}
+	if tv, ok := v.(TreeValue); ok {
+		w.walkTree(tv.Tree())
 		return
 	}
 	w.n++

@@ -323,7 +323,7 @@ func (l *library) schemaErrors3Binding(args ...ref.Val) ref.Val {
 			"pointer": "", "keyword": "", "message": "schema " + compileProblem(err),
 		}})
 	}
-	inst, err := ToNative(args[0])
+	inst, err := instance(args[0])
 	if err != nil {
 		return types.NewErr("value cannot be validated: %v", err)
 	}
@@ -350,7 +350,7 @@ func (l *library) matchesSchema3Binding(args ...ref.Val) ref.Val {
 	if err != nil {
 		return types.False
 	}
-	inst, err := ToNative(args[0])
+	inst, err := instance(args[0])
 	if err != nil {
 		return types.NewErr("value cannot be validated: %v", err)
 	}

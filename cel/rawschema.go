@@ -101,7 +101,7 @@ func rawSubset(v any, depth int) bool {
 // for which plainSchema holds, when sure is true; when sure is false it
 // cannot tell, and the library must. It follows fastSchema.check keyword
 // by keyword.
-func rawValid(s any, v any, depth int) (ok, sure bool) {
+func rawValid(s any, v jv, depth int) (ok, sure bool) {
 	if depth > maxFastDepth {
 		return false, false
 	}
@@ -114,8 +114,8 @@ func rawValid(s any, v any, depth int) (ok, sure bool) {
 	return false, false
 }
 
-func rawValidObject(s map[string]any, v any, depth int) (ok, sure bool) {
-	t, known := jsonTypeBit(v)
+func rawValidObject(s map[string]any, v jv, depth int) (ok, sure bool) {
+	t, known := v.typeBit()
 	if !known {
 		return false, false
 	}
@@ -126,11 +126,11 @@ func rawValidObject(s map[string]any, v any, depth int) (ok, sure bool) {
 			if !ok {
 				return false, false
 			}
-			if bits&t == 0 && !(bits&integerBit != 0 && t == numberBit && isWhole(v)) {
+			if bits&t == 0 && !(bits&integerBit != 0 && t == numberBit && isWhole(v.scalar())) {
 				return false, true
 			}
 		case "const":
-			if eq, sure := jsonEqual(v, kv); !eq || !sure {
+			if eq, sure := v.equal(kv); !eq || !sure {
 				return false, sure
 			}
 		case "enum":
@@ -140,7 +140,7 @@ func rawValidObject(s map[string]any, v any, depth int) (ok, sure bool) {
 			}
 			found := false
 			for _, e := range l {
-				eq, sure := jsonEqual(v, e)
+				eq, sure := v.equal(e)
 				if !sure {
 					return false, false
 				}
@@ -178,7 +178,7 @@ func rawValidObject(s map[string]any, v any, depth int) (ok, sure bool) {
 				return false, true
 			}
 		default:
-			if ok, sure := rawValidKind(k, kv, s, v, depth); !ok || !sure {
+			if ok, sure := rawValidKind(k, kv, s, v, t, depth); !ok || !sure {
 				return ok, sure
 			}
 		}
@@ -186,11 +186,11 @@ func rawValidObject(s map[string]any, v any, depth int) (ok, sure bool) {
 	return true, true
 }
 
-// rawValidKind applies the keywords that concern one kind of value; any
-// other keyword here is an annotation.
-func rawValidKind(k string, kv any, s map[string]any, v any, depth int) (ok, sure bool) {
-	switch x := v.(type) {
-	case map[string]any:
+// rawValidKind applies the keywords that concern one kind of value (t is
+// v's type bit); any other keyword here is an annotation.
+func rawValidKind(k string, kv any, s map[string]any, v jv, t uint8, depth int) (ok, sure bool) {
+	switch t {
+	case objectBit:
 		switch k {
 		case "required":
 			l, ok := kv.([]any)
@@ -202,19 +202,19 @@ func rawValidKind(k string, kv any, s map[string]any, v any, depth int) (ok, sur
 				if !ok {
 					return false, false
 				}
-				if _, ok := x[n]; !ok {
+				if _, ok := v.member(n); !ok {
 					return false, true
 				}
 			}
 		case "minProperties", "maxProperties":
-			return rawBound(k == "minProperties", len(x), kv)
+			return rawBound(k == "minProperties", v.length(), kv)
 		case "properties":
 			props, ok := kv.(map[string]any)
 			if !ok {
 				return false, false
 			}
 			for name, ps := range props {
-				if pv, ok := x[name]; ok {
+				if pv, ok := v.member(name); ok {
 					if ok, sure := rawValid(ps, pv, depth+1); !ok || !sure {
 						return ok, sure
 					}
@@ -222,24 +222,25 @@ func rawValidKind(k string, kv any, s map[string]any, v any, depth int) (ok, sur
 			}
 		case "additionalProperties":
 			props, _ := s["properties"].(map[string]any)
-			for name, pv := range x {
-				if _, declared := props[name]; declared {
-					continue
+			ok, sure = true, true
+			v.each(func(name string, pv jv) bool {
+				if _, declared := props[name]; !declared {
+					ok, sure = rawValid(kv, pv, depth+1)
 				}
-				if ok, sure := rawValid(kv, pv, depth+1); !ok || !sure {
-					return ok, sure
-				}
-			}
+				return ok && sure
+			})
+			return ok, sure
 		}
-	case []any:
+	case arrayBit:
 		switch k {
 		case "minItems", "maxItems":
-			return rawBound(k == "minItems", len(x), kv)
+			return rawBound(k == "minItems", v.length(), kv)
 		case "uniqueItems":
 			if u, _ := kv.(bool); u {
-				for i := range x {
-					for j := i + 1; j < len(x); j++ {
-						eq, sure := jsonEqual(x[i], x[j])
+				es := v.elems()
+				for i := range es {
+					for j := i + 1; j < len(es); j++ {
+						eq, sure := es[i].equal(es[j].scalar())
 						if !sure || eq {
 							return false, sure
 						}
@@ -247,21 +248,23 @@ func rawValidKind(k string, kv any, s map[string]any, v any, depth int) (ok, sur
 				}
 			}
 		case "items":
-			for _, it := range x {
-				if ok, sure := rawValid(kv, it, depth+1); !ok || !sure {
-					return ok, sure
-				}
-			}
+			ok, sure = true, true
+			v.each(func(_ string, it jv) bool {
+				ok, sure = rawValid(kv, it, depth+1)
+				return ok && sure
+			})
+			return ok, sure
 		}
-	case string:
+	case stringBit:
 		switch k {
 		case "minLength", "maxLength":
+			x, _ := v.scalar().(string)
 			return rawBound(k == "minLength", utf8.RuneCountInString(x), kv)
 		}
-	case int64, float64:
+	case numberBit:
 		switch k {
 		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
-			c, ok := compareNumbers(v, kv)
+			c, ok := compareNumbers(v.scalar(), kv)
 			if !ok {
 				return false, false
 			}

@@ -51,7 +51,7 @@ func TestRawSchemaAgrees(t *testing.T) {
 			continue
 		}
 		for _, v := range tc.values {
-			if ok, isSure := rawValid(s.raw, mustDecode(t, v), 0); isSure {
+			if ok, isSure := rawValid(s.raw, jvOf(mustDecode(t, v)), 0); isSure {
 				sure++
 				if lib, _, err := s.compiled(); err != nil || (lib.Validate(mustDecode(t, v)) == nil) != ok {
 					t.Errorf("%s on %s: raw says valid=%v; the library disagrees (%v)", tc.schema, v, ok, err)
@@ -101,7 +101,7 @@ func TestRawSchemaAgrees(t *testing.T) {
 			t.Fatalf("%s: %v", toJSON(doc), err)
 		}
 		for _, v := range sample {
-			if ok, isSure := rawValid(s.raw, v, 0); isSure {
+			if ok, isSure := rawValid(s.raw, jvOf(v), 0); isSure {
 				rawSure++
 				if lib, _, _ := s.compiled(); (lib.Validate(v) == nil) != ok {
 					t.Errorf("%s on %s: raw says valid=%v, the library does not", toJSON(doc), toJSON(v), ok)

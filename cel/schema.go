@@ -91,7 +91,7 @@ func (s *Schema) compiled() (*jsonschema.Schema, *fastSchema, error) {
 // schema's, or else the compiled one's.
 func (s *Schema) surelyValid(v any, fast *fastSchema) bool {
 	if s.raw != nil {
-		ok, sure := rawValid(s.raw, v, 0)
+		ok, sure := rawValid(s.raw, jvOf(v), 0)
 		return ok && sure
 	}
 	if fast != nil {
@@ -199,13 +199,14 @@ func (s *Schema) validate(v any) error {
 	if s.raw == nil && s.surelyValid(v, fast) {
 		return nil
 	}
-	return lib.Validate(v)
+	return lib.Validate(nativeOf(v))
 }
 
-// Validate validates a JSON-compatible Go value and returns its violations
-// (see SchemaViolation), sorted by pointer, keyword, message and keyword
-// location, without two of the same pointer, keyword and message; nil when
-// the value is valid.
+// Validate validates a JSON-compatible Go value, or a Tree, and returns its
+// violations (see SchemaViolation), sorted by pointer, keyword, message and
+// keyword location, without two of the same pointer, keyword and message;
+// nil when the value is valid. A Tree is read in place; its native value
+// is built only when a fast path is not sure that it is valid.
 func (s *Schema) Validate(v any) ([]SchemaViolation, error) {
 	if s.raw != nil && s.surelyValid(v, nil) {
 		return nil, nil
@@ -217,6 +218,7 @@ func (s *Schema) Validate(v any) ([]SchemaViolation, error) {
 	if s.raw == nil && s.surelyValid(v, fast) {
 		return nil, nil
 	}
+	v = nativeOf(v)
 	err = lib.Validate(v)
 	if err == nil {
 		return nil, nil

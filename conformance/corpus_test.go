@@ -224,7 +224,7 @@ func TestCorpusNoRuleErrors(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		for i, m := range mutations(doc.Root.Value, 7) {
+		for i, m := range mutations(doc.Root.Value(), 7) {
 			// Every mutation down to depth 4 (every 10th under the race
 			// detector); deeper, where the examples' payloads are, every
 			// 3rd (every 30th).

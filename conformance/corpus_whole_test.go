@@ -89,7 +89,7 @@ func TestCorpusWholeRecall(t *testing.T) {
 			ds, ok := lintFixture(t, cat, filepath.Join(root, v.File))
 			var doc any
 			if d, err := loader.ParseFile(filepath.Join(root, v.File), rs.LoadOptions); err == nil {
-				doc = d.Root.Value
+				doc = d.Root.Value()
 			}
 			for _, r := range v.Diagnostics {
 				if r.Severity != "error" && r.Severity != "warning" {

@@ -5,7 +5,9 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/celint/celint/cel"
 	"github.com/celint/celint/loader"
 )
 
@@ -43,7 +45,7 @@ func compileShape(file string, n *loader.Node) (*shape, error) {
 	var build func(n *loader.Node) *shape
 	build = func(n *loader.Node) *shape {
 		s := &shape{}
-		if b, ok := n.Value.(bool); ok {
+		if b, ok := n.Value().(bool); ok {
 			s.never = !b
 			return s
 		}
@@ -84,12 +86,12 @@ func compileShape(file string, n *loader.Node) (*shape, error) {
 					continue
 				}
 				for _, c := range m.Children {
-					s.enum = append(s.enum, c.Value)
+					s.enum = append(s.enum, c.Value())
 				}
 			case "const":
-				s.enum = []any{m.Value}
+				s.enum = []any{m.Value()}
 			case "minItems", "minLength":
-				i, ok := m.Value.(int64)
+				i, ok := m.Value().(int64)
 				if !ok || i < 0 {
 					add(m.Pos, "assume: %s is a non-negative integer", m.Key)
 					continue
@@ -113,58 +115,72 @@ func compileShape(file string, n *loader.Node) (*shape, error) {
 }
 
 func stringsOf(n *loader.Node) []string {
-	if s, ok := n.Value.(string); ok {
+	if s, ok := n.Value().(string); ok {
 		return []string{s}
 	}
 	var out []string
 	for _, c := range n.Children {
-		if s, ok := c.Value.(string); ok {
+		if s, ok := c.Value().(string); ok {
 			out = append(out, s)
 		}
 	}
 	return out
 }
 
-// holds reports whether v, a JSON-compatible value, has the shape.
-func (s *shape) holds(v any) bool {
+// holds reports whether v has the shape.
+func (s *shape) holds(v cel.Tree) bool {
 	if s.never {
 		return false
 	}
-	if s.types != nil && !slices.ContainsFunc(s.types, func(t string) bool { return hasType(v, t) }) {
+	if s.types != nil && !slices.ContainsFunc(s.types, func(t string) bool { return treeHasType(v, t) }) {
 		return false
 	}
-	if s.enum != nil && !slices.ContainsFunc(s.enum, func(e any) bool { return sameJSON(e, v) }) {
-		return false
+	if s.enum != nil {
+		if t := v.JSONType(); t == cel.TreeArray || t == cel.TreeObject || !slices.ContainsFunc(s.enum, func(e any) bool { return sameJSON(e, v.Scalar()) }) {
+			return false // (enum values are scalars)
+		}
 	}
-	switch t := v.(type) {
-	case map[string]any:
+	switch v.JSONType() {
+	case cel.TreeObject:
 		for _, r := range s.required {
-			if _, ok := t[r]; !ok {
+			if _, ok := v.Member(r); !ok {
 				return false
 			}
 		}
 		for _, p := range s.properties {
-			if m, ok := t[p.name]; ok && !p.shape.holds(m) {
+			if m, ok := v.Member(p.name); ok && !p.shape.holds(m) {
 				return false
 			}
 		}
-	case []any:
-		if len(t) < s.minItems {
+	case cel.TreeArray:
+		if v.Len() < s.minItems {
 			return false
 		}
 		if s.items != nil {
-			for _, e := range t {
-				if !s.items.holds(e) {
-					return false
-				}
-			}
+			all := true
+			v.Range(func(_ string, e cel.Tree) bool {
+				all = s.items.holds(e)
+				return all
+			})
+			return all
 		}
-	case string:
-		if s.minLength > 0 && len([]rune(t)) < s.minLength {
+	case cel.TreeString:
+		if t, _ := v.Scalar().(string); s.minLength > 0 && utf8.RuneCountInString(t) < s.minLength {
 			return false
 		}
 	}
 	return true
+}
+
+// treeHasType reports whether v has the JSON Schema type t.
+func treeHasType(v cel.Tree, t string) bool {
+	switch v.JSONType() {
+	case cel.TreeArray:
+		return t == "array"
+	case cel.TreeObject:
+		return t == "object"
+	}
+	return hasType(v.Scalar(), t)
 }
 
 func hasType(v any, t string) bool {

@@ -193,7 +193,7 @@ func (c *Catalog) Load(name string, data []byte, pinned *Ruleset) (*loader.Docum
 		}
 		n := rs.Accepts.versionNode(first)
 		return nil, nil, &loader.Error{File: name, Pos: n.Pos, Err: ErrNoRuleset,
-			Msg: fmt.Sprintf("version %q is not accepted by any embedded or added ruleset (%s)", n.Value, strings.Join(declared, "; "))}
+			Msg: fmt.Sprintf("version %q is not accepted by any embedded or added ruleset (%s)", n.Value(), strings.Join(declared, "; "))}
 	}
 	return nil, nil, &loader.Error{File: name, Pos: first.Root.Pos, Err: ErrNoRuleset, Msg: "no ruleset accepts this document"}
 }
@@ -233,7 +233,7 @@ func notVersioned(name string, doc *loader.Document, rulesets []*Ruleset) error 
 // number (the likeliest mistake: an unquoted version).
 func kindPhrase(n *loader.Node) string {
 	if n.Kind == loader.Number {
-		return fmt.Sprintf("the number %v", n.Value)
+		return fmt.Sprintf("the number %v", n.Value())
 	}
 	return loader.KindPhrase(n)
 }

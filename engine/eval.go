@@ -460,7 +460,7 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node, scope any) error {
 	if r.scopeValues != nil && !intersects(scope, r.scopeValues) {
 		return nil
 	}
-	fr := &frame{parent: parent, names: nodeNames, self: n.Value, node: nodeVars{rr: rr, n: n}}
+	fr := &frame{parent: parent, names: nodeNames, self: docTree{n}, node: nodeVars{rr: rr, n: n}}
 	fr.buf[0], fr.buf[1] = celValue(n), scope
 	fr.vals = fr.buf[:2]
 	if r.resolve && rr.rs.refs != nil {
@@ -521,7 +521,7 @@ func (rr *ruleRun) assumed(a *assumption, fr *frame) (bool, error) {
 	case a == nil:
 		return true, nil
 	case a.shape != nil:
-		return a.shape.holds(fr.self), nil
+		return a.shape.holds(cel.TreeOf(fr.self)), nil
 	}
 	return rr.evalBool(a.expr, fr)
 }
@@ -611,7 +611,7 @@ func (l *linter) scopeOf(n *loader.Node) any {
 			continue
 		}
 		if m := a.Member(sc.member); m != nil {
-			scope = m.Value
+			scope = m.Value()
 			break
 		}
 	}
@@ -1014,7 +1014,7 @@ type frame struct {
 	names  []string
 	vals   []any
 	buf    [3]any   // vals' storage for a node's or an item's frame, allocated with it
-	self   any      // a selected node's frame: its native value (resolved, when the rule resolves)
+	self   any      // a selected node's frame: its node as a cel.Tree, or its resolved native value when the rule resolves references
 	node   nodeVars // a selected node's other variables; zero in other frames
 	lazy   []lazyVar
 

@@ -56,7 +56,7 @@ func (x *resolver) reference(n *loader.Node) (string, bool) {
 	if m == nil {
 		return "", false
 	}
-	s, ok := m.Value.(string)
+	s, ok := m.Value().(string)
 	return s, ok
 }
 
@@ -112,7 +112,7 @@ func (x *resolver) errorOf(n *loader.Node) string {
 // replaced by its target's value, recursively.
 func (x *resolver) value(n *loader.Node) (any, error) {
 	if !x.mayHold(n) {
-		return n.Value, nil
+		return n.Value(), nil
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -128,7 +128,7 @@ func (x *resolver) value(n *loader.Node) (any, error) {
 // expanded, outermost first, to catch a value that contains itself.
 func (x *resolver) expand(n *loader.Node, active []string) (any, error) {
 	if !x.mayHold(n) {
-		return n.Value, nil
+		return n.Value(), nil
 	}
 	if ref, ok := x.reference(n); ok {
 		for i, a := range active {
@@ -168,7 +168,7 @@ func (x *resolver) expand(n *loader.Node, active []string) (any, error) {
 		}
 		return out, nil
 	}
-	return n.Value, nil
+	return n.Value(), nil
 }
 
 // deref follows reference objects from n to the node they point at; a

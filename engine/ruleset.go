@@ -104,14 +104,14 @@ func (a *Accepts) Version(doc *loader.Document) (string, bool) {
 	if n == nil {
 		return "", false
 	}
-	return n.Value.(string), true
+	return n.Value().(string), true
 }
 
 // versionNode returns the first string node the accepts path selects.
 func (a *Accepts) versionNode(doc *loader.Document) *loader.Node {
 	var found *loader.Node
 	_ = a.sel.match(doc, func(n *loader.Node) {
-		if _, ok := n.Value.(string); ok && found == nil {
+		if _, ok := n.Value().(string); ok && found == nil {
 			found = n
 		}
 	})
@@ -1018,7 +1018,7 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 		for _, m := range spec.SchemaMessages {
 			msgs[m.Name] = m.Text.Value
 		}
-		s, err := cel.CompileSchemaWith(spec.Schema.Value, cel.SchemaOptions{Messages: msgs})
+		s, err := cel.CompileSchemaWith(spec.Schema.Value(), cel.SchemaOptions{Messages: msgs})
 		if err != nil {
 			// Placed at the offending part of the fragment when known.
 			at, msg := spec.Schema.Pos, err.Error()

@@ -7,6 +7,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 
+	"github.com/celint/celint/cel"
 	"github.com/celint/celint/loader"
 )
 
@@ -26,12 +27,12 @@ func celValue(n *loader.Node) ref.Val {
 	case loader.Array:
 		return nodeList{n}
 	}
-	return types.DefaultTypeAdapter.NativeToValue(n.Value)
+	return types.DefaultTypeAdapter.NativeToValue(n.Value())
 }
 
 // nativeVal is the cel-go value of the node's native value, for the rarer
 // operations (conversion, equality, concatenation) that views delegate.
-func nativeVal(n *loader.Node) ref.Val { return types.DefaultTypeAdapter.NativeToValue(n.Value) }
+func nativeVal(n *loader.Node) ref.Val { return types.DefaultTypeAdapter.NativeToValue(n.Value()) }
 
 // nodeMap is an object node as a CEL map.
 type nodeMap struct{ n *loader.Node }
@@ -84,10 +85,10 @@ func (m nodeMap) Equal(other ref.Val) ref.Val {
 func (m nodeMap) Type() ref.Type { return types.MapType }
 
 // Value implements ref.Val: the node's map[string]any.
-func (m nodeMap) Value() any { return m.n.Value }
+func (m nodeMap) Value() any { return m.n.Value() }
 
 // ImmutableValue implements cel.Immutable: a document is never modified.
-func (m nodeMap) ImmutableValue() any { return m.n.Value }
+func (m nodeMap) ImmutableValue() any { return m.n.Value() }
 
 // Contains implements traits.Container.
 func (m nodeMap) Contains(key ref.Val) ref.Val {
@@ -210,7 +211,7 @@ func (l nodeList) Equal(other ref.Val) ref.Val {
 func (l nodeList) Type() ref.Type { return types.ListType }
 
 // Value implements ref.Val: the node's []any.
-func (l nodeList) Value() any { return l.n.Value }
+func (l nodeList) Value() any { return l.n.Value() }
 
 // Add implements traits.Adder.
 func (l nodeList) Add(other ref.Val) ref.Val { return nativeVal(l.n).(traits.Adder).Add(other) }
@@ -268,3 +269,49 @@ func (it *elemIterator) Next() ref.Val {
 	it.i++
 	return celValue(it.nodes[it.i-1])
 }
+
+// docTree is a document node as a cel.Tree, which the schema functions
+// read in place.
+type docTree struct{ n *loader.Node }
+
+var _ cel.Tree = docTree{}
+
+// JSONType implements cel.Tree.
+func (t docTree) JSONType() cel.TreeType { return cel.TreeType(t.n.Kind) }
+
+// Scalar implements cel.Tree.
+func (t docTree) Scalar() any {
+	if t.n.Kind == loader.Array || t.n.Kind == loader.Object {
+		return nil
+	}
+	return t.n.Value()
+}
+
+// Len implements cel.Tree.
+func (t docTree) Len() int { return len(t.n.Children) }
+
+// Member implements cel.Tree.
+func (t docTree) Member(name string) (cel.Tree, bool) {
+	if c := t.n.Member(name); c != nil {
+		return docTree{c}, true
+	}
+	return nil, false
+}
+
+// Range implements cel.Tree.
+func (t docTree) Range(fn func(string, cel.Tree) bool) {
+	for _, c := range t.n.Children {
+		if !fn(c.Key, docTree{c}) {
+			return
+		}
+	}
+}
+
+// Native implements cel.Tree.
+func (t docTree) Native() any { return t.n.Value() }
+
+// Tree implements cel.TreeValue.
+func (m nodeMap) Tree() cel.Tree { return docTree{m.n} }
+
+// Tree implements cel.TreeValue.
+func (l nodeList) Tree() cel.Tree { return docTree{l.n} }

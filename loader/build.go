@@ -98,25 +98,17 @@ func noteMember(kids []*Node, index map[string]int) map[string]int {
 	return index
 }
 
-// finishArray gives an array its children and value.
+// finishArray gives an array its children; its value is built on first
+// use (Node.Value).
 func finishArray(n *Node, kids []*Node) {
 	n.Children = append([]*Node(nil), kids...)
-	vals := make([]any, len(kids))
-	for i, k := range kids {
-		vals[i] = k.Value
-	}
-	n.Value = vals
 }
 
-// finishObject gives an object its members, name index and value.
+// finishObject gives an object its members and name index; its value is
+// built on first use (Node.Value).
 func finishObject(n *Node, kids []*Node, index map[string]int) {
 	n.Children = append([]*Node(nil), kids...)
 	n.index = index
-	m := make(map[string]any, len(kids))
-	for _, k := range kids {
-		m[k.Key] = k.Value
-	}
-	n.Value = m
 }
 
 // normFloat turns an integral float64 of magnitude at most 2^53 into int64.

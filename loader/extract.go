@@ -51,13 +51,13 @@ func (b *builder) copyTree(n, parent *Node, depth int) (*Node, *Error) {
 			finishObject(c, kids, index)
 		}
 	case String:
-		s := n.Value.(string)
+		s := n.scalar.(string)
 		if len(s) > b.opts.Limits.ScalarBytes {
 			return nil, b.scalarError(n.Pos, "a string", len(s))
 		}
-		c.Value = s
+		c.scalar = s
 	default:
-		c.Value = n.Value
+		c.scalar = n.scalar
 	}
 	return c, nil
 }

@@ -31,8 +31,8 @@ func checkDocument(doc *Document) string {
 	if err := dec.Decode(&v); err != nil {
 		return "decoding Document.JSON: " + err.Error()
 	}
-	if !sameValue(v, doc.Root.Value) {
-		return fmt.Sprintf("Document.JSON decodes to %#v, Root.Value is %#v", v, doc.Root.Value)
+	if !sameValue(v, doc.Root.Value()) {
+		return fmt.Sprintf("Document.JSON decodes to %#v, Root.Value is %#v", v, doc.Root.Value())
 	}
 	count := 0
 	var problem string

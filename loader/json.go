@@ -235,7 +235,7 @@ func (p *jsonParser) run() (*Node, *Error) {
 			if err != nil {
 				return nil, err
 			}
-			node.Value = s
+			node.scalar = s
 			n = node
 		case 't', 'f', 'n':
 			var kind Kind
@@ -256,7 +256,7 @@ func (p *jsonParser) run() (*Node, *Error) {
 			if err != nil {
 				return nil, err
 			}
-			node.Value = val
+			node.scalar = val
 			p.i += len(lit)
 			n = node
 		default:
@@ -269,7 +269,7 @@ func (p *jsonParser) run() (*Node, *Error) {
 				if err != nil {
 					return nil, err
 				}
-				node.Value = v
+				node.scalar = v
 				n = node
 				break
 			}

@@ -42,8 +42,8 @@ func checkPositions(t *testing.T, doc *Document, cases []posCase) {
 		if n.Kind != c.kind {
 			t.Errorf("%q: Kind %v, want %v", c.ptr, n.Kind, c.kind)
 		}
-		if c.wantVal != nil && !reflect.DeepEqual(n.Value, c.wantVal) {
-			t.Errorf("%q: Value %#v, want %#v", c.ptr, n.Value, c.wantVal)
+		if c.wantVal != nil && !reflect.DeepEqual(n.Value(), c.wantVal) {
+			t.Errorf("%q: Value %#v, want %#v", c.ptr, n.Value(), c.wantVal)
 		}
 		if got, want := spanStart(doc, c.ptr), startOf(n); got != want {
 			t.Errorf("Span(%q) starts at %v, want %v", c.ptr, got, want)
@@ -148,7 +148,7 @@ func TestLookupAndNearest(t *testing.T) {
 		}
 	}
 	root := doc.Root
-	if root.Member("a").Member("b").Elem(1).Member("c~/").Value != int64(1) {
+	if root.Member("a").Member("b").Elem(1).Member("c~/").Value() != int64(1) {
 		t.Error("Member/Elem chain failed")
 	}
 	if root.Member("zz") != nil || root.Elem(0) != nil || root.Member("a").Member("b").Elem(-1) != nil ||
@@ -171,7 +171,7 @@ func TestMemberLargeObject(t *testing.T) {
 		doc := mustParse(t, "big."+format, sb.String(), DefaultOptions())
 		for i := range 100 {
 			m := doc.Root.Member(fmt.Sprintf("k%d", i))
-			if m == nil || m.Value != int64(i) || m != doc.Root.Children[i] {
+			if m == nil || m.Value() != int64(i) || m != doc.Root.Children[i] {
 				t.Fatalf("%s: Member(k%d) = %v", format, i, m)
 			}
 		}
@@ -293,7 +293,7 @@ func TestDuplicateKeysKeepFirstPlace(t *testing.T) {
 	}
 	sb.WriteString(`"k3":"last"}`)
 	doc := mustParse(t, "big.json", sb.String(), allowAll)
-	if doc.Root.Member("k3").Value != "last" || doc.Root.Children[3].Value != "last" || len(doc.Root.Children) != 20 {
+	if doc.Root.Member("k3").Value() != "last" || doc.Root.Children[3].Value() != "last" || len(doc.Root.Children) != 20 {
 		t.Errorf("large object duplicate: %s", doc.JSON)
 	}
 	e := parseErr(t, "big.json", sb.String(), DefaultOptions())
@@ -625,8 +625,8 @@ func TestNumbers(t *testing.T) {
 		{"n.yaml", `.`, "."},
 	} {
 		doc := mustParse(t, c.file, c.src, DefaultOptions())
-		if !reflect.DeepEqual(doc.Root.Value, c.want) {
-			t.Errorf("%s %q: Value %#v (%T), want %#v (%T)", c.file, c.src, doc.Root.Value, doc.Root.Value, c.want, c.want)
+		if !reflect.DeepEqual(doc.Root.Value(), c.want) {
+			t.Errorf("%s %q: Value %#v (%T), want %#v (%T)", c.file, c.src, doc.Root.Value(), doc.Root.Value(), c.want, c.want)
 		}
 		wantKind := Number
 		if _, ok := c.want.(string); ok {
@@ -684,7 +684,7 @@ tagged: [!!str true, !!bool True, !!null ~, !!str null, ! 12]
 		"dash": "-x",
 		"tagged": ["true", true, null, "null", 12]
 	}`)
-	if !sameValue(want, doc.Root.Value) {
+	if !sameValue(want, doc.Root.Value()) {
 		t.Errorf("got %s", doc.JSON)
 	}
 }
@@ -731,8 +731,8 @@ func TestNormalisedJSON(t *testing.T) {
 		if r.Raw != string(doc.JSON[n.Offset:n.End]) {
 			t.Errorf("gjson %q raw %q, node span %q", c.path, r.Raw, doc.JSON[n.Offset:n.End])
 		}
-		if !sameValue(jsonValue(t, r.Raw), n.Value) {
-			t.Errorf("gjson %q value %s != node value %#v", c.path, r.Raw, n.Value)
+		if !sameValue(jsonValue(t, r.Raw), n.Value()) {
+			t.Errorf("gjson %q value %s != node value %#v", c.path, r.Raw, n.Value())
 		}
 	}
 	// gjson query results with several matches.
@@ -775,7 +775,7 @@ func TestFormatChoice(t *testing.T) {
 	// JSON extension forces the strict JSON parser even for YAML-ish text.
 	wantErr(t, parseErr(t, "a.json", "a: 1", DefaultOptions()), "1:1", "expected a JSON value")
 	// A scalar at the top level is fine.
-	if doc := mustParse(t, "s.json", `"x"`, DefaultOptions()); doc.Root.Value != "x" || doc.Root.Pointer() != "" || doc.Root.Index != -1 {
+	if doc := mustParse(t, "s.json", `"x"`, DefaultOptions()); doc.Root.Value() != "x" || doc.Root.Pointer() != "" || doc.Root.Index != -1 {
 		t.Errorf("scalar root: %#v", doc.Root)
 	}
 }
@@ -877,7 +877,7 @@ func TestUpstreamSerializationFixtures(t *testing.T) {
 		}
 		if filepath.Base(f) == "scalars-and-ordinary-merge-key.yaml" {
 			want := jsonValue(t, `{"value":{"<<":{"a":1}},"scalars":[true,false,null,0,-12,1.5,6.02e23,"2026-08-25",".nan"]}`)
-			if !sameValue(want, doc.Root.Value) {
+			if !sameValue(want, doc.Root.Value()) {
 				t.Errorf("%s: got %s", filepath.Base(f), doc.JSON)
 			}
 		}
@@ -892,7 +892,7 @@ func TestUpstreamSerializationFixtures(t *testing.T) {
 		"protocolVersions": ["2026-07-28"],
 		"x-values": [true, false, null, 12, -1.5, 6.02e23, "2026-08-25"]
 	}`)
-	if !sameValue(want, doc.Root.Value) {
+	if !sameValue(want, doc.Root.Value()) {
 		t.Errorf("equivalent/document.yaml decodes to %s", doc.JSON)
 	}
 }

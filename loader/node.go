@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/celint/celint/internal/jsonpointer"
 )
@@ -51,7 +52,6 @@ func (p Pos) IsZero() bool { return p.Line == 0 && p.Col == 0 }
 type Node struct {
 	Kind     Kind
 	Style    Style   // how a YAML scalar or collection is written; Plain for JSON
-	Value    any     // JSON-compatible value of the whole subtree: nil, bool, int64, float64, string, []any, map[string]any; a parent's map/slice holds the children's Values
 	Pos      Pos     // where the value starts in the source
 	KeyPos   Pos     // where the member name starts, for object members; zero otherwise
 	Parent   *Node   // nil for the root
@@ -61,7 +61,44 @@ type Node struct {
 	Offset   int     // byte offset of the value's first byte in Document.JSON
 	End      int     // byte offset just past the value in Document.JSON
 
-	index map[string]int // member name → position in Children, for objects with more than smallObject members
+	scalar any                 // a scalar's value: nil, bool, int64, float64 or string
+	native atomic.Pointer[any] // a collection's Value, built on first use
+	index  map[string]int      // member name → position in Children, for objects with more than smallObject members
+}
+
+// Value returns the JSON-compatible value of the whole subtree: nil, bool,
+// int64, float64, string, []any or map[string]any, a collection's map or
+// slice holding its children's Values.
+//
+// A collection's value is built on first use and kept: every call returns
+// the same map or slice, which must not be modified. Reading a document
+// through its nodes (Children, Member, Elem) builds nothing; a collection
+// whose value is never asked for costs no copy.
+func (n *Node) Value() any {
+	if n.Kind != Array && n.Kind != Object {
+		return n.scalar
+	}
+	if p := n.native.Load(); p != nil {
+		return *p
+	}
+	var v any
+	if n.Kind == Array {
+		vals := make([]any, len(n.Children))
+		for i, c := range n.Children {
+			vals[i] = c.Value()
+		}
+		v = vals
+	} else {
+		m := make(map[string]any, len(n.Children))
+		for _, c := range n.Children {
+			m[c.Key] = c.Value()
+		}
+		v = m
+	}
+	if n.native.CompareAndSwap(nil, &v) {
+		return v
+	}
+	return *n.native.Load() // built at the same time by another goroutine
 }
 
 // Style is how a value is written in YAML source.

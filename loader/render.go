@@ -31,16 +31,16 @@ func render(root *Node, sizeHint, values int) ([]byte, []*Node) {
 		case Null:
 			buf = append(buf, "null"...)
 		case Bool:
-			buf = strconv.AppendBool(buf, n.Value.(bool))
+			buf = strconv.AppendBool(buf, n.scalar.(bool))
 		case Number:
-			switch v := n.Value.(type) {
+			switch v := n.scalar.(type) {
 			case int64:
 				buf = strconv.AppendInt(buf, v, 10)
 			case float64:
 				buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 			}
 		case String:
-			buf = appendJSONString(buf, n.Value.(string))
+			buf = appendJSONString(buf, n.scalar.(string))
 		}
 		n.End = len(buf)
 	}

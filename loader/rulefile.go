@@ -591,7 +591,7 @@ func (r *reader) list(n *Node, what string, visit func(*Node)) {
 // scalar reads a string. Numbers and booleans are taken as their text, as a
 // YAML decoder into a string would; null is the empty string.
 func (r *reader) scalar(n *Node) Scalar {
-	switch v := n.Value.(type) {
+	switch v := n.Value().(type) {
 	case string:
 		p := n.Pos
 		if n.Style == SingleQuoted || n.Style == DoubleQuoted {
@@ -612,7 +612,7 @@ func (r *reader) scalar(n *Node) Scalar {
 func (r *reader) plainText(n *Node) string {
 	start, end := r.doc.Offset(n.Pos), r.doc.Offset(r.doc.End(n))
 	if start < 0 || end < start {
-		return fmt.Sprint(n.Value)
+		return fmt.Sprint(n.Value())
 	}
 	return string(r.doc.Source[start:end])
 }
@@ -644,7 +644,7 @@ func (r *reader) scalars(n *Node) []Scalar {
 
 // count reads a non-negative integer.
 func (r *reader) count(n *Node) int64 {
-	i, ok := n.Value.(int64)
+	i, ok := n.Value().(int64)
 	if !ok || i < 0 {
 		r.add(n.Pos, "expected a non-negative integer, found %s", KindPhrase(n))
 		return 0
@@ -663,7 +663,7 @@ func (r *reader) url(n *Node) string {
 }
 
 func (r *reader) boolean(n *Node) bool {
-	b, ok := n.Value.(bool)
+	b, ok := n.Value().(bool)
 	if !ok {
 		r.add(n.Pos, "expected true or false, found %s", KindPhrase(n))
 	}
@@ -673,7 +673,7 @@ func (r *reader) boolean(n *Node) bool {
 // expr reads a CEL expression, placing it where its text starts: after the
 // opening quote, or on the first line of a block scalar.
 func (r *reader) expr(n *Node) *Expr {
-	s, ok := n.Value.(string)
+	s, ok := n.Value().(string)
 	if !ok {
 		r.add(n.Pos, "expected a CEL expression (a string), found %s", KindPhrase(n))
 		return nil
@@ -861,7 +861,7 @@ func (r *reader) assume(n *Node) *Assume {
 // scope reads a rule's scope values: "independent" or a list.
 func (r *reader) scope(n *Node, key string) Scope {
 	sc := Scope{Key: key, Pos: n.Pos}
-	if n.Value == "independent" {
+	if n.Value() == "independent" {
 		sc.Independent = true
 		return sc
 	}
@@ -1118,7 +1118,7 @@ func KindPhrase(n *Node) string {
 	case Null:
 		return "nothing (null)"
 	case Bool:
-		return "the boolean " + strconv.FormatBool(n.Value.(bool))
+		return "the boolean " + strconv.FormatBool(n.Value().(bool))
 	}
 	return "a number"
 }

@@ -458,9 +458,9 @@ func rereadValue(doc *Document, n *Node) string {
 	text := doc.Source[start:end]
 	if doc.Format == "json" {
 		sub, err := Parse("reread.json", text, allowAll)
-		if err != nil || !json.Valid(text) || !sameLoaderValue(sub.Root.Value, n.Value) ||
+		if err != nil || !json.Valid(text) || !sameLoaderValue(sub.Root.Value(), n.Value()) ||
 			bytes.ContainsAny(text[len(text)-1:], " \t\r\n") {
-			return fmt.Sprintf("text of %q is %q, not the value %#v", n.Pointer(), text, n.Value)
+			return fmt.Sprintf("text of %q is %q, not the value %#v", n.Pointer(), text, n.Value())
 		}
 		return ""
 	}
@@ -518,7 +518,7 @@ func rereadValue(doc *Document, n *Node) string {
 	if err != nil {
 		return fmt.Sprintf("text of %q (%v..%v) does not parse: %q: %v", n.Pointer(), n.Pos, doc.End(n), in, err)
 	}
-	got, want := sub.Root.Value, n.Value
+	got, want := sub.Root.Value(), n.Value()
 	if wrap {
 		if l, ok := got.([]any); ok && len(l) == 1 {
 			got = l[0]

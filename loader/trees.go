@@ -175,10 +175,10 @@ func (e *treeEncoder) node(n *Node, member bool) error {
 	switch n.Kind {
 	case Null:
 	case Bool:
-		b, _ := n.Value.(bool)
+		b, _ := n.scalar.(bool)
 		e.out = append(e.out, map[bool]byte{false: 0, true: 1}[b])
 	case Number:
-		switch v := n.Value.(type) {
+		switch v := n.scalar.(type) {
 		case int64:
 			e.out = append(e.out, 0)
 			e.out = binary.AppendVarint(e.out, v)
@@ -186,10 +186,10 @@ func (e *treeEncoder) node(n *Node, member bool) error {
 			e.out = append(e.out, 1)
 			e.out = binary.LittleEndian.AppendUint64(e.out, math.Float64bits(v))
 		default:
-			return fmt.Errorf("a number of type %T", n.Value)
+			return fmt.Errorf("a number of type %T", n.scalar)
 		}
 	case String:
-		s, _ := n.Value.(string)
+		s, _ := n.scalar.(string)
 		e.str(s)
 	case Array, Object:
 		e.out = binary.AppendUvarint(e.out, uint64(len(n.Children)))
@@ -307,7 +307,7 @@ func (d *treeDecoder) node(member bool, depth int) *Node {
 	}
 	switch kind {
 	case Bool:
-		n.Value = d.byte() == 1
+		n.scalar = d.byte() == 1
 	case Number:
 		switch d.byte() {
 		case 0:
@@ -317,20 +317,20 @@ func (d *treeDecoder) node(member bool, depth int) *Node {
 				return nil
 			}
 			d.in = d.in[w:]
-			n.Value = v
+			n.scalar = v
 		case 1:
 			if len(d.in) < 8 {
 				d.err = true
 				return nil
 			}
-			n.Value = math.Float64frombits(binary.LittleEndian.Uint64(d.in))
+			n.scalar = math.Float64frombits(binary.LittleEndian.Uint64(d.in))
 			d.in = d.in[8:]
 		default:
 			d.err = true
 			return nil
 		}
 	case String:
-		n.Value = d.str()
+		n.scalar = d.str()
 	case Array, Object:
 		count := d.uint()
 		if d.err || count > uint64(len(d.in)) {

@@ -21,9 +21,11 @@ func sameDocument(a, b *Document) string {
 	walk = func(x, y *Node) string {
 		twin[x] = y
 		if x.Kind != y.Kind || x.Style != y.Style || x.Pos != y.Pos || x.KeyPos != y.KeyPos || x.Key != y.Key || x.Index != y.Index ||
-			x.Offset != y.Offset || x.End != y.End || twin[x.Parent] != y.Parent || !reflect.DeepEqual(x.Value, y.Value) ||
+			x.Offset != y.Offset || x.End != y.End || twin[x.Parent] != y.Parent || !reflect.DeepEqual(x.Value(), y.Value()) ||
 			!reflect.DeepEqual(x.index, y.index) || len(x.Children) != len(y.Children) {
-			return fmt.Sprintf("at %s: %+v against %+v", x.Pointer(), *x, *y)
+			return fmt.Sprintf("at %s: %v %v %v %v %q %d %d-%d %v against %v %v %v %v %q %d %d-%d %v", x.Pointer(),
+				x.Kind, x.Style, x.Pos, x.KeyPos, x.Key, x.Index, x.Offset, x.End, x.Value(),
+				y.Kind, y.Style, y.Pos, y.KeyPos, y.Key, y.Index, y.Offset, y.End, y.Value())
 		}
 		for i := range x.Children {
 			if d := walk(x.Children[i], y.Children[i]); d != "" {
@@ -169,4 +171,44 @@ func FuzzDecodeTree(f *testing.F) {
 			t.Fatal("no error and no root")
 		}
 	})
+}
+
+// TestValueOnFirstUse: a collection's native value is not built when the
+// document is parsed, is built once when first asked for, even by several
+// goroutines at once, and is then the same map every time.
+func TestValueOnFirstUse(t *testing.T) {
+	doc, err := Parse("v.json", []byte(`{"a": [1, {"b": "c"}], "d": null}`), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range doc.nodes {
+		if n.native.Load() != nil {
+			t.Fatalf("%s: native value built at parse time", n.Pointer())
+		}
+	}
+	const workers = 8
+	got := make([]map[string]any, workers)
+	done := make(chan int)
+	for i := range workers {
+		go func() {
+			got[i], _ = doc.Root.Value().(map[string]any)
+			done <- i
+		}()
+	}
+	for range workers {
+		<-done
+	}
+	for i := range got {
+		if got[i] == nil || reflect.ValueOf(got[i]).UnsafePointer() != reflect.ValueOf(got[0]).UnsafePointer() {
+			t.Fatalf("worker %d got another map: %v", i, got[i])
+		}
+	}
+	want := map[string]any{"a": []any{int64(1), map[string]any{"b": "c"}}, "d": nil}
+	if !reflect.DeepEqual(got[0], want) {
+		t.Errorf("Value() = %v, want %v", got[0], want)
+	}
+	a := doc.Root.Member("a")
+	if reflect.ValueOf(a.Value()).UnsafePointer() != reflect.ValueOf(got[0]["a"]).UnsafePointer() {
+		t.Error("a child's value is not the one its parent's value holds")
+	}
 }

@@ -332,7 +332,7 @@ func (c *yamlConv) convert(y *yaml.Node, depth int) (*Node, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		n.Value = val
+		n.scalar = val
 		n.Style = scalarStyle(y.Style)
 		return n, nil
 	case yaml.DocumentNode:

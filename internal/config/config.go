@@ -218,7 +218,7 @@ func (r *reader) fail(p loader.Pos, format string, args ...any) {
 func (r *reader) err() error { return r.issues.Err() }
 
 func (r *reader) str(n *loader.Node) (string, bool) {
-	s, ok := n.Value.(string)
+	s, ok := n.Value().(string)
 	if !ok {
 		r.fail(n.Pos, "%s: expected a string, found %s", n.Key, loader.KindPhrase(n))
 	}
@@ -232,7 +232,7 @@ func (r *reader) strs(n *loader.Node) []string {
 	}
 	var out []string
 	for _, e := range n.Children {
-		s, ok := e.Value.(string)
+		s, ok := e.Value().(string)
 		if !ok {
 			r.fail(e.Pos, "%s: expected a string, found %s", n.Key, loader.KindPhrase(e))
 			continue
@@ -249,7 +249,7 @@ func (r *reader) patterns(n *loader.Node) []Pattern {
 	}
 	var out []Pattern
 	for _, e := range n.Children {
-		s, ok := e.Value.(string)
+		s, ok := e.Value().(string)
 		if !ok {
 			r.fail(e.Pos, "%s: expected a file pattern (a string), found %s", n.Key, loader.KindPhrase(e))
 			continue
@@ -272,7 +272,7 @@ func (r *reader) levels(n *loader.Node) []Level {
 	}
 	var out []Level
 	for _, m := range n.Children {
-		s, ok := m.Value.(string)
+		s, ok := m.Value().(string)
 		if !ok || !slices.Contains(levels, s) {
 			r.fail(m.Pos, "rules: %s: expected error, warning, info or off, found %s", m.Key, describe(m))
 			continue
@@ -308,7 +308,7 @@ func (r *reader) override(n *loader.Node) (Layer, bool) {
 }
 
 func describe(n *loader.Node) string {
-	if s, ok := n.Value.(string); ok {
+	if s, ok := n.Value().(string); ok {
 		return fmt.Sprintf("%q", s)
 	}
 	return loader.KindPhrase(n)

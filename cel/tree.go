@@ -1,0 +1,251 @@
+package cel
+
+import (
+	"github.com/google/cel-go/common/types/ref"
+)
+
+// Tree is a document value that the schema functions read in place,
+// without building its native value: the engine's document nodes are
+// Trees. Its native value is built only when the JSON Schema library
+// must validate it, because a fast path was not sure that it is valid.
+type Tree interface {
+	// JSONType is the value's type: one of the TreeNull ... TreeObject.
+	JSONType() TreeType
+	// Scalar is a scalar's value: nil, bool, int64, float64 or string.
+	Scalar() any
+	// Len is the number of members or elements of a collection.
+	Len() int
+	// Member returns an object's member; false when there is none.
+	Member(name string) (Tree, bool)
+	// Range calls fn for each member (with its name) or element (with
+	// "") in order, until fn returns false.
+	Range(fn func(name string, v Tree) bool)
+	// Native is the value as nil, bool, int64, float64, string, []any or
+	// map[string]any, the same every call; it must not be modified.
+	Native() any
+}
+
+// TreeType is a Tree's JSON type.
+type TreeType uint8
+
+// The JSON types of a Tree.
+const (
+	TreeNull TreeType = iota
+	TreeBool
+	TreeNumber
+	TreeString
+	TreeArray
+	TreeObject
+)
+
+// TreeValue is implemented by CEL values that are views of a Tree.
+type TreeValue interface {
+	ref.Val
+	// Tree is the document value the CEL value views.
+	Tree() Tree
+}
+
+// jv is a value the fast paths read: a Tree, or else a native value. It is
+// passed by value, so reading a Tree's members allocates nothing.
+type jv struct {
+	t      Tree
+	native any // when t is nil
+}
+
+// jvOf is v as the fast paths read it.
+func jvOf(v any) jv {
+	if t, ok := v.(Tree); ok {
+		return jv{t: t}
+	}
+	return jv{native: v}
+}
+
+// nativeOf is the native value of v, a Tree or a native value.
+func nativeOf(v any) any {
+	if t, ok := v.(Tree); ok {
+		return t.Native()
+	}
+	return v
+}
+
+// typeBit is the value's typeBits bit; false for a Go value the fast paths
+// do not know.
+func (v jv) typeBit() (uint8, bool) {
+	if v.t == nil {
+		return jsonTypeBit(v.native)
+	}
+	switch v.t.JSONType() {
+	case TreeNull:
+		return nullBit, true
+	case TreeBool:
+		return boolBit, true
+	case TreeNumber:
+		return jsonTypeBit(v.t.Scalar())
+	case TreeString:
+		return stringBit, true
+	case TreeArray:
+		return arrayBit, true
+	case TreeObject:
+		return objectBit, true
+	}
+	return 0, false
+}
+
+// scalar is a scalar's value; for a collection, its native value.
+func (v jv) scalar() any {
+	if v.t == nil {
+		return v.native
+	}
+	switch v.t.JSONType() {
+	case TreeArray, TreeObject:
+		return v.t.Native()
+	}
+	return v.t.Scalar()
+}
+
+// length is the number of members or elements; 0 for a scalar.
+func (v jv) length() int {
+	if v.t != nil {
+		return v.t.Len()
+	}
+	switch x := v.native.(type) {
+	case map[string]any:
+		return len(x)
+	case []any:
+		return len(x)
+	}
+	return 0
+}
+
+// member returns an object's member.
+func (v jv) member(name string) (jv, bool) {
+	if v.t != nil {
+		m, ok := v.t.Member(name)
+		return jv{t: m}, ok
+	}
+	m, ok := v.native.(map[string]any)[name]
+	return jv{native: m}, ok
+}
+
+// each calls fn for each member or element until it returns false, and
+// reports whether it went through all of them.
+func (v jv) each(fn func(name string, e jv) bool) bool {
+	if v.t != nil {
+		all := true
+		v.t.Range(func(name string, e Tree) bool {
+			all = fn(name, jv{t: e})
+			return all
+		})
+		return all
+	}
+	switch x := v.native.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if !fn(k, jv{native: e}) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if !fn("", jv{native: e}) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// elems is an array's elements, as a slice the pairwise checks index.
+func (v jv) elems() []jv {
+	out := make([]jv, 0, v.length())
+	v.each(func(_ string, e jv) bool {
+		out = append(out, e)
+		return true
+	})
+	return out
+}
+
+// equal is jsonEqual of the two values' native forms.
+func (v jv) equal(o any) (eq, sure bool) { return jsonEqual(v.scalar(), o) }
+
+// instance is a value to validate: the document value a view reads, in
+// place, or else the native value.
+func instance(v ref.Val) (any, error) {
+	if tv, ok := v.(TreeValue); ok {
+		return tv.Tree(), nil
+	}
+	return ToNative(v)
+}
+
+// TreeOf is v as a Tree: v itself when it is one, else a Tree that reads
+// v, a JSON-compatible native value.
+func TreeOf(v any) Tree {
+	if t, ok := v.(Tree); ok {
+		return t
+	}
+	return nativeTree{v}
+}
+
+// nativeTree is a Tree over a native value.
+type nativeTree struct{ v any }
+
+func (t nativeTree) JSONType() TreeType {
+	switch t.v.(type) {
+	case nil:
+		return TreeNull
+	case bool:
+		return TreeBool
+	case string:
+		return TreeString
+	case []any:
+		return TreeArray
+	case map[string]any:
+		return TreeObject
+	}
+	return TreeNumber
+}
+
+func (t nativeTree) Scalar() any {
+	switch t.v.(type) {
+	case []any, map[string]any:
+		return nil
+	}
+	return t.v
+}
+
+func (t nativeTree) Len() int {
+	switch x := t.v.(type) {
+	case []any:
+		return len(x)
+	case map[string]any:
+		return len(x)
+	}
+	return 0
+}
+
+func (t nativeTree) Member(name string) (Tree, bool) {
+	m, ok := t.v.(map[string]any)[name]
+	if !ok {
+		return nil, false
+	}
+	return nativeTree{m}, true
+}
+
+func (t nativeTree) Range(fn func(string, Tree) bool) {
+	switch x := t.v.(type) {
+	case []any:
+		for _, e := range x {
+			if !fn("", nativeTree{e}) {
+				return
+			}
+		}
+	case map[string]any:
+		for k, e := range x {
+			if !fn(k, nativeTree{e}) {
+				return
+			}
+		}
+	}
+}
+
+func (t nativeTree) Native() any { return t.v }
