@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -210,5 +211,67 @@ func TestValueOnFirstUse(t *testing.T) {
 	a := doc.Root.Member("a")
 	if reflect.ValueOf(a.Value()).UnsafePointer() != reflect.ValueOf(got[0]["a"]).UnsafePointer() {
 		t.Error("a child's value is not the one its parent's value holds")
+	}
+}
+
+// TestConcurrentPrescan: with the pre-scan beside yaml.v3, a document
+// parses, or fails, exactly as with the pre-scan first: at a limit the
+// pre-scan finds far into a large input, at a syntax error yaml.v3 finds
+// before it, at both.
+func TestConcurrentPrescan(t *testing.T) {
+	var big strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&big, "k%d: [%d, 'v', {a: b}]\n", i, i)
+	}
+	body := big.String()
+	cases := map[string]string{
+		"valid":              body,
+		"syntax error early": "a: [1\n" + body,
+		"syntax error late":  body + "z: [1\n",
+		"two documents":      body + "---\nb: 1\n",
+		"deep late":          body + "z: " + strings.Repeat("[", 300) + strings.Repeat("]", 300) + "\n",
+		"small":              "a: 1\n",
+		"alias":              "a: &x [1, 2]\nb: *x\n" + body,
+	}
+	failed := 0
+	for _, limits := range []Limits{{}, {Values: 100000}, {Values: 500}} {
+		opts := DefaultOptions()
+		opts.Limits = limits
+		opts.Limits = opts.Limits.withDefaults()
+		opts.Reject &^= Aliases
+		for name, text := range cases {
+			parse := func(concurrent bool) (*Document, *Error) {
+				b := &builder{file: "c.yaml", opts: opts}
+				root, err := parseYAMLWith(b, []byte(text), concurrent)
+				if err != nil {
+					return nil, err
+				}
+				doc := &Document{Name: "c.yaml", Format: "yaml", Root: root, Source: []byte(text)}
+				doc.JSON, doc.nodes = render(root, len(text), b.values)
+				doc.Values = len(doc.nodes)
+				doc.counted, doc.depth = b.values, b.depth
+				return doc, nil
+			}
+			want, wantErr := parse(false)
+			got, gotErr := parse(true)
+			if wantErr != nil {
+				failed++
+			}
+			switch {
+			case (wantErr == nil) != (gotErr == nil):
+				t.Errorf("%s, %+v: pre-scan first: %v; beside: %v", name, limits, wantErr, gotErr)
+			case wantErr != nil:
+				if wantErr.Error() != gotErr.Error() {
+					t.Errorf("%s, %+v: pre-scan first: %v; beside: %v", name, limits, wantErr, gotErr)
+				}
+			default:
+				if d := sameDocument(want, got); d != "" {
+					t.Errorf("%s, %+v: %s", name, limits, d)
+				}
+			}
+		}
+	}
+	if failed < 10 {
+		t.Errorf("only %d of the cases failed to parse", failed)
 	}
 }

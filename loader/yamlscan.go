@@ -58,17 +58,27 @@ type yscan struct {
 
 	// For tests: the values of the first document and its deepest nesting.
 	docs, first, maxDepth int
+
+	progress func(int) // see prescanYAML
+	reported int       // the offset progress was last called with
 }
 
 // prescanYAML checks the values and depth limits of every document of the
 // stream data before yaml.v3 reads it. Where it cannot follow the text (an
 // unterminated quoted scalar, say) it stops and leaves the error to yaml.v3.
-func prescanYAML(b *builder, data []byte) *Error {
+//
+// progress, when not nil, is called now and then with an offset before
+// which every value has been counted and found within the limits.
+func prescanYAML(b *builder, data []byte, progress func(int)) *Error {
 	s := &yscan{builder: b, sc: &spanCache{src: data, yaml: true}, src: data,
-		lt: lineTracker{data: data, line: 1, col: 1}}
+		lt: lineTracker{data: data, line: 1, col: 1}, progress: progress}
 	_, err := s.run()
 	return err
 }
+
+// progressStep is how many bytes the pre-scan reads between two calls of
+// its progress function.
+const progressStep = 32 << 10
 
 func (s *yscan) count(pos Pos) *Error {
 	s.values++
@@ -209,6 +219,10 @@ func (s *yscan) run() (int, *Error) {
 			startOfLine = true
 		}
 		i = j
+		if s.progress != nil && i-s.reported >= progressStep {
+			s.reported = i
+			s.progress(i)
+		}
 		if i >= len(src) {
 			if !s.begun {
 				return i, nil
