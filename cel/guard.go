@@ -79,14 +79,11 @@ func (w *weigher) walkTree(t Tree) {
 		s, _ := t.Scalar().(string)
 		w.n += uint64(len(s)) / 10
 	case TreeArray, TreeObject:
-		t.Range(func(name string, e Tree) bool {
-			if w.n > w.limit {
-				return false
-			}
+		for i, n := 0, t.Len(); i < n && w.n <= w.limit; i++ {
+			name, e := t.At(i)
 			w.n += uint64(len(name)) / 10
 			w.walkTree(e)
-			return true
-		})
+		}
 	}
 }
 

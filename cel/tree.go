@@ -17,9 +17,9 @@ type Tree interface {
 	Len() int
 	// Member returns an object's member; false when there is none.
 	Member(name string) (Tree, bool)
-	// Range calls fn for each member (with its name) or element (with
-	// "") in order, until fn returns false.
-	Range(fn func(name string, v Tree) bool)
+	// At returns a collection's i-th member, with its name, or element,
+	// with "", for i from 0 to Len()-1.
+	At(i int) (name string, v Tree)
 	// Native is the value as nil, bool, int64, float64, string, []any or
 	// map[string]any, the same every call; it must not be modified.
 	Native() any
@@ -131,12 +131,13 @@ func (v jv) member(name string) (jv, bool) {
 // reports whether it went through all of them.
 func (v jv) each(fn func(name string, e jv) bool) bool {
 	if v.t != nil {
-		all := true
-		v.t.Range(func(name string, e Tree) bool {
-			all = fn(name, jv{t: e})
-			return all
-		})
-		return all
+		for i, n := 0, v.t.Len(); i < n; i++ {
+			name, e := v.t.At(i)
+			if !fn(name, jv{t: e}) {
+				return false
+			}
+		}
+		return true
 	}
 	switch x := v.native.(type) {
 	case map[string]any:
@@ -183,11 +184,26 @@ func TreeOf(v any) Tree {
 	if t, ok := v.(Tree); ok {
 		return t
 	}
-	return nativeTree{v}
+	return newNativeTree(v)
 }
 
-// nativeTree is a Tree over a native value.
-type nativeTree struct{ v any }
+// nativeTree is a Tree over a native value; keys are a map's member names,
+// in an order of their own.
+type nativeTree struct {
+	v    any
+	keys []string
+}
+
+func newNativeTree(v any) nativeTree {
+	t := nativeTree{v: v}
+	if m, ok := v.(map[string]any); ok {
+		t.keys = make([]string, 0, len(m))
+		for k := range m {
+			t.keys = append(t.keys, k)
+		}
+	}
+	return t
+}
 
 func (t nativeTree) JSONType() TreeType {
 	switch t.v.(type) {
@@ -228,24 +244,15 @@ func (t nativeTree) Member(name string) (Tree, bool) {
 	if !ok {
 		return nil, false
 	}
-	return nativeTree{m}, true
+	return newNativeTree(m), true
 }
 
-func (t nativeTree) Range(fn func(string, Tree) bool) {
-	switch x := t.v.(type) {
-	case []any:
-		for _, e := range x {
-			if !fn("", nativeTree{e}) {
-				return
-			}
-		}
-	case map[string]any:
-		for k, e := range x {
-			if !fn(k, nativeTree{e}) {
-				return
-			}
-		}
+func (t nativeTree) At(i int) (string, Tree) {
+	if l, ok := t.v.([]any); ok {
+		return "", newNativeTree(l[i])
 	}
+	k := t.keys[i]
+	return k, newNativeTree(t.v.(map[string]any)[k])
 }
 
 func (t nativeTree) Native() any { return t.v }

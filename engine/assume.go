@@ -157,12 +157,11 @@ func (s *shape) holds(v cel.Tree) bool {
 			return false
 		}
 		if s.items != nil {
-			all := true
-			v.Range(func(_ string, e cel.Tree) bool {
-				all = s.items.holds(e)
-				return all
-			})
-			return all
+			for i := range v.Len() {
+				if _, e := v.At(i); !s.items.holds(e) {
+					return false
+				}
+			}
 		}
 	case cel.TreeString:
 		if t, _ := v.Scalar().(string); s.minLength > 0 && utf8.RuneCountInString(t) < s.minLength {

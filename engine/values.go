@@ -298,13 +298,13 @@ func (t docTree) Member(name string) (cel.Tree, bool) {
 	return nil, false
 }
 
-// Range implements cel.Tree.
-func (t docTree) Range(fn func(string, cel.Tree) bool) {
-	for _, c := range t.n.Children {
-		if !fn(c.Key, docTree{c}) {
-			return
-		}
+// At implements cel.Tree.
+func (t docTree) At(i int) (string, cel.Tree) {
+	c := t.n.Children[i]
+	if t.n.Kind == loader.Array {
+		return "", docTree{c}
 	}
+	return c.Key, docTree{c}
 }
 
 // Native implements cel.Tree.
