@@ -109,6 +109,17 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 	if err != nil {
 		return nil, &SchemaCompileError{Msg: err.Error()}
 	}
+	// A document's plain schema (see rawschema.go) is not compiled: it is
+	// kept by its map's identity, with no canonical key to encode (and no
+	// reference to take out).
+	if ptr != nil && schemaDialects[o.dialect] == jsonschema.Draft2020 && plainSchema(doc) && metaValid(doc) {
+		e := schema3Entry{schema: &Schema{raw: doc}}
+		c.mu.Lock()
+		c.misses++
+		c.rememberLocked(id, keep, e)
+		c.mu.Unlock()
+		return e.schema, nil
+	}
 	canon, err := json.Marshal(doc)
 	if err != nil {
 		return nil, &SchemaCompileError{Msg: err.Error()}

@@ -2,6 +2,7 @@ package cel
 
 import (
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -171,8 +172,9 @@ func TestSchemaCacheByIdentity(t *testing.T) {
 	}
 	adapter := types.DefaultTypeAdapter
 	opts := adapter.NativeToValue(map[string]any{})
-	a := map[string]any{"type": "string"}
-	b := map[string]any{"type": "integer"}
+	// (Schemas outside the plain subset of rawschema.go, which compile.)
+	a := map[string]any{"type": "string", "pattern": "^x"}
+	b := map[string]any{"type": "integer", "multipleOf": int64(1)}
 	va := immutableMap{adapter.NativeToValue(a).(traits.Mapper), a}
 	vb := immutableMap{adapter.NativeToValue(b).(traits.Mapper), b}
 	for range 3 {
@@ -186,10 +188,21 @@ func TestSchemaCacheByIdentity(t *testing.T) {
 	if c.misses != 2 || len(c.byIdentity) != 2 {
 		t.Fatalf("two schemas used three times: %d compiles, %d identities", c.misses, len(c.byIdentity))
 	}
-	same := map[string]any{"type": "string"}
+	same := map[string]any{"type": "string", "pattern": "^x"}
 	lib.schemaError3Binding(immutableMap{adapter.NativeToValue(same).(traits.Mapper), same}, opts)
 	if c.misses != 2 || len(c.byIdentity) != 3 {
 		t.Errorf("a map of the same content: %d compiles, %d identities", c.misses, len(c.byIdentity))
+	}
+	// A plain schema is kept by identity too, and never compiled.
+	plain := map[string]any{"type": "object", "required": []any{"a"}}
+	vplain := immutableMap{adapter.NativeToValue(plain).(traits.Mapper), plain}
+	for range 2 {
+		if got := lib.schemaError3Binding(vplain, opts); got != types.String("") {
+			t.Fatalf("schemaError: %v", got)
+		}
+	}
+	if e, ok := c.byIdentity[identityKey{reflect.ValueOf(plain).UnsafePointer(), "2020-12/refuse"}]; !ok || e.schema.raw == nil || e.schema.s != nil || len(c.byIdentity) != 4 {
+		t.Errorf("a plain schema: kept %v, raw %v, %d identities", ok, e.schema != nil && e.schema.raw != nil, len(c.byIdentity))
 	}
 	// schemaExternalRefs is kept by identity too.
 	ext := map[string]any{"properties": map[string]any{"a": map[string]any{"$ref": "other.json"}}}
