@@ -39,6 +39,11 @@ type yamlConv struct {
 	*builder
 	data   []byte
 	active map[*yaml.Node]bool // anchored nodes being converted, to catch recursive aliases
+	// release drops each yaml.v3 node once it is converted, so that the
+	// collector can take back yaml.v3's tree while celint's is built: when
+	// there is no alias (no '*' in the input), nothing refers to a node
+	// again.
+	release bool
 }
 
 // yamlMaxDepth is yaml.v3's own nesting limit (flow levels and indents).
@@ -54,7 +59,7 @@ func parseYAMLWith(b *builder, data []byte, concurrent bool) (*Node, *Error) {
 	if err := checkYAMLChars(b.file, data); err != nil {
 		return nil, err
 	}
-	c := &yamlConv{builder: b, data: data, active: map[*yaml.Node]bool{}}
+	c := &yamlConv{builder: b, data: data, active: map[*yaml.Node]bool{}, release: bytes.IndexByte(data, '*') < 0}
 	var in io.Reader = bytes.NewReader(data)
 	var g *prescanGate
 	if !concurrent {
@@ -517,6 +522,9 @@ func (c *yamlConv) mapping(y *yaml.Node, depth int) (*Node, *Error) {
 			return nil, err
 		}
 		child.Parent, child.Key, child.KeyPos = n, key, keyPos
+		if c.release {
+			y.Content[i], y.Content[i+1] = nil, nil
+		}
 		if at >= 0 {
 			kids[at] = child
 		} else {
@@ -541,6 +549,9 @@ func (c *yamlConv) sequence(y *yaml.Node, depth int) (*Node, *Error) {
 			return nil, err
 		}
 		child.Parent, child.Index = n, i
+		if c.release {
+			y.Content[i] = nil
+		}
 		kids = append(kids, child)
 	}
 	finishArray(n, kids)
