@@ -318,19 +318,8 @@ func (f *fastSchema) check(v jv, depth int) (ok, sure bool) {
 		}
 	}
 	if f.enum != nil {
-		found := false
-		for _, e := range f.enum {
-			eq, sure := v.equal(e)
-			if !sure {
-				return false, false
-			}
-			if eq {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false, true
+		if ok, sure := v.in(f.enum); !ok || !sure {
+			return ok, sure
 		}
 	}
 	if f.format != nil && t&(arrayBit|objectBit) == 0 && f.format(v.scalar()) != nil { // (formats ignore collections)
@@ -504,14 +493,8 @@ func (f *fastSchema) checkArray(arr jv, depth int) (ok, sure bool) {
 		return false, true
 	}
 	if f.unique {
-		es := arr.elems()
-		for i := range es {
-			for j := i + 1; j < len(es); j++ {
-				eq, sure := es[i].equal(es[j].scalar())
-				if !sure || eq {
-					return false, sure
-				}
-			}
+		if ok, sure := arr.unique(); !ok || !sure {
+			return ok, sure
 		}
 	}
 	if f.items != nil {

@@ -138,19 +138,8 @@ func rawValidObject(s map[string]any, v jv, depth int) (ok, sure bool) {
 			if !ok {
 				return false, false
 			}
-			found := false
-			for _, e := range l {
-				eq, sure := v.equal(e)
-				if !sure {
-					return false, false
-				}
-				if eq {
-					found = true
-					break
-				}
-			}
-			if !found {
-				return false, true
+			if ok, sure := v.in(l); !ok || !sure {
+				return ok, sure
 			}
 		case "not":
 			ok, sure := rawValid(kv, v, depth+1)
@@ -237,14 +226,8 @@ func rawValidKind(k string, kv any, s map[string]any, v jv, t uint8, depth int) 
 			return rawBound(k == "minItems", v.length(), kv)
 		case "uniqueItems":
 			if u, _ := kv.(bool); u {
-				es := v.elems()
-				for i := range es {
-					for j := i + 1; j < len(es); j++ {
-						eq, sure := es[i].equal(es[j].scalar())
-						if !sure || eq {
-							return false, sure
-						}
-					}
+				if ok, sure := v.unique(); !ok || !sure {
+					return ok, sure
 				}
 			}
 		case "items":

@@ -156,14 +156,36 @@ func (v jv) each(fn func(name string, e jv) bool) bool {
 	return true
 }
 
-// elems is an array's elements, as a slice the pairwise checks index.
-func (v jv) elems() []jv {
-	out := make([]jv, 0, v.length())
+// in reports whether v equals one of the values of an enum.
+func (v jv) in(enum []any) (ok, sure bool) {
+	for _, e := range enum {
+		eq, sure := v.equal(e)
+		if !sure {
+			return false, false
+		}
+		if eq {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+// unique reports whether no two elements of an array are equal.
+func (v jv) unique() (ok, sure bool) {
+	var es []jv
 	v.each(func(_ string, e jv) bool {
-		out = append(out, e)
+		es = append(es, e)
 		return true
 	})
-	return out
+	for i := range es {
+		for j := i + 1; j < len(es); j++ {
+			eq, sure := es[i].equal(es[j].scalar())
+			if !sure || eq {
+				return false, sure
+			}
+		}
+	}
+	return true, true
 }
 
 // equal is jsonEqual of the two values' native forms.
