@@ -106,9 +106,21 @@ func (w *weigher) walk(v ref.Val) {
 	case types.Bytes:
 		w.n += uint64(len(t)) / 10
 	case traits.Mapper:
-		if m, ok := t.Value().(map[string]any); ok {
+		switch m := t.Value().(type) {
+		case map[string]any:
 			w.n--
 			w.walkNative(m)
+			return
+		case map[ref.Val]ref.Val: // a map built in CEL: no reflection
+			for k, e := range m {
+				if w.n > w.limit {
+					return
+				}
+				if s, ok := k.(types.String); ok {
+					w.n += uint64(len(s)) / 10
+				}
+				w.walk(e)
+			}
 			return
 		}
 		for it := t.Iterator(); it.HasNext() == types.True && w.n <= w.limit; {
@@ -119,9 +131,18 @@ func (w *weigher) walk(v ref.Val) {
 			w.walk(t.Get(k))
 		}
 	case traits.Lister:
-		if l, ok := t.Value().([]any); ok {
+		switch l := t.Value().(type) {
+		case []any:
 			w.n--
 			w.walkNative(l)
+			return
+		case []ref.Val: // a list built in CEL
+			for _, e := range l {
+				if w.n > w.limit {
+					return
+				}
+				w.walk(e)
+			}
 			return
 		}
 		for it := t.Iterator(); it.HasNext() == types.True && w.n <= w.limit; {

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
 )
 
 // nested binds a0 to first, then each a<i> to step applied to a<i-1>, n
@@ -101,6 +104,23 @@ func TestWeight(t *testing.T) {
 	if got := Weight(v, 5); got != 6 {
 		t.Errorf("Weight capped at 5 = %d, want 6 (it stops once past the limit)", got)
 	}
+	// A map or list built in CEL weighs what the same native value does.
+	native := map[string]any{"abcdefghijkl": []any{"0123456789", int64(1)}, "k": map[string]any{"x": true}}
+	p, err = e.Compile(`{"abcdefghijkl": ["0123456789", 1], "k": {"x": true}}`, Origin{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, _, err := p.Eval(context.Background(), map[string]any{"self": nil, "root": nil, "path": ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Weight(types.DefaultTypeAdapter.NativeToValue(native), 1000)
+	if got := Weight(built, 1000); got != want || want != 8 {
+		t.Errorf("Weight of a map built in CEL = %d, of the native map %d; want 8", got, want)
+	}
+	if got := Weight(treeVal{types.DefaultTypeAdapter.NativeToValue(native), TreeOf(native)}, 1000); got != want {
+		t.Errorf("Weight of the map as a Tree = %d, want %d", got, want)
+	}
 }
 
 // doublingSchema is a schema whose $defs refer twice to the next level,
@@ -143,3 +163,12 @@ func TestExplodingSchemaRefused(t *testing.T) {
 		t.Errorf("a schema within the bound: %v, %v", got, err)
 	}
 }
+
+// treeVal is a CEL value that is a view of a Tree, as the engine's
+// document values are.
+type treeVal struct {
+	ref.Val
+	t Tree
+}
+
+func (v treeVal) Tree() Tree { return v.t }
