@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"sync"
 
 	gocel "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common"
+	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/types"
 	exprpb "google.golang.org/genproto/googleapis/api/expr/v1alpha1"
 	"google.golang.org/protobuf/proto"
@@ -47,6 +49,7 @@ type CheckedExprs struct {
 	// a few types (bool, string, dyn, ...) are nearly all of them.
 	typeData [][]byte      // serialised exprpb.Type
 	types    []*types.Type // decoded on first use
+	names    []string      // the names and strings the entries use
 	recorded map[checkedKey]recordedExpr
 }
 
@@ -54,7 +57,7 @@ type CheckedExprs struct {
 // types in the order of the sorted keys, whatever order the expressions
 // were compiled in.
 type recordedExpr struct {
-	expr  []byte   // exprpb.CheckedExpr without its type map
+	ast   *celast.AST
 	ids   []int64  // the typed nodes, in increasing order
 	types []string // each node's serialised exprpb.Type
 }
@@ -64,13 +67,11 @@ type checkedKey = keyed.Key
 // checkedMagic starts the serialised form; its version changes with the
 // format or with what a key covers.
 //
-// Format 2: the magic; the number of types, then each type as its length
-// and an exprpb.Type; then the entries, each a key, its length and its
-// bytes. An entry is the length of an exprpb.CheckedExpr without its type
-// map, that message, the number of typed nodes, and for each node in
-// increasing id order the id's increase over the previous one and the
-// index of its type, all as unsigned varints.
-const checkedMagic = "celint checked expressions 2\n"
+// Format 3: the magic; the number of types, then each type as its length
+// and an exprpb.Type; the number of names, then each name as its length and
+// its bytes; then the entries, each a key, its length and its bytes, in the
+// form of astcodec.go. Numbers are unsigned varints.
+const checkedMagic = "celint checked expressions 3\n"
 
 // RecordCheckedExprs returns an empty set that records every expression
 // compiled successfully in an environment configured with it.
@@ -99,6 +100,20 @@ func ReadCheckedExprs(data []byte) (*CheckedExprs, error) {
 		rest = rest[w+int(n):]
 	}
 	c.types = make([]*types.Type, len(c.typeData))
+	nn, w := binary.Uvarint(rest)
+	if w <= 0 || nn > uint64(len(rest)) {
+		return nil, errors.New("celint: checked expressions: bad number of names")
+	}
+	rest = rest[w:]
+	c.names = make([]string, 0, nn)
+	for range nn {
+		n, w := binary.Uvarint(rest)
+		if w <= 0 || n > uint64(len(rest)-w) {
+			return nil, errors.New("celint: checked expressions: bad name length")
+		}
+		c.names = append(c.names, string(rest[w:w+int(n)]))
+		rest = rest[w+int(n):]
+	}
 	entries, err := keyed.Read(rest, "checked expressions")
 	if err != nil {
 		return nil, err
@@ -108,45 +123,32 @@ func ReadCheckedExprs(data []byte) (*CheckedExprs, error) {
 }
 
 // Marshal returns the recorded set's serialised form, entries in key
-// order and types in order of first use, so that the same expressions give
-// the same bytes.
+// order and types and names in order of first use, so that the same
+// expressions give the same bytes. An expression the form cannot hold is
+// left out (it compiles as usual).
 func (c *CheckedExprs) Marshal() []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	keys := slices.SortedFunc(maps.Keys(c.recorded), func(a, b checkedKey) int { return bytes.Compare(a[:], b[:]) })
-	index := map[string]int{}
-	var table []string
-	entries := make([][]byte, len(keys))
-	for i, k := range keys {
-		r := c.recorded[k]
-		e := binary.AppendUvarint(nil, uint64(len(r.expr)))
-		e = append(e, r.expr...)
-		e = binary.AppendUvarint(e, uint64(len(r.ids)))
-		var prev int64
-		for j, id := range r.ids {
-			idx, ok := index[r.types[j]]
-			if !ok {
-				idx = len(table)
-				index[r.types[j]] = idx
-				table = append(table, r.types[j])
-			}
-			e = binary.AppendUvarint(e, uint64(id-prev))
-			e = binary.AppendUvarint(e, uint64(idx))
-			prev = id
+	enc := newASTEncoder()
+	entries := make(map[keyed.Key][]byte, len(keys))
+	for _, k := range keys {
+		if e, err := enc.encode(nil, c.recorded[k]); err == nil {
+			entries[k] = e
 		}
-		entries[i] = e
 	}
 	out := []byte(checkedMagic)
-	out = binary.AppendUvarint(out, uint64(len(table)))
-	for _, t := range table {
+	out = binary.AppendUvarint(out, uint64(len(enc.tlist)))
+	for _, t := range enc.tlist {
 		out = binary.AppendUvarint(out, uint64(len(t)))
 		out = append(out, t...)
 	}
-	byKey := make(map[keyed.Key][]byte, len(keys))
-	for i, k := range keys {
-		byKey[k] = entries[i]
+	out = binary.AppendUvarint(out, uint64(len(enc.table)))
+	for _, n := range enc.table {
+		out = binary.AppendUvarint(out, uint64(len(n)))
+		out = append(out, n...)
 	}
-	return keyed.Append(out, byKey)
+	return keyed.Append(out, entries)
 }
 
 // Len returns the number of expressions in the set.
@@ -165,51 +167,55 @@ func (c *CheckedExprs) ast(key checkedKey, expr string) *gocel.Ast {
 	if !ok {
 		return nil
 	}
-	n, w := binary.Uvarint(data)
-	if w <= 0 || n > uint64(len(data)-w) {
-		return nil
-	}
-	var pb exprpb.CheckedExpr
-	if err := proto.Unmarshal(data[w:w+int(n)], &pb); err != nil {
-		return nil
-	}
-	typed := data[w+int(n):]
-	count, w := binary.Uvarint(typed)
-	if w <= 0 || count > uint64(len(typed)) {
-		return nil
-	}
-	typed = typed[w:]
-	// The type map is filled in below; an empty one converts in no time.
-	ast, err := gocel.CheckedExprToAstWithSource(&pb, common.NewTextSource(expr))
-	if err != nil {
-		return nil
-	}
-	native := ast.NativeRep()
+	d := astDecoder{in: data, names: c.names, fac: celast.NewExprFactory()}
+	root := d.expr(0)
+	src := common.NewTextSource(expr)
+	info := celast.NewSourceInfo(src)
 	var id int64
-	for range count {
-		delta, w1 := binary.Uvarint(typed)
-		if w1 <= 0 {
-			return nil
+	for range d.count() {
+		id += int64(d.uint())
+		off := d.uint()
+		if off > math.MaxInt32 {
+			d.bad = true
 		}
-		idx, w2 := binary.Uvarint(typed[w1:])
-		if w2 <= 0 {
-			return nil
+		info.SetOffsetRange(id, celast.OffsetRange{Start: int32(off), Stop: int32(off)})
+	}
+	n := d.count()
+	refs := make(map[int64]*celast.ReferenceInfo, n)
+	id = 0
+	for range n {
+		id += int64(d.uint())
+		r := &celast.ReferenceInfo{Name: d.name()}
+		if k := d.count(); k > 0 {
+			r.OverloadIDs = make([]string, k)
+			for i := range r.OverloadIDs {
+				r.OverloadIDs[i] = d.name()
+			}
 		}
-		typed = typed[w1+w2:]
-		t := c.typeAt(idx)
+		refs[id] = r
+	}
+	n = d.count()
+	typeMap := make(map[int64]*types.Type, n)
+	id = 0
+	for range n {
+		id += int64(d.uint())
+		t := c.typeAt(d.uint())
 		if t == nil {
 			return nil
 		}
-		id += int64(delta)
-		native.SetType(id, t)
+		typeMap[id] = t
 	}
-	if len(typed) != 0 || !ast.IsChecked() {
+	if d.bad || len(d.in) != 0 || len(typeMap) == 0 {
 		return nil
 	}
+	// A *cel.Ast is made only from protos: an empty one gets the decoded
+	// AST in place.
+	out := gocel.ParsedExprToAstWithSource(&exprpb.ParsedExpr{}, src)
+	*out.NativeRep() = *celast.NewCheckedAST(celast.NewAST(root, info), typeMap, refs)
 	c.mu.Lock()
 	c.hits++
 	c.mu.Unlock()
-	return ast
+	return out
 }
 
 // typeAt returns the type of index i, decoding it on first use; nil when
@@ -265,17 +271,13 @@ func (c *CheckedExprs) put(key checkedKey, ast *gocel.Ast) {
 		return
 	}
 	det := proto.MarshalOptions{Deterministic: true}
-	r := recordedExpr{ids: slices.Sorted(maps.Keys(pb.TypeMap))}
+	r := recordedExpr{ast: ast.NativeRep(), ids: slices.Sorted(maps.Keys(pb.TypeMap))}
 	for _, id := range r.ids {
 		t, err := det.Marshal(pb.TypeMap[id])
 		if err != nil {
 			return
 		}
 		r.types = append(r.types, string(t))
-	}
-	pb.TypeMap = nil
-	if r.expr, err = det.Marshal(pb); err != nil {
-		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

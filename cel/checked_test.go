@@ -14,7 +14,14 @@ import (
 // another type, another library version) the set is not used; the
 // serialised form reads back, and anything else is refused.
 func TestCheckedExprs(t *testing.T) {
-	exprs := []string{`self.a + 1`, `[1, 2, 3].map(x, x * n).filter(y, y > 2)`, `has(self.b) ? self.b : 'none'`, `hasNestedKey(self, 'k')`}
+	exprs := []string{`self.a + 1`, `[1, 2, 3].map(x, x * n).filter(y, y > 2)`, `has(self.b) ? self.b : 'none'`, `hasNestedKey(self, 'k')`,
+		// every kind of node and literal the form holds
+		`[b"\x00ab", 1.5, -7, null, 'é', 3u, true, false].size() + n`,
+		`{"x": 1, ?"y": optional.none(), "z": [?optional.of(2), 3]}.size()`,
+		`self.c.k || self.?b.orValue("") == "x"`,
+		`{"a": 1}.transformMap(k, v, v + 1).size() == 1`,
+		`cel.bind(m, {"a": [1, 2]}, m.exists(k, m[k].all(x, x > 0)))`,
+		"self.b\n  .startsWith('x')\n  && n > 0"}
 	env := func(t *testing.T, c *CheckedExprs, lib int, nType *gocel.Type) *Env {
 		t.Helper()
 		e, err := NewEnv(Config{Checked: c, Library: lib})
@@ -45,7 +52,7 @@ func TestCheckedExprs(t *testing.T) {
 		t.Fatalf("recorded %d, %d misses", rec.Len(), rec.Misses())
 	}
 	data := rec.Marshal()
-	if string(RecordCheckedExprs().Marshal()) != checkedMagic+"\x00" || string(data) != string(rec.Marshal()) {
+	if string(RecordCheckedExprs().Marshal()) != checkedMagic+"\x00\x00" || string(data) != string(rec.Marshal()) {
 		t.Error("Marshal is not deterministic")
 	}
 	stored, err := ReadCheckedExprs(data)
@@ -102,4 +109,30 @@ func TestCheckedExprs(t *testing.T) {
 			t.Errorf("ReadCheckedExprs(%q) accepted", bad)
 		}
 	}
+}
+
+// FuzzCheckedEntry: whatever the bytes of an entry, decoding it gives an
+// AST or nothing; it never panics or runs away.
+func FuzzCheckedEntry(f *testing.F) {
+	rec := RecordCheckedExprs()
+	e, err := NewEnv(Config{Checked: rec})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, x := range []string{`self.a + 1`, `[1, 2.5, 'x', b"y", 3u, null].size()`, `{"a": 1}.exists(k, k == "a")`, `has(self.b)`} {
+		if _, err := e.Compile(x, Origin{}); err != nil {
+			f.Fatal(err)
+		}
+	}
+	set, err := ReadCheckedExprs(rec.Marshal())
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, entry := range set.entries {
+		f.Add(entry)
+	}
+	f.Fuzz(func(t *testing.T, entry []byte) {
+		c := &CheckedExprs{entries: map[checkedKey][]byte{{}: entry}, names: set.names, typeData: set.typeData, types: make([]*gocel.Type, len(set.typeData))}
+		c.ast(checkedKey{}, "self.a + 1")
+	})
 }
