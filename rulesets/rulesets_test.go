@@ -90,11 +90,11 @@ func TestStartupFiles(t *testing.T) {
 		}
 		// Loaded with them, no rule file is parsed and no expression is
 		// parsed or checked anew.
-		stored, err := cel.ReadCheckedExprs(must(os.ReadFile(filepath.Join(filepath.FromSlash(dir), rulesets.CheckedFile))))
+		stored, err := cel.ReadCheckedExprs(readFile(t, filepath.Join(filepath.FromSlash(dir), rulesets.CheckedFile)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		trees, err := loader.ReadTrees(must(os.ReadFile(filepath.Join(filepath.FromSlash(dir), rulesets.TreesFile))))
+		trees, err := loader.ReadTrees(readFile(t, filepath.Join(filepath.FromSlash(dir), rulesets.TreesFile)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,9 +110,11 @@ func TestStartupFiles(t *testing.T) {
 	}
 }
 
-func must[T any](v T, err error) T {
+func readFile(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(name)
 	if err != nil {
-		panic(err)
+		t.Fatal(err)
 	}
-	return v
+	return data
 }
