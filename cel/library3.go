@@ -112,8 +112,8 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 	// A document's plain schema (see rawschema.go) is not compiled: it is
 	// kept by its map's identity, with no canonical key to encode (and no
 	// reference to take out).
-	if ptr != nil && schemaDialects[o.dialect] == jsonschema.Draft2020 && plainSchema(doc) && metaValid(doc) {
-		e := schema3Entry{schema: &Schema{raw: doc}}
+	if raw := rawSchema(doc, schemaDialects[o.dialect]); ptr != nil && raw != nil {
+		e := schema3Entry{schema: raw}
 		c.mu.Lock()
 		c.misses++
 		c.rememberLocked(id, keep, e)
@@ -253,10 +253,10 @@ type schema3Entry struct {
 // is the library's own answer. Such a schema of the plain subset (see
 // rawschema.go) is not even compiled until a value is not surely valid.
 func compileSchemaDraft(doc any, draft *jsonschema.Draft) (*Schema, error) {
+	if raw := rawSchema(doc, draft); raw != nil {
+		return raw, nil
+	}
 	if draft == jsonschema.Draft2020 && metaValid(doc) {
-		if plainSchema(doc) {
-			return &Schema{raw: doc}, nil
-		}
 		if s, err := compileSchemaAt(doc, draft, trustedLocation); err == nil {
 			return s, nil
 		}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/big"
 	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // A document usually embeds many small schemas (a tool's input and output
@@ -42,6 +44,16 @@ const (
 	rawList
 	rawMap
 )
+
+// rawSchema is doc as a Schema compiled only when needed, when it is a
+// 2020-12 schema of the plain subset that is valid against the metaschema;
+// nil otherwise.
+func rawSchema(doc any, draft *jsonschema.Draft) *Schema {
+	if draft != jsonschema.Draft2020 || !plainSchema(doc) || !metaValid(doc) {
+		return nil
+	}
+	return &Schema{raw: doc}
+}
 
 // plainSchema reports whether doc, a 2020-12 schema that metaValid
 // passes, may be validated by rawValid and compiled only when needed: a

@@ -87,18 +87,23 @@ func (s *Schema) compiled() (*jsonschema.Schema, *fastSchema, error) {
 	return s.s, s.fast, s.err
 }
 
-// surelyValid reports whether a fast path is sure that v is valid: the raw
-// schema's, or else the compiled one's.
-func (s *Schema) surelyValid(v any, fast *fastSchema) bool {
+// library returns the compiled schema the library validates v with, or
+// nil when a fast path (the raw schema's, or else the compiled one's) is
+// sure that v is valid.
+func (s *Schema) library(v any) (*jsonschema.Schema, error) {
 	if s.raw != nil {
-		ok, sure := rawValid(s.raw, jvOf(v), 0)
-		return ok && sure
+		if ok, sure := rawValid(s.raw, jvOf(v), 0); ok && sure {
+			return nil, nil
+		}
+		lib, _, err := s.compiled()
+		return lib, err
 	}
-	if fast != nil {
-		ok, sure := fast.valid(v)
-		return ok && sure
+	if s.fast != nil {
+		if ok, sure := s.fast.valid(v); ok && sure {
+			return nil, nil
+		}
 	}
-	return false
+	return s.s, nil
 }
 
 // SchemaViolation is one finding of a validation failure.
@@ -189,15 +194,9 @@ func CompileSchemaWith(doc any, opts SchemaOptions) (*Schema, error) {
 // validate is the library's validation of v, after the fast path when
 // it is sure that v is valid.
 func (s *Schema) validate(v any) error {
-	if s.raw != nil && s.surelyValid(v, nil) {
-		return nil
-	}
-	lib, fast, err := s.compiled()
-	if err != nil {
+	lib, err := s.library(v)
+	if lib == nil || err != nil {
 		return err
-	}
-	if s.raw == nil && s.surelyValid(v, fast) {
-		return nil
 	}
 	return lib.Validate(nativeOf(v))
 }
@@ -208,15 +207,9 @@ func (s *Schema) validate(v any) error {
 // nil when the value is valid. A Tree is read in place; its native value
 // is built only when a fast path is not sure that it is valid.
 func (s *Schema) Validate(v any) ([]SchemaViolation, error) {
-	if s.raw != nil && s.surelyValid(v, nil) {
-		return nil, nil
-	}
-	lib, fast, err := s.compiled()
-	if err != nil {
+	lib, err := s.library(v)
+	if lib == nil || err != nil {
 		return nil, err
-	}
-	if s.raw == nil && s.surelyValid(v, fast) {
-		return nil, nil
 	}
 	v = nativeOf(v)
 	err = lib.Validate(v)
