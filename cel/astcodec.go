@@ -10,6 +10,8 @@ import (
 	"github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+
+	"github.com/celint/celint/internal/keyed"
 )
 
 // The checked expressions' own binary form (format 3 of checkedMagic): an
@@ -51,35 +53,11 @@ var errUnencodable = errors.New("celint: checked expression not encodable")
 // astEncoder encodes ASTs, numbering the names they use in a table shared
 // by the set.
 type astEncoder struct {
-	names map[string]int
-	table []string
-	types map[string]int // serialised exprpb.Type → index
-	tlist []string
+	names keyed.Table
+	types keyed.Table // serialised exprpb.Type
 }
 
-func newASTEncoder() *astEncoder {
-	return &astEncoder{names: map[string]int{}, types: map[string]int{}}
-}
-
-func (e *astEncoder) name(out []byte, s string) []byte {
-	i, ok := e.names[s]
-	if !ok {
-		i = len(e.table)
-		e.names[s] = i
-		e.table = append(e.table, s)
-	}
-	return binary.AppendUvarint(out, uint64(i))
-}
-
-func (e *astEncoder) typ(out []byte, t string) []byte {
-	i, ok := e.types[t]
-	if !ok {
-		i = len(e.tlist)
-		e.types[t] = i
-		e.tlist = append(e.tlist, t)
-	}
-	return binary.AppendUvarint(out, uint64(i))
-}
+func (e *astEncoder) name(out []byte, s string) []byte { return e.names.AppendIndex(out, s) }
 
 // encode appends a recorded expression's entry.
 func (e *astEncoder) encode(out []byte, r recordedExpr) ([]byte, error) {
@@ -122,7 +100,7 @@ func (e *astEncoder) encode(out []byte, r recordedExpr) ([]byte, error) {
 	prev = 0
 	for i, id := range r.ids {
 		out = binary.AppendUvarint(out, uint64(id-prev))
-		out = e.typ(out, r.types[i])
+		out = e.types.AppendIndex(out, r.types[i])
 		prev = id
 	}
 	return out, nil

@@ -3,7 +3,6 @@ package cel
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"maps"
@@ -47,7 +46,7 @@ type CheckedExprs struct {
 	// The types of the entries' expressions, each distinct type once:
 	// most of a checked expression is the type of each of its nodes, and
 	// a few types (bool, string, dyn, ...) are nearly all of them.
-	typeData [][]byte      // serialised exprpb.Type
+	typeData []string      // serialised exprpb.Type
 	types    []*types.Type // decoded on first use
 	names    []string      // the names and strings the entries use
 	recorded map[checkedKey]recordedExpr
@@ -85,34 +84,13 @@ func ReadCheckedExprs(data []byte) (*CheckedExprs, error) {
 	if !ok {
 		return nil, errors.New("celint: not a set of checked expressions (or of another format version)")
 	}
-	c := &CheckedExprs{entries: map[checkedKey][]byte{}}
-	nt, w := binary.Uvarint(rest)
-	if w <= 0 || nt > uint64(len(rest)) {
-		return nil, errors.New("celint: checked expressions: bad number of types")
-	}
-	rest = rest[w:]
-	for range nt {
-		n, w := binary.Uvarint(rest)
-		if w <= 0 || n > uint64(len(rest)-w) {
-			return nil, errors.New("celint: checked expressions: bad type length")
-		}
-		c.typeData = append(c.typeData, rest[w:w+int(n)])
-		rest = rest[w+int(n):]
+	c := &CheckedExprs{}
+	if c.typeData, rest, ok = keyed.ReadTable(rest); !ok {
+		return nil, errors.New("celint: checked expressions: bad table of types")
 	}
 	c.types = make([]*types.Type, len(c.typeData))
-	nn, w := binary.Uvarint(rest)
-	if w <= 0 || nn > uint64(len(rest)) {
-		return nil, errors.New("celint: checked expressions: bad number of names")
-	}
-	rest = rest[w:]
-	c.names = make([]string, 0, nn)
-	for range nn {
-		n, w := binary.Uvarint(rest)
-		if w <= 0 || n > uint64(len(rest)-w) {
-			return nil, errors.New("celint: checked expressions: bad name length")
-		}
-		c.names = append(c.names, string(rest[w:w+int(n)]))
-		rest = rest[w+int(n):]
+	if c.names, rest, ok = keyed.ReadTable(rest); !ok {
+		return nil, errors.New("celint: checked expressions: bad table of names")
 	}
 	entries, err := keyed.Read(rest, "checked expressions")
 	if err != nil {
@@ -130,7 +108,7 @@ func (c *CheckedExprs) Marshal() []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	keys := slices.SortedFunc(maps.Keys(c.recorded), func(a, b checkedKey) int { return bytes.Compare(a[:], b[:]) })
-	enc := newASTEncoder()
+	var enc astEncoder
 	entries := make(map[keyed.Key][]byte, len(keys))
 	for _, k := range keys {
 		if e, err := enc.encode(nil, c.recorded[k]); err == nil {
@@ -138,16 +116,8 @@ func (c *CheckedExprs) Marshal() []byte {
 		}
 	}
 	out := []byte(checkedMagic)
-	out = binary.AppendUvarint(out, uint64(len(enc.tlist)))
-	for _, t := range enc.tlist {
-		out = binary.AppendUvarint(out, uint64(len(t)))
-		out = append(out, t...)
-	}
-	out = binary.AppendUvarint(out, uint64(len(enc.table)))
-	for _, n := range enc.table {
-		out = binary.AppendUvarint(out, uint64(len(n)))
-		out = append(out, n...)
-	}
+	out = keyed.AppendTable(out, enc.types.Items())
+	out = keyed.AppendTable(out, enc.names.Items())
 	return keyed.Append(out, entries)
 }
 
@@ -230,7 +200,7 @@ func (c *CheckedExprs) typeAt(i uint64) *types.Type {
 		return t
 	}
 	var pb exprpb.Type
-	if err := proto.Unmarshal(c.typeData[i], &pb); err != nil {
+	if err := proto.Unmarshal([]byte(c.typeData[i]), &pb); err != nil {
 		return nil
 	}
 	t, err := types.ExprTypeToType(&pb)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"sync"
 
 	"github.com/celint/celint/internal/keyed"
@@ -130,35 +129,22 @@ func treeKeyOf(data []byte, opts Options) keyed.Key {
 
 // encodeTree is the tree of doc in the format of treesMagic.
 func encodeTree(doc *Document) ([]byte, error) {
-	e := treeEncoder{index: map[string]int{}}
+	var e treeEncoder
 	if err := e.node(doc.Root, false); err != nil {
 		return nil, err
 	}
-	out := binary.AppendUvarint(nil, uint64(len(e.strs)))
-	for _, s := range e.strs {
-		out = binary.AppendUvarint(out, uint64(len(s)))
-		out = append(out, s...)
-	}
+	out := keyed.AppendTable(nil, e.strs.Items())
 	out = binary.AppendUvarint(out, uint64(doc.counted))
 	out = binary.AppendUvarint(out, uint64(doc.depth))
 	return append(out, e.out...), nil
 }
 
 type treeEncoder struct {
-	out   []byte
-	strs  []string
-	index map[string]int
+	out  []byte
+	strs keyed.Table
 }
 
-func (e *treeEncoder) str(s string) {
-	i, ok := e.index[s]
-	if !ok {
-		i = len(e.strs)
-		e.index[s] = i
-		e.strs = append(e.strs, s)
-	}
-	e.out = binary.AppendUvarint(e.out, uint64(i))
-}
+func (e *treeEncoder) str(s string) { e.out = e.strs.AppendIndex(e.out, s) }
 
 func (e *treeEncoder) pos(p Pos) {
 	e.out = binary.AppendUvarint(e.out, uint64(p.Line))
@@ -210,19 +196,10 @@ var errBadTree = errors.New("celint: bad parsed tree")
 // decodeTree builds the Document that Parse(name, data, opts) returns from
 // its encoded tree.
 func decodeTree(name string, data []byte, opts Options, enc []byte) (*Document, error) {
-	d := treeDecoder{in: enc, b: &builder{file: name, opts: opts}}
-	ns := d.uint()
-	if d.err || ns > uint64(len(enc)) {
+	d := treeDecoder{b: &builder{file: name, opts: opts}}
+	var ok bool
+	if d.strs, d.in, ok = keyed.ReadTable(enc); !ok {
 		return nil, errBadTree
-	}
-	d.strs = make([]string, ns)
-	for i := range d.strs {
-		n := d.uint()
-		if d.err || n > uint64(len(d.in)) {
-			return nil, errBadTree
-		}
-		d.strs[i] = strings.Clone(string(d.in[:n]))
-		d.in = d.in[n:]
 	}
 	counted, depth := d.uint(), d.uint()
 	root := d.node(false, 0)

@@ -37,18 +37,14 @@ func LoadFS(fsys fs.FS, opts engine.Options) ([]*engine.Ruleset, error) {
 		dir := path.Dir(h)
 		o := opts
 		if o.Checked == nil {
-			checked, err := readChecked(fsys, dir)
-			if err != nil {
+			if o.Checked, err = readStartupFile(fsys, dir, CheckedFile, cel.ReadCheckedExprs); err != nil {
 				return nil, err
 			}
-			o.Checked = checked
 		}
 		if o.Trees == nil {
-			trees, err := readTrees(fsys, dir)
-			if err != nil {
+			if o.Trees, err = readStartupFile(fsys, dir, TreesFile, loader.ReadTrees); err != nil {
 				return nil, err
 			}
-			o.Trees = trees
 		}
 		rs, err := engine.LoadRuleset(fsys, dir, o)
 		if err != nil {
@@ -72,36 +68,21 @@ const CheckedFile = "checked-expressions.bin"
 // file it lacks (one edited since) is parsed as usual.
 const TreesFile = "parsed-rules.bin"
 
-// readTrees reads the folder's TreesFile; nil when there is none.
-func readTrees(fsys fs.FS, dir string) (*loader.Trees, error) {
-	data, err := fs.ReadFile(fsys, path.Join(dir, TreesFile))
+// readStartupFile reads the folder's file name with read; nil when there
+// is none.
+func readStartupFile[T any](fsys fs.FS, dir, name string, read func([]byte) (*T, error)) (*T, error) {
+	data, err := fs.ReadFile(fsys, path.Join(dir, name))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	trees, err := loader.ReadTrees(data)
+	v, err := read(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path.Join(dir, TreesFile), err)
+		return nil, fmt.Errorf("%s: %w", path.Join(dir, name), err)
 	}
-	return trees, nil
-}
-
-// readChecked reads the folder's CheckedFile; nil when there is none.
-func readChecked(fsys fs.FS, dir string) (*cel.CheckedExprs, error) {
-	data, err := fs.ReadFile(fsys, path.Join(dir, CheckedFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	checked, err := cel.ReadCheckedExprs(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path.Join(dir, CheckedFile), err)
-	}
-	return checked, nil
+	return v, nil
 }
 
 // Catalog returns a catalog of the embedded rulesets.

@@ -21,3 +21,24 @@ func TestReadAppend(t *testing.T) {
 		}
 	}
 }
+
+func TestTable(t *testing.T) {
+	var tab Table
+	var out []byte
+	for _, s := range []string{"b", "a", "b", "", "a"} {
+		out = tab.AppendIndex(out, s)
+	}
+	if string(out) != "\x00\x01\x00\x02\x01" || len(tab.Items()) != 3 || tab.Items()[0] != "b" || tab.Items()[2] != "" {
+		t.Fatalf("indexes %q, items %q", out, tab.Items())
+	}
+	data := AppendTable(nil, tab.Items())
+	items, rest, ok := ReadTable(append(data, 7))
+	if !ok || len(items) != 3 || items[1] != "a" || string(rest) != "\x07" {
+		t.Fatalf("read back %q, rest %q, %v", items, rest, ok)
+	}
+	for _, bad := range [][]byte{nil, {5}, {1, 9, 'x'}, {0xff}} {
+		if _, _, ok := ReadTable(bad); ok {
+			t.Errorf("ReadTable(%v) accepted", bad)
+		}
+	}
+}
