@@ -200,6 +200,24 @@ func Parse(name string, data []byte, opts Options) (*Document, error) {
 	return doc, nil
 }
 
+// newDocument is the document of root, rendered, with counted values and
+// the deepest nesting checked while it was read.
+func newDocument(name, format string, root *Node, src []byte, counted, depth int) *Document {
+	doc := &Document{Name: name, Format: format, Root: root, Source: src}
+	doc.JSON, doc.nodes = render(root, len(src), counted)
+	doc.Values = len(doc.nodes)
+	doc.counted, doc.depth = counted, depth
+	return doc
+}
+
+// formatOf is the format data is read as: "json" or "yaml" (see Parse).
+func formatOf(name string, data []byte, opts Options) string {
+	if opts.Format == "json" || opts.Format != "yaml" && isJSON(name, data) {
+		return "json"
+	}
+	return "yaml"
+}
+
 func parse(name string, data []byte, opts Options) (*Document, *Error) {
 	opts.Limits = opts.Limits.withDefaults()
 	if int64(len(data)) > opts.Limits.Bytes {
@@ -214,21 +232,16 @@ func parse(name string, data []byte, opts Options) (*Document, *Error) {
 		err    *Error
 		format string
 	)
-	if opts.Format == "json" || opts.Format != "yaml" && isJSON(name, data) {
-		format = "json"
+	format = formatOf(name, data, opts)
+	if format == "json" {
 		root, err = parseJSON(b, data)
 	} else {
-		format = "yaml"
 		root, err = parseYAML(b, data)
 	}
 	if err != nil {
 		return nil, err
 	}
-	doc := &Document{Name: name, Format: format, Root: root, Source: data}
-	doc.JSON, doc.nodes = render(root, len(data), b.values)
-	doc.Values = len(doc.nodes)
-	doc.counted, doc.depth = b.values, b.depth
-	return doc, nil
+	return newDocument(name, format, root, data, b.values, b.depth), nil
 }
 
 // ParseFile reads and parses the file at path (see Parse). The size limit is

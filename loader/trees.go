@@ -206,14 +206,7 @@ func decodeTree(name string, data []byte, opts Options, enc []byte) (*Document, 
 	if d.err || len(d.in) != 0 || root == nil {
 		return nil, errBadTree
 	}
-	doc := &Document{Name: name, Format: "yaml", Root: root, Source: data}
-	if opts.Format == "json" || opts.Format != "yaml" && isJSON(name, data) {
-		doc.Format = "json"
-	}
-	doc.JSON, doc.nodes = render(root, len(data), d.b.values)
-	doc.Values = len(doc.nodes)
-	doc.counted, doc.depth = int(counted), int(depth)
-	return doc, nil
+	return newDocument(name, formatOf(name, data, opts), root, data, int(counted), int(depth)), nil
 }
 
 type treeDecoder struct {

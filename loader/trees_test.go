@@ -246,11 +246,7 @@ func TestConcurrentPrescan(t *testing.T) {
 				if err != nil {
 					return nil, err
 				}
-				doc := &Document{Name: "c.yaml", Format: "yaml", Root: root, Source: []byte(text)}
-				doc.JSON, doc.nodes = render(root, len(text), b.values)
-				doc.Values = len(doc.nodes)
-				doc.counted, doc.depth = b.values, b.depth
-				return doc, nil
+				return newDocument("c.yaml", "yaml", root, []byte(text), b.values, b.depth), nil
 			}
 			want, wantErr := parse(false)
 			got, gotErr := parse(true)
