@@ -6,6 +6,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/celint/celint/internal/benchgen"
 )
 
 var benchDoc = sync.OnceValue(func() []byte {
@@ -47,4 +51,42 @@ func BenchmarkEncodingJSON(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkParseYAML reads a block-YAML description of 2,000 tools (the
+// benchmark workload's shape) by the fast path and, for comparison, by
+// yaml.v3's front end alone and by yaml.v3 into its own Node tree.
+func BenchmarkParseYAML(b *testing.B) {
+	data := benchgen.DescriptionYAML(2000)
+	opts := DefaultOptions()
+	opts.Limits = opts.Limits.withDefaults()
+	b.Run("celint", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Parse("bench.yaml", data, opts); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("yaml.v3-front-end", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			bl := &builder{file: "bench.yaml", opts: opts}
+			if _, err := parseYAMLWith(bl, data, true, false); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("yaml.v3-Node", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var n yaml.Node
+			if err := yaml.Unmarshal(data, &n); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -242,7 +242,7 @@ func TestConcurrentPrescan(t *testing.T) {
 		for name, text := range cases {
 			parse := func(concurrent bool) (*Document, *Error) {
 				b := &builder{file: "c.yaml", opts: opts}
-				root, err := parseYAMLWith(b, []byte(text), concurrent)
+				root, err := parseYAMLWith(b, []byte(text), concurrent, false)
 				if err != nil {
 					return nil, err
 				}

@@ -50,14 +50,21 @@ type yamlConv struct {
 const yamlMaxDepth = 10000
 
 func parseYAML(b *builder, data []byte) (*Node, *Error) {
-	return parseYAMLWith(b, data, len(data) >= concurrentPrescan)
+	return parseYAMLWith(b, data, len(data) >= concurrentPrescan, true)
 }
 
 // parseYAMLWith is parseYAML, with the pre-scan beside yaml.v3 when
-// concurrent is true.
-func parseYAMLWith(b *builder, data []byte, concurrent bool) (*Node, *Error) {
+// concurrent is true, and trying the block-YAML fast path first when fast
+// is true (see yamlfast.go).
+func parseYAMLWith(b *builder, data []byte, concurrent, fast bool) (*Node, *Error) {
 	if err := checkYAMLChars(b.file, data); err != nil {
 		return nil, err
+	}
+	if fast {
+		if root, ok := parseBlockYAML(b, data); ok {
+			return root, nil
+		}
+		b.values, b.depth = 0, 0
 	}
 	c := &yamlConv{builder: b, data: data, active: map[*yaml.Node]bool{}, release: bytes.IndexByte(data, '*') < 0}
 	var in io.Reader = bytes.NewReader(data)
@@ -675,12 +682,18 @@ func (c *yamlConv) scalar(y *yaml.Node) (kind Kind, val any, nonFinite bool, err
 
 // resolvePlain resolves a plain scalar by the core schema.
 func (c *yamlConv) resolvePlain(y *yaml.Node) (Kind, any, bool, *Error) {
-	s := y.Value
+	return c.builder.resolvePlain(y.Value, ypos(y))
+}
+
+// resolvePlain resolves the plain scalar s, written at pos, by the core
+// schema: its kind and value, and whether it is an infinity or NaN (then
+// the kind is Number and the value nil).
+func (b *builder) resolvePlain(s string, pos Pos) (Kind, any, bool, *Error) {
 	if isCoreNull(s) {
 		return Null, nil, false, nil
 	}
-	if b, ok := coreBool(s); ok {
-		return Bool, b, false, nil
+	if v, ok := coreBool(s); ok {
+		return Bool, v, false, nil
 	}
 	if isNonFinite(s) {
 		return Number, nil, true, nil
@@ -697,17 +710,17 @@ func (c *yamlConv) resolvePlain(y *yaml.Node) (Kind, any, bool, *Error) {
 			v, err = strconv.ParseInt(s, 10, 64)
 		}
 		if err != nil {
-			return 0, nil, false, c.errorf(ypos(y), "integer %s is outside the 64-bit range", shorten(s))
+			return 0, nil, false, b.errorf(pos, "integer %s is outside the 64-bit range", shorten(s))
 		}
 		return Number, v, false, nil
 	}
 	if isCoreFloat(s) {
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil && (!errors.Is(err, strconv.ErrRange) || math.IsInf(f, 0)) {
-			return 0, nil, false, c.errorf(ypos(y), "number %s is outside the range of a 64-bit float", shorten(s))
+			return 0, nil, false, b.errorf(pos, "number %s is outside the range of a 64-bit float", shorten(s))
 		}
 		if !exactFloat(s, f) {
-			return 0, nil, false, c.inexactError(ypos(y), s, f)
+			return 0, nil, false, b.inexactError(pos, s, f)
 		}
 		return Number, normFloat(f), false, nil
 	}

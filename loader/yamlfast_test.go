@@ -1,0 +1,266 @@
+package loader
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/celint/celint/internal/benchgen"
+	"github.com/celint/celint/internal/sharedtest"
+)
+
+// fastYAMLOptions are the option sets the fast path is compared under: the
+// defaults, and everything allowed.
+var fastYAMLOptions = []Options{
+	DefaultOptions(),
+	{Limits: Limits{Values: 20_000, Depth: 64}},
+}
+
+// compareFastYAML parses data by the fast path and by yaml.v3 and returns
+// whether the fast path accepted it, and the first difference when it did
+// ("" when the documents are the same).
+func compareFastYAML(data []byte, opts Options) (accepted bool, diff string) {
+	opts.Limits = opts.Limits.withDefaults()
+	if checkEncoding("f.yaml", data) != nil || checkYAMLChars("f.yaml", data) != nil {
+		return false, ""
+	}
+	fb := &builder{file: "f.yaml", opts: opts}
+	root, ok := parseBlockYAML(fb, data)
+	if !ok {
+		return false, ""
+	}
+	fast := newDocument("f.yaml", "yaml", root, data, fb.values, fb.depth)
+	sb := &builder{file: "f.yaml", opts: opts}
+	sroot, err := parseYAMLWith(sb, data, false, false)
+	if err != nil {
+		return true, "the fast path accepted what yaml.v3's front end refuses: " + err.Error()
+	}
+	slow := newDocument("f.yaml", "yaml", sroot, data, sb.values, sb.depth)
+	return true, sameDocument(fast, slow)
+}
+
+// blockYAML re-encodes a JSON or YAML document as block YAML, as an
+// encoder writes it, two or four spaces an indent level.
+func blockYAML(t *testing.T, data []byte, indent int) []byte {
+	var n yaml.Node
+	if err := yaml.Unmarshal(data, &n); err != nil {
+		return nil
+	}
+	var unflow func(*yaml.Node)
+	unflow = func(n *yaml.Node) {
+		n.Style &^= yaml.FlowStyle
+		for _, c := range n.Content {
+			unflow(c)
+		}
+	}
+	unflow(&n)
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(indent)
+	if err := enc.Encode(&n); err != nil {
+		return nil
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestFastYAMLAgrees: every document the block-YAML fast path accepts is
+// the document yaml.v3's front end builds, node by node (positions,
+// styles, values, member order, counts), under each option set; and the
+// fast path accepts the documents it is for. The documents: the
+// hand-written cases below, the repository's and the shared folder's YAML
+// files, and every JSON and YAML file of the shared folder re-encoded as
+// block YAML.
+func TestFastYAMLAgrees(t *testing.T) {
+	cases := map[string]bool{ // document → whether the fast path takes it when everything is allowed
+		"a: 1\n":                                 true,
+		"a: 1":                                   true,
+		"  a: 1\n  b: 2\n":                       true,
+		"# c\na: x # c\n\n  # c\nb: 'it''s'\n":   true,
+		"a:\n  b:\n    c: \"q\\\"\\u00e9\\n\"\n": true,
+		"a:\n- 1\n- 2\nb: 3\n":                   true,
+		"- a: 1\n  b:\n  - x\n  c: 2\n- - y\n  - z\n-   k: v\n": true,
+		"a:\n  -\n    b: 1\n":                                       true,
+		"a:\n  value\nb: -1\nc: -x\n":                               true,
+		"é: ü\n\"é😀\": 'ä': x\n":                                    false, // "'ä': x" is not a value
+		"é: ü\n\"é😀\": 'ä'\nk: é😀 x: y\n":                           false,
+		"é: ü\n\"é😀\": 'ä'\nk: é😀:y\n":                              true,
+		"1: a\ntrue: b\nnull: c\n~: d\n0x1F: e\n.inf: f\n":          true,
+		"a: .inf\nb: .nan\nc: 1e3\nd: 0.5\ne: 2026-08-25\nf: 0b1\n": true,
+		"a: 1\na: 2\n":                           true,
+		"url: https://x.example/a#b?c\n":         true,
+		"a: b:c\n":                               true,
+		"a: b: c\n":                              false,
+		"a: {}\nb: []\nc:\n- {} # c\n- []\n":     true,
+		"a: [ ]\n":                               false,
+		"a: {} x\n":                              false,
+		"a: []#c\n":                              false,
+		"a: [1, 2]\n":                            false,
+		"a: {b: 1}\n":                            false,
+		"a: &x 1\nb: *x\n":                       false,
+		"a: !!str 1\n":                           false,
+		"a: |\n  x\n":                            false,
+		"a: >\n  x\n":                            false,
+		"a:\n":                                   false,
+		"a:\nb: 1\n":                             false,
+		"- \n- a\n":                              false,
+		"a: x\n  y\n":                            false,
+		"a: 'x\n  y'\n":                          false,
+		"a: \"x\n  y\"\n":                        false,
+		"---\na: 1\n":                            false,
+		"a: 1\n---\nb: 2\n":                      false,
+		"%YAML 1.2\n---\na: 1\n":                 false,
+		"a:\tb\n":                                false,
+		"a: 1\r\nb: 2\r\n":                       true,
+		"a: 1\r\n# c\r\n\r\nb:\r\n- 'x' # c\r\n": true,
+		"a: 1\rb: 2\n":                           false,
+		"a: 1\r":                                 false,
+		"a: x\r y\r\n":                           false,
+		"? a\n: b\n":                             false,
+		"<<: {a: 1}\n":                           false,
+		"a : 1\n":                                false,
+		"a: 1\n b: 2\n":                          false,
+		"a:\n  b: 1\n c: 2\n":                    false,
+		"- a\n  - b\n":                           false,
+		"a: \"\\N\"\n":                           false,
+		"a: \"\\ud800\"\n":                       false,
+		"a: 'x' y\n":                             false,
+		"a: 'x'#y\n":                             false,
+		"a: 'x' #y\n":                            true,
+		"plain\n":                                false,
+		"":                                       false,
+		"a: 1\n- b\n":                            false,
+		"a: 99999999999999999999\n":              false,
+		"a: @x\n":                                false,
+		"a: `x\n":                                false,
+	}
+	var docs [][]byte
+	for text, want := range cases {
+		for i, opts := range fastYAMLOptions {
+			got, diff := compareFastYAML([]byte(text), opts)
+			if i == 1 && got != want {
+				t.Errorf("%q: fast path took it: %v, want %v", text, got, want)
+			}
+			if diff != "" {
+				t.Errorf("%q: %s", text, diff)
+			}
+		}
+	}
+	var files []string
+	root, err := sharedtest.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{root, sharedtest.Dir(t)} {
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+				return filepath.SkipDir
+			}
+			switch filepath.Ext(path) {
+			case ".yaml", ".yml", ".json":
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Ext(f) != ".json" {
+			docs = append(docs, data)
+		}
+		for _, indent := range []int{2, 4} {
+			if b := blockYAML(t, data, indent); b != nil {
+				docs = append(docs, b)
+				if indent == 2 {
+					docs = append(docs, bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")))
+				}
+			}
+		}
+	}
+	big := benchgen.DescriptionYAML(50)
+	docs = append(docs, big)
+	accepted := 0
+	for _, data := range docs {
+		for _, opts := range fastYAMLOptions {
+			ok, diff := compareFastYAML(data, opts)
+			if diff != "" {
+				t.Fatalf("%s\n%s", diff, truncate(data))
+			}
+			if ok {
+				accepted++
+			}
+		}
+	}
+	if ok, _ := compareFastYAML(big, DefaultOptions()); !ok {
+		t.Error("the fast path refuses the benchmark description")
+	}
+	t.Logf("%d documents, the fast path took %d of %d parses", len(docs), accepted, 2*len(docs))
+	if accepted < len(docs) {
+		t.Errorf("the fast path took only %d of %d parses", accepted, 2*len(docs))
+	}
+}
+
+// TestFastYAMLLimits: a document that crosses a limit is left to yaml.v3's
+// front end, which reports it as before.
+func TestFastYAMLLimits(t *testing.T) {
+	deep := strings.Repeat("- ", 80) + "x\n"
+	long := "a: " + strings.Repeat("x", 100) + "\n"
+	many := strings.Repeat("- 1\n", 300)
+	for _, c := range []struct {
+		text   string
+		limits Limits
+		want   string
+	}{
+		{deep, Limits{Depth: 64}, "nesting depth exceeds the limit of 64"},
+		{long, Limits{ScalarBytes: 50}, "more than the limit of 50 bytes"},
+		{many, Limits{Values: 100}, "more than 100 values"},
+		{"a: 1\na: 2\n", Limits{}, "duplicate key"},
+	} {
+		opts := DefaultOptions()
+		opts.Limits = c.limits
+		_, err := Parse("l.yaml", []byte(c.text), opts)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%.20q: %v, want an error with %q", c.text, err, c.want)
+		}
+		opts.Limits = DefaultLimits()
+		if _, err := Parse("l.yaml", []byte(c.text), opts); err != nil && !strings.Contains(c.want, "duplicate") {
+			t.Errorf("%.20q within the default limits: %v", c.text, err)
+		}
+	}
+}
+
+func FuzzFastYAML(f *testing.F) {
+	for _, s := range []string{
+		"a: 1\nb:\n  - x\n  - 'y'\n  - \"z\\t\"\nc:\n- k: v\n  l: w # c\n",
+		"- - a\n  - b\n- c: d\n",
+		"é: ü\nk: é😀:y\n",
+		"a: 1\na: 2\n",
+		"1: a\n~: b\n",
+		"a: 1\r\nb:\r\n- x\r\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, opts := range fastYAMLOptions {
+			if _, diff := compareFastYAML(data, opts); diff != "" {
+				t.Fatal(diff)
+			}
+		}
+	})
+}
