@@ -147,7 +147,7 @@ func (p *yfast) key(off int) (name string, at Pos, after int, isKey, fine bool) 
 		if end >= p.le || d[end] != ':' {
 			return "", at, 0, false, true // a quoted scalar, unless more follows
 		}
-		if end+1 < p.le && d[end+1] != ' ' || len(s) > p.opts.Limits.ScalarBytes {
+		if end+1 < p.le && d[end+1] != ' ' || end-off > maxFastKey || len(s) > p.opts.Limits.ScalarBytes {
 			return "", at, 0, false, false
 		}
 		return s, at, end + 1, true, true
