@@ -9,30 +9,34 @@ import (
 // directly into celint's tree, without yaml.v3 and its own tree of about
 // 200 bytes a node: block mappings and sequences indented with spaces, one
 // line per entry, keys and values that are single-line plain, single- or
-// double-quoted scalars, and comments. That is what YAML encoders write and
-// most hand-written descriptions are. It builds exactly the tree the
-// yaml.v3 front end builds (positions, styles, values, member order), and
-// it gives up, leaving the input to yaml.v3, at the first thing outside
-// that subset or in doubt: flow collections, block scalars, anchors,
-// aliases, tags, directives, document markers, multi-line scalars, empty
-// values, explicit keys, tabs, carriage returns but in CRLF line breaks, any error and any limit
-// crossed. So every error is still reported by the yaml.v3 front end, with
-// its message and position. TestFastYAMLAgrees and FuzzFastYAML compare
-// the two front ends on every document the fast path accepts.
+// double-quoted scalars, literal and folded block scalars, comments and a
+// "---" start marker. That is what YAML encoders write and most
+// hand-written descriptions are. It builds exactly the tree the yaml.v3
+// front end builds (positions, styles, values, member order), and it gives
+// up, leaving the input to yaml.v3, at the first thing outside that subset
+// or in doubt: flow collections (but "{}" and "[]"), anchors, aliases,
+// tags, directives, other document markers, multi-line flow scalars, empty
+// values, explicit keys, block scalars with an indentation indicator or
+// leading empty lines, tabs, carriage returns outside CRLF line breaks,
+// any error and any limit crossed. So every error is still reported by the
+// yaml.v3 front end, with its message and position. TestFastYAMLAgrees and
+// FuzzFastYAML compare the two front ends on every document the fast path
+// accepts.
 
 // yfast is the fast path's cursor: the current content line, the first
 // line at or after a given offset that is neither blank nor a comment.
 type yfast struct {
 	*builder
-	data []byte
-	ls   int // offset of the line's first byte
-	cs   int // offset of its first non-space byte
-	le   int // offset of its end (its line break, or len(data))
-	nl   int // offset of its '\n', or len(data)
-	line int // its 1-based number
-	eof  bool
-	kids []*Node // the children of the open collections, innermost last
-	cr   bool    // the input has a carriage return
+	data  []byte
+	ls    int // offset of the line's first byte
+	cs    int // offset of its first non-space byte
+	le    int // offset of its end (its line break, or len(data))
+	nl    int // offset of its '\n', or len(data)
+	line  int // its 1-based number
+	eof   bool
+	kids  []*Node // the children of the open collections, innermost last
+	cr    bool    // the input has a carriage return
+	start bool    // a "---" line may start the document here
 }
 
 // maxFastKey is the longest key the fast path reads; YAML limits an
@@ -45,10 +49,11 @@ func parseBlockYAML(b *builder, data []byte) (root *Node, ok bool) {
 	if bytes.IndexByte(data, '\t') >= 0 {
 		return nil, false
 	}
-	p := &yfast{builder: b, data: data, cr: bytes.IndexByte(data, '\r') >= 0}
+	p := &yfast{builder: b, data: data, cr: bytes.IndexByte(data, '\r') >= 0, start: true}
 	if !p.seek(0, 1) || p.eof {
 		return nil, false
 	}
+	p.start = false
 	if p.seqIndicator(p.cs) {
 		root, ok = p.seq(p.cs, 0)
 	} else if _, _, _, isKey, fine := p.key(p.cs); isKey && fine {
@@ -86,7 +91,12 @@ func (p *yfast) seek(off, line int) bool {
 			cs++
 		}
 		if cs == off && le-off >= 3 && (string(d[off:off+3]) == "---" || string(d[off:off+3]) == "...") || cs == off && cs < le && d[cs] == '%' {
-			return false
+			if !p.start || string(d[off:off+3]) != "---" || !p.restAt(off+3, le) {
+				return false
+			}
+			p.start = false // the document's start marker, alone on its line
+			off, line = nl+1, line+1
+			continue
 		}
 		if cs < le && d[cs] != '#' {
 			p.ls, p.cs, p.le, p.nl, p.line = off, cs, le, nl, line
@@ -247,7 +257,7 @@ func (p *yfast) quoted(off int) (string, int, bool) {
 				sb = append(sb, '\r')
 			case 'e':
 				sb = append(sb, 0x1b)
-			case ' ', '"', '/', '\\':
+			case ' ', '"', '\\': // (yaml.v3 knows no \/)
 				sb = append(sb, e)
 			case 'x', 'u', 'U':
 				n := 2
@@ -294,10 +304,14 @@ func hexVal(h byte) (byte, bool) {
 }
 
 // scalar reads the scalar value at off, or the empty flow collection "{}"
-// or "[]", which ends its line (but for a comment), and moves to the next
-// line. depth is its parent's nesting depth.
-func (p *yfast) scalar(off, depth int) (*Node, bool) {
+// or "[]", which ends its line (but for a comment, or the lines of a block
+// scalar), and moves to the next line. depth is its parent's nesting
+// depth, parentCol the column of its parent collection.
+func (p *yfast) scalar(off, depth, parentCol int) (*Node, bool) {
 	d := p.data
+	if c := d[off]; c == '|' || c == '>' {
+		return p.blockScalar(off, parentCol)
+	}
 	at := p.pos(off)
 	if c := d[off]; c == '{' || c == '[' {
 		if off+1 >= p.le || d[off+1] != c+2 || !p.restOfLine(off+2) { // '{'+2 is '}', '['+2 is ']'
@@ -382,14 +396,129 @@ func (p *yfast) scalar(off, depth int) (*Node, bool) {
 	return n, p.next()
 }
 
-// restOfLine reports whether the line holds nothing but spaces and a
-// comment from off, the end of a value.
-func (p *yfast) restOfLine(off int) bool {
-	i := off
-	for i < p.le && p.data[i] == ' ' {
+// blockScalar reads the literal (|) or folded (>) block scalar whose
+// indicator is at off, in a collection at column parentCol, as yaml.v3
+// (libyaml) reads it, and moves to the line after it. It gives up on an
+// explicit indentation indicator, on empty lines before the first line of
+// content, and on a scalar without content.
+func (p *yfast) blockScalar(off, parentCol int) (*Node, bool) {
+	d := p.data
+	at := p.pos(off)
+	literal := d[off] == '|'
+	chomp := 0 // clip; -1 strip, 1 keep
+	i := off + 1
+	if i < p.le && (d[i] == '-' || d[i] == '+') {
+		chomp = 1
+		if d[i] == '-' {
+			chomp = -1
+		}
 		i++
 	}
-	return i == p.le || i > off && p.data[i] == '#'
+	if i < p.le && d[i] >= '0' && d[i] <= '9' || !p.restOfLine(i) {
+		return nil, false
+	}
+	var (
+		sb           []byte
+		indent       = -1
+		leadingBreak bool // the content so far ends with a line break not yet added
+		leadingBlank bool // the last content line started with a space
+		trailing     int  // empty lines since the last content line
+		line         = p.line + 1
+		start        = p.nl + 1
+	)
+	for start < len(d) {
+		nl := bytes.IndexByte(d[start:], '\n')
+		if nl < 0 {
+			nl = len(d)
+		} else {
+			nl += start
+		}
+		le := nl
+		if p.cr {
+			if le > start && le < len(d) && d[le-1] == '\r' {
+				le--
+			}
+			if bytes.IndexByte(d[start:le], '\r') >= 0 {
+				return nil, false
+			}
+		}
+		sp := 0
+		for start+sp < le && d[start+sp] == ' ' {
+			sp++
+		}
+		blank := start+sp == le
+		if indent < 0 {
+			if blank || sp <= parentCol {
+				return nil, false
+			}
+			indent = sp
+		}
+		if blank && sp <= indent {
+			if nl == len(d) {
+				break // spaces at the end of the input are no line
+			}
+			trailing++
+			start, line = nl+1, line+1
+			continue
+		}
+		if sp < indent {
+			break
+		}
+		trailingBlank := d[start+indent] == ' '
+		if !literal && leadingBreak && !leadingBlank && !trailingBlank {
+			if trailing == 0 {
+				sb = append(sb, ' ')
+			}
+		} else if leadingBreak {
+			sb = append(sb, '\n')
+		}
+		for ; trailing > 0; trailing-- {
+			sb = append(sb, '\n')
+		}
+		leadingBlank = trailingBlank
+		sb = append(sb, d[start+indent:le]...)
+		leadingBreak = nl < len(d)
+		if len(sb) > p.opts.Limits.ScalarBytes {
+			return nil, false
+		}
+		start, line = nl+1, line+1
+	}
+	if indent < 0 {
+		return nil, false
+	}
+	if chomp != -1 && leadingBreak {
+		sb = append(sb, '\n')
+	}
+	if chomp == 1 {
+		for ; trailing > 0; trailing-- {
+			sb = append(sb, '\n')
+		}
+	}
+	if len(sb) > p.opts.Limits.ScalarBytes {
+		return nil, false
+	}
+	n, err := p.newNode(String, at)
+	if err != nil {
+		return nil, false
+	}
+	n.scalar, n.Style = string(sb), Folded
+	if literal {
+		n.Style = Literal
+	}
+	return n, p.seek(start, line)
+}
+
+// restOfLine reports whether the current line holds nothing but spaces and
+// a comment from off, the end of a value.
+func (p *yfast) restOfLine(off int) bool { return p.restAt(off, p.le) }
+
+// restAt is restOfLine for the line that ends at le.
+func (p *yfast) restAt(off, le int) bool {
+	i := off
+	for i < le && p.data[i] == ' ' {
+		i++
+	}
+	return i == le || i > off && p.data[i] == '#'
 }
 
 // collection creates a mapping's or sequence's node, whose parent is at
@@ -404,13 +533,13 @@ func (p *yfast) collection(kind Kind, at Pos, depth int) (*Node, bool) {
 }
 
 // block reads the node that starts the current line, indented past its
-// parent's.
-func (p *yfast) block(depth int) (*Node, bool) {
-	return p.inline(p.cs, depth)
+// parent's, which is at column parentCol.
+func (p *yfast) block(depth, parentCol int) (*Node, bool) {
+	return p.inline(p.cs, depth, parentCol)
 }
 
 // inline reads the node at off: a sequence, a mapping or a scalar.
-func (p *yfast) inline(off, depth int) (*Node, bool) {
+func (p *yfast) inline(off, depth, parentCol int) (*Node, bool) {
 	if p.seqIndicator(off) {
 		return p.seq(off, depth)
 	}
@@ -421,7 +550,7 @@ func (p *yfast) inline(off, depth int) (*Node, bool) {
 	case isKey:
 		return p.mapping(off, depth)
 	}
-	return p.scalar(off, depth)
+	return p.scalar(off, depth, parentCol)
 }
 
 // seq reads the block sequence whose first "-" is at off.
@@ -442,9 +571,9 @@ func (p *yfast) seq(off, depth int) (*Node, bool) {
 			if !p.next() || p.eof || p.ind() <= col {
 				return nil, false // an empty entry
 			}
-			child, ok = p.block(depth + 1)
+			child, ok = p.block(depth+1, col)
 		} else {
-			child, ok = p.inline(q, depth+1)
+			child, ok = p.inline(q, depth+1, col)
 		}
 		if !ok {
 			return nil, false
@@ -489,11 +618,11 @@ func (p *yfast) mapping(off, depth int) (*Node, bool) {
 		var child *Node
 		switch {
 		case q < p.le && p.data[q] != '#':
-			child, ok = p.scalar(q, depth+1)
+			child, ok = p.scalar(q, depth+1, col)
 		case !p.next() || p.eof:
 			return nil, false // an empty value
 		case p.ind() > col:
-			child, ok = p.block(depth + 1)
+			child, ok = p.block(depth+1, col)
 		case p.ind() == col && p.seqIndicator(p.cs):
 			child, ok = p.seq(p.cs, depth+1) // a sequence at its key's column
 		default:

@@ -94,52 +94,67 @@ func TestFastYAMLAgrees(t *testing.T) {
 		"é: ü\n\"é😀\": 'ä'\nk: é😀:y\n":                              true,
 		"1: a\ntrue: b\nnull: c\n~: d\n0x1F: e\n.inf: f\n":          true,
 		"a: .inf\nb: .nan\nc: 1e3\nd: 0.5\ne: 2026-08-25\nf: 0b1\n": true,
-		"a: 1\na: 2\n":                           true,
-		"url: https://x.example/a#b?c\n":         true,
-		"a: b:c\n":                               true,
-		"a: b: c\n":                              false,
-		"a: {}\nb: []\nc:\n- {} # c\n- []\n":     true,
-		"a: [ ]\n":                               false,
-		"a: {} x\n":                              false,
-		"a: []#c\n":                              false,
-		"a: [1, 2]\n":                            false,
-		"a: {b: 1}\n":                            false,
-		"a: &x 1\nb: *x\n":                       false,
-		"a: !!str 1\n":                           false,
-		"a: |\n  x\n":                            false,
-		"a: >\n  x\n":                            false,
-		"a:\n":                                   false,
-		"a:\nb: 1\n":                             false,
-		"- \n- a\n":                              false,
-		"a: x\n  y\n":                            false,
-		"a: 'x\n  y'\n":                          false,
-		"a: \"x\n  y\"\n":                        false,
-		"---\na: 1\n":                            false,
-		"a: 1\n---\nb: 2\n":                      false,
-		"%YAML 1.2\n---\na: 1\n":                 false,
-		"a:\tb\n":                                false,
-		"a: 1\r\nb: 2\r\n":                       true,
-		"a: 1\r\n# c\r\n\r\nb:\r\n- 'x' # c\r\n": true,
-		"a: 1\rb: 2\n":                           false,
-		"a: 1\r":                                 false,
-		"a: x\r y\r\n":                           false,
-		"? a\n: b\n":                             false,
-		"<<: {a: 1}\n":                           false,
-		"a : 1\n":                                false,
-		"a: 1\n b: 2\n":                          false,
-		"a:\n  b: 1\n c: 2\n":                    false,
-		"- a\n  - b\n":                           false,
-		"a: \"\\N\"\n":                           false,
-		"a: \"\\ud800\"\n":                       false,
-		"a: 'x' y\n":                             false,
-		"a: 'x'#y\n":                             false,
-		"a: 'x' #y\n":                            true,
-		"plain\n":                                false,
-		"":                                       false,
-		"a: 1\n- b\n":                            false,
-		"a: 99999999999999999999\n":              false,
-		"a: @x\n":                                false,
-		"a: `x\n":                                false,
+		"a: 1\na: 2\n":                       true,
+		"url: https://x.example/a#b?c\n":     true,
+		"a: b:c\n":                           true,
+		"a: b: c\n":                          false,
+		"a: {}\nb: []\nc:\n- {} # c\n- []\n": true,
+		"a: [ ]\n":                           false,
+		"a: {} x\n":                          false,
+		"a: []#c\n":                          false,
+		"a: [1, 2]\n":                        false,
+		"a: {b: 1}\n":                        false,
+		"a: &x 1\nb: *x\n":                   false,
+		"a: !!str 1\n":                       false,
+		"a: |\n  x\n":                        true,
+		"a: >\n  x\n":                        true,
+		"a: |-\n  x\n\n  y\n\n\nb: 1\n":      true,
+		"a: |+\n  x\n\n   y\n  \n\nb: 1\n":   true,
+		"a: >\n  x\n  y\n\n  z\n   w\n  v\n# c\nb: >- # c\n  q\n": true,
+		"- >+\n  x\n  \n- |\n   y\n  z\n":                         false,
+		"- >+\n  x\n  \n- |\n   y\n   z":                          true,
+		"a:\n  - b: |\n      x\n    c: 1\n":                       true,
+		"a: |2\n   x\n":                                           false,
+		"a: |\n\n  x\n":                                           false,
+		"a: |\nb: 1\n":                                            false,
+		"a: |x\n  y\n":                                            false,
+		"---\na: |\n  x\n  ---\n":                                 true,
+		"a: |\n x\n\ty\n":                                         false,
+		"a:\n":                                                    false,
+		"a:\nb: 1\n":                                              false,
+		"- \n- a\n":                                               false,
+		"a: x\n  y\n":                                             false,
+		"a: 'x\n  y'\n":                                           false,
+		"a: \"x\n  y\"\n":                                         false,
+		"---\na: 1\n":                                             true,
+		"# c\n--- # c\n\na: 1\n":                                  true,
+		"---\n---\na: 1\n":                                        false,
+		"--- a: 1\n":                                              false,
+		"a: 1\n---\nb: 2\n":                                       false,
+		"%YAML 1.2\n---\na: 1\n":                                  false,
+		"a:\tb\n":                                                 false,
+		"a: 1\r\nb: 2\r\n":                                        true,
+		"a: 1\r\n# c\r\n\r\nb:\r\n- 'x' # c\r\n":                  true,
+		"a: 1\rb: 2\n":                                            false,
+		"a: 1\r":                                                  false,
+		"a: x\r y\r\n":                                            false,
+		"? a\n: b\n":                                              false,
+		"<<: {a: 1}\n":                                            false,
+		"a : 1\n":                                                 false,
+		"a: 1\n b: 2\n":                                           false,
+		"a:\n  b: 1\n c: 2\n":                                     false,
+		"- a\n  - b\n":                                            false,
+		"a: \"\\N\"\n":                                            false,
+		"a: \"\\ud800\"\n":                                        false,
+		"a: 'x' y\n":                                              false,
+		"a: 'x'#y\n":                                              false,
+		"a: 'x' #y\n":                                             true,
+		"plain\n":                                                 false,
+		"":                                                        false,
+		"a: 1\n- b\n":                                             false,
+		"a: 99999999999999999999\n":                               false,
+		"a: @x\n":                                                 false,
+		"a: `x\n":                                                 false,
 	}
 	var docs [][]byte
 	for text, want := range cases {
@@ -253,6 +268,8 @@ func FuzzFastYAML(f *testing.F) {
 		"a: 1\na: 2\n",
 		"1: a\n~: b\n",
 		"a: 1\r\nb:\r\n- x\r\n",
+		"---\na: |\n  x\n\n  y\nb: >-\n  p\n  q\n\n   r\n",
+		"---\na: |\n  x\n\n  y\nb: >-\n  p\n  q\n\n   r\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -263,4 +280,28 @@ func FuzzFastYAML(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFastYAMLDeep: the fast path reads nesting down to the hard ceiling
+// (MaxDepth) without failing, in linear time, and agrees with yaml.v3's
+// front end at a depth it reads quickly.
+func TestFastYAMLDeep(t *testing.T) {
+	opts := Options{Limits: Limits{Depth: MaxDepth}}
+	opts.Limits = opts.Limits.withDefaults()
+	deep := []byte(strings.Repeat("- ", MaxDepth-1) + "x\n")
+	b := &builder{file: "d.yaml", opts: opts}
+	if _, ok := parseBlockYAML(b, deep); !ok || b.depth != MaxDepth-1 {
+		t.Errorf("a %d-deep sequence: taken %v, depth %d", MaxDepth-1, ok, b.depth)
+	}
+	var nested strings.Builder // each entry a mapping whose value is a sequence at its key's column
+	for i := range 150 {
+		nested.WriteString(strings.Repeat("  ", i) + "- a:\n")
+	}
+	nested.WriteString(strings.Repeat("  ", 150) + "- x\n")
+	for _, text := range []string{strings.Repeat("- ", 300) + "x\n", nested.String()} {
+		ok, diff := compareFastYAML([]byte(text), opts)
+		if !ok || diff != "" {
+			t.Errorf("%.30q: taken %v; %s", text, ok, diff)
+		}
+	}
 }
