@@ -9,12 +9,14 @@ import (
 // directly into celint's tree, without yaml.v3 and its own tree of about
 // 200 bytes a node: block mappings and sequences indented with spaces, one
 // line per entry, keys and values that are single-line plain, single- or
-// double-quoted scalars, literal and folded block scalars, comments and a
-// "---" start marker. That is what YAML encoders write and most
+// double-quoted scalars (over several lines too), literal and folded block
+// scalars, single-line flow collections, comments and a "---" start
+// marker. That is what YAML encoders write and most
 // hand-written descriptions are. It builds exactly the tree the yaml.v3
 // front end builds (positions, styles, values, member order), and it gives
 // up, leaving the input to yaml.v3, at the first thing outside that subset
-// or in doubt: flow collections (but "{}" and "[]"), anchors, aliases,
+// or in doubt: flow collections over several lines or with anything but
+// single-line scalars and flow collections in them, anchors, aliases,
 // tags, directives, other document markers, multi-line flow scalars, empty
 // values, explicit keys, block scalars with an indentation indicator or
 // leading empty lines, tabs, carriage returns outside CRLF line breaks,
@@ -71,20 +73,9 @@ func parseBlockYAML(b *builder, data []byte) (root *Node, ok bool) {
 func (p *yfast) seek(off, line int) bool {
 	d := p.data
 	for off < len(d) {
-		nl := bytes.IndexByte(d[off:], '\n')
-		if nl < 0 {
-			nl = len(d)
-		} else {
-			nl += off
-		}
-		le := nl
-		if p.cr {
-			if le > off && le < len(d) && d[le-1] == '\r' {
-				le--
-			}
-			if bytes.IndexByte(d[off:le], '\r') >= 0 {
-				return false
-			}
+		le, nl, ok := p.lineAt(off)
+		if !ok {
+			return false
 		}
 		cs := off
 		for cs < le && d[cs] == ' ' {
@@ -133,10 +124,13 @@ func (p *yfast) seqIndicator(off int) bool {
 }
 
 // plainStart reports whether a plain scalar may start at off.
-func (p *yfast) plainStart(off int) bool {
+func (p *yfast) plainStart(off int) bool { return p.plainStartAt(off, p.le) }
+
+// plainStartAt is plainStart on the line that ends at le.
+func (p *yfast) plainStartAt(off, le int) bool {
 	switch p.data[off] {
 	case '-':
-		return off+1 < p.le && p.data[off+1] != ' '
+		return off+1 < le && p.data[off+1] != ' '
 	case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
 		return false
 	}
@@ -152,7 +146,7 @@ func (p *yfast) key(off int) (name string, at Pos, after int, isKey, fine bool) 
 	if c := d[off]; c == '"' || c == '\'' {
 		s, end, ok := p.quoted(off)
 		if !ok {
-			return "", at, 0, false, false
+			return "", at, 0, false, true // not a key; perhaps a value over several lines
 		}
 		if end >= p.le || d[end] != ':' {
 			return "", at, 0, false, true // a quoted scalar, unless more follows
@@ -200,95 +194,141 @@ func (p *yfast) key(off int) (name string, at Pos, after int, isKey, fine bool) 
 
 // quoted reads the single-line quoted scalar at off: its value and the
 // offset past its closing quote.
-func (p *yfast) quoted(off int) (string, int, bool) {
+func (p *yfast) quoted(off int) (string, int, bool) { return p.quotedIn(off, -1) }
+
+// quotedIn reads the quoted scalar at off. With parentCol >= 0 it may go
+// on over lines indented past that column, folded as yaml.v3 folds them
+// (a line break is a space, each further one a "\n", the spaces around
+// them dropped), and the cursor is moved to its last line.
+func (p *yfast) quotedIn(off, parentCol int) (string, int, bool) {
 	d := p.data
-	if d[off] == '\'' {
-		var sb []byte
-		start := off + 1
-		for i := start; i < p.le; i++ {
-			if d[i] != '\'' {
+	q := d[off]
+	var sb []byte
+	folded := false // sb holds the value so far
+	start := off + 1
+	for i := start; ; i++ {
+		if i == p.le {
+			if parentCol < 0 {
+				return "", 0, false
+			}
+			j := i
+			for j > start && d[j-1] == ' ' {
+				j--
+			}
+			sb, folded = append(sb, d[start:j]...), true
+			if i, ok := p.foldBreaks(&sb, parentCol); ok {
+				start = i
+				i--
 				continue
 			}
-			if i+1 < p.le && d[i+1] == '\'' {
-				sb = append(sb, d[start:i+1]...)
+			return "", 0, false
+		}
+		c := d[i]
+		if c == q {
+			if q == '\'' && i+1 < p.le && d[i+1] == '\'' {
+				sb, folded = append(sb, d[start:i+1]...), true
 				start = i + 2
 				i++
 				continue
 			}
-			if sb == nil {
+			if !folded {
 				return string(d[start:i]), i + 1, true
 			}
 			return string(append(sb, d[start:i]...)), i + 1, true
 		}
-		return "", 0, false
-	}
-	var sb []byte
-	start := off + 1
-	for i := start; i < p.le; i++ {
-		switch d[i] {
-		case '"':
-			if sb == nil {
-				return string(d[start:i]), i + 1, true
-			}
-			return string(append(sb, d[start:i]...)), i + 1, true
-		case '\\':
-			if i+1 >= p.le {
-				return "", 0, false
-			}
-			sb = append(sb, d[start:i]...)
-			e := d[i+1]
-			i++
-			switch e {
-			case '0':
-				sb = append(sb, 0)
-			case 'a':
-				sb = append(sb, '\a')
-			case 'b':
-				sb = append(sb, '\b')
-			case 't':
-				sb = append(sb, '\t')
-			case 'n':
-				sb = append(sb, '\n')
-			case 'v':
-				sb = append(sb, '\v')
-			case 'f':
-				sb = append(sb, '\f')
-			case 'r':
-				sb = append(sb, '\r')
-			case 'e':
-				sb = append(sb, 0x1b)
-			case ' ', '"', '\\': // (yaml.v3 knows no \/)
-				sb = append(sb, e)
-			case 'x', 'u', 'U':
-				n := 2
-				if e == 'u' {
-					n = 4
-				} else if e == 'U' {
-					n = 8
-				}
-				if i+n >= p.le {
-					return "", 0, false
-				}
-				var r rune
-				for _, h := range d[i+1 : i+1+n] {
-					v, ok := hexVal(h)
-					if !ok {
-						return "", 0, false
-					}
-					r = r<<4 | rune(v)
-				}
-				if r >= 0xD800 && r <= 0xDFFF || r > utf8.MaxRune {
-					return "", 0, false
-				}
-				sb = utf8.AppendRune(sb, r)
-				i += n
-			default:
-				return "", 0, false
-			}
-			start = i + 1
+		if c != '\\' || q != '"' {
+			continue
 		}
+		if i+1 >= p.le {
+			return "", 0, false // an escaped line break
+		}
+		sb, folded = append(sb, d[start:i]...), true
+		e := d[i+1]
+		i++
+		switch e {
+		case '0':
+			sb = append(sb, 0)
+		case 'a':
+			sb = append(sb, '\a')
+		case 'b':
+			sb = append(sb, '\b')
+		case 't':
+			sb = append(sb, '\t')
+		case 'n':
+			sb = append(sb, '\n')
+		case 'v':
+			sb = append(sb, '\v')
+		case 'f':
+			sb = append(sb, '\f')
+		case 'r':
+			sb = append(sb, '\r')
+		case 'e':
+			sb = append(sb, 0x1b)
+		case ' ', '"', '\\': // (yaml.v3 knows no \/)
+			sb = append(sb, e)
+		case 'x', 'u', 'U':
+			n := 2
+			if e == 'u' {
+				n = 4
+			} else if e == 'U' {
+				n = 8
+			}
+			if i+n >= p.le {
+				return "", 0, false
+			}
+			var r rune
+			for _, h := range d[i+1 : i+1+n] {
+				v, ok := hexVal(h)
+				if !ok {
+					return "", 0, false
+				}
+				r = r<<4 | rune(v)
+			}
+			if r >= 0xD800 && r <= 0xDFFF || r > utf8.MaxRune {
+				return "", 0, false
+			}
+			sb = utf8.AppendRune(sb, r)
+			i += n
+		default:
+			return "", 0, false
+		}
+		start = i + 1
 	}
-	return "", 0, false
+}
+
+// foldBreaks moves the cursor from the end of a quoted scalar's line to
+// the next line that is not empty, which must be indented past parentCol,
+// and adds the folded line breaks to sb; it returns where the line's text
+// starts.
+func (p *yfast) foldBreaks(sb *[]byte, parentCol int) (int, bool) {
+	d := p.data
+	breaks := 0
+	for start, line := p.nl+1, p.line+1; start < len(d); start, line = p.nl+1, line+1 {
+		le, nl, ok := p.lineAt(start)
+		if !ok {
+			return 0, false
+		}
+		sp := 0
+		for start+sp < le && d[start+sp] == ' ' {
+			sp++
+		}
+		p.ls, p.cs, p.le, p.nl, p.line = start, start+sp, le, nl, line
+		if start+sp == le {
+			breaks++
+			continue
+		}
+		if sp <= parentCol {
+			return 0, false
+		}
+		if breaks == 0 {
+			*sb = append(*sb, ' ')
+		}
+		for ; breaks > 0; breaks-- {
+			*sb = append(*sb, '\n')
+		}
+		return start + sp, true
+	}
+	return 0, false
 }
 
 func hexVal(h byte) (byte, bool) {
@@ -314,22 +354,9 @@ func (p *yfast) scalar(off, depth, parentCol int) (*Node, bool) {
 	}
 	at := p.pos(off)
 	if c := d[off]; c == '{' || c == '[' {
-		if off+1 >= p.le || d[off+1] != c+2 || !p.restOfLine(off+2) { // '{'+2 is '}', '['+2 is ']'
+		n, end, ok := p.flow(off, depth, parentCol)
+		if !ok || !p.restOfLine(end) {
 			return nil, false
-		}
-		kind := Object
-		if c == '[' {
-			kind = Array
-		}
-		n, ok := p.collection(kind, at, depth)
-		if !ok {
-			return nil, false
-		}
-		n.Style = Flow
-		if kind == Object {
-			finishObject(n, nil, nil)
-		} else {
-			finishArray(n, nil)
 		}
 		return n, p.next()
 	}
@@ -339,9 +366,10 @@ func (p *yfast) scalar(off, depth, parentCol int) (*Node, bool) {
 		nonFinite bool
 		style     = Plain
 		raw       string
+		moved     bool // the cursor is past the scalar already
 	)
 	if c := d[off]; c == '"' || c == '\'' {
-		s, end, ok := p.quoted(off)
+		s, end, ok := p.quotedIn(off, parentCol)
 		if !ok || !p.restOfLine(end) {
 			return nil, false
 		}
@@ -355,25 +383,22 @@ func (p *yfast) scalar(off, depth, parentCol int) (*Node, bool) {
 		if !p.plainStart(off) {
 			return nil, false
 		}
-		end := p.le
-	scan:
-		for i := off; i < p.le; i++ {
-			switch d[i] {
-			case '#':
-				if d[i-1] == ' ' {
-					end = i
-					break scan
-				}
-			case ':':
-				if i+1 == p.le || d[i+1] == ' ' {
-					return nil, false
-				}
+		end, comment, ok := p.plainLine(off, p.le)
+		if !ok {
+			return nil, false
+		}
+		if !comment {
+			var sb []byte
+			if sb, ok = p.plainMore(d[off:end], parentCol); !ok {
+				return nil, false
+			}
+			if sb != nil {
+				raw, moved = string(sb), true
 			}
 		}
-		for end > off && d[end-1] == ' ' {
-			end--
+		if !moved {
+			raw = string(d[off:end])
 		}
-		raw = string(d[off:end])
 		var err *Error
 		if kind, val, nonFinite, err = p.resolvePlain(raw, at); err != nil {
 			return nil, false
@@ -393,6 +418,9 @@ func (p *yfast) scalar(off, depth, parentCol int) (*Node, bool) {
 		return nil, false
 	}
 	n.scalar, n.Style = val, style
+	if moved {
+		return n, true
+	}
 	return n, p.next()
 }
 
@@ -427,20 +455,9 @@ func (p *yfast) blockScalar(off, parentCol int) (*Node, bool) {
 		start        = p.nl + 1
 	)
 	for start < len(d) {
-		nl := bytes.IndexByte(d[start:], '\n')
-		if nl < 0 {
-			nl = len(d)
-		} else {
-			nl += start
-		}
-		le := nl
-		if p.cr {
-			if le > start && le < len(d) && d[le-1] == '\r' {
-				le--
-			}
-			if bytes.IndexByte(d[start:le], '\r') >= 0 {
-				return nil, false
-			}
+		le, nl, ok := p.lineAt(start)
+		if !ok {
+			return nil, false
 		}
 		sp := 0
 		for start+sp < le && d[start+sp] == ' ' {
@@ -506,6 +523,351 @@ func (p *yfast) blockScalar(off, parentCol int) (*Node, bool) {
 		n.Style = Literal
 	}
 	return n, p.seek(start, line)
+}
+
+// plainLine finds where the plain scalar text from off ends on the line
+// that ends at le: before a comment (then comment is true) or trailing
+// spaces. It is false at a ": " or a final ':', which yaml.v3 refuses in a
+// value.
+func (p *yfast) plainLine(off, le int) (end int, comment, ok bool) {
+	d := p.data
+	end = le
+	for i := off; i < le; i++ {
+		switch d[i] {
+		case '#':
+			if i > off && d[i-1] == ' ' {
+				end, comment = i, true
+				i = le
+			}
+		case ':':
+			if i+1 == le || d[i+1] == ' ' {
+				return 0, false, false
+			}
+		}
+	}
+	for end > off && d[end-1] == ' ' {
+		end--
+	}
+	return end, comment, true
+}
+
+// plainMore reads the continuation lines of the plain scalar whose first
+// line is first, in a collection at column parentCol: the lines after it
+// indented past that column, up to the first that is not (or a comment).
+// It returns the whole folded scalar, each line break a space and each
+// empty line a "\n", with the cursor moved past it; nil when the scalar
+// has one line.
+func (p *yfast) plainMore(first []byte, parentCol int) ([]byte, bool) {
+	d := p.data
+	var sb []byte
+	start, line, breaks := p.nl+1, p.line+1, 0
+	lastNL, lastLine := 0, 0
+	for start < len(d) {
+		le, nl, ok := p.lineAt(start)
+		if !ok {
+			return nil, false
+		}
+		sp := 0
+		for start+sp < le && d[start+sp] == ' ' {
+			sp++
+		}
+		if start+sp == le {
+			if nl == len(d) {
+				break
+			}
+			breaks++
+			start, line = nl+1, line+1
+			continue
+		}
+		if sp <= parentCol || d[start+sp] == '#' {
+			break
+		}
+		if !p.plainStartAt(start+sp, le) {
+			return nil, false // what yaml.v3 makes of it is not worth the doubt
+		}
+		end, comment, ok := p.plainLine(start+sp, le)
+		if !ok || comment {
+			return nil, false
+		}
+		if sb == nil {
+			sb = append(sb, first...)
+		}
+		if breaks == 0 {
+			sb = append(sb, ' ')
+		}
+		for ; breaks > 0; breaks-- {
+			sb = append(sb, '\n')
+		}
+		sb = append(sb, d[start+sp:end]...)
+		if len(sb) > p.opts.Limits.ScalarBytes {
+			return nil, false
+		}
+		lastNL, lastLine = nl, line
+		start, line = nl+1, line+1
+	}
+	if sb == nil {
+		return nil, true
+	}
+	return sb, p.seek(lastNL+1, lastLine+1)
+}
+
+// lineAt returns where the line that starts at off ends (before its line
+// break) and where its '\n' is (len(data) for the last line); it is false
+// at a carriage return that does not end a line.
+func (p *yfast) lineAt(off int) (le, nl int, ok bool) {
+	d := p.data
+	nl = bytes.IndexByte(d[off:], '\n')
+	if nl < 0 {
+		nl = len(d)
+	} else {
+		nl += off
+	}
+	le = nl
+	if p.cr {
+		if le > off && le < len(d) && d[le-1] == '\r' {
+			le--
+		}
+		if bytes.IndexByte(d[off:le], '\r') >= 0 {
+			return 0, 0, false
+		}
+	}
+	return le, nl, true
+}
+
+// skipSpaces returns the offset of the first byte at or after i on the
+// current line that is not a space.
+func (p *yfast) skipSpaces(i int) int {
+	for i < p.le && p.data[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// flow reads the flow sequence or mapping at off, in a block collection at
+// column parentCol, and returns the offset past it, on the line where it
+// ends (the cursor's then). Its lines after the first must be indented past
+// parentCol. Its entries are flow
+// collections, single-line quoted scalars and plain scalars without ':';
+// a mapping's are "key: value" pairs. It gives up at anything else, an
+// empty entry or value, and a trailing ','.
+func (p *yfast) flow(off, depth, parentCol int) (*Node, int, bool) {
+	d := p.data
+	kind, closing := Array, byte(']')
+	if d[off] == '{' {
+		kind, closing = Object, '}'
+	}
+	n, fine := p.collection(kind, p.pos(off), depth)
+	if !fine {
+		return nil, 0, false
+	}
+	n.Style = Flow
+	base := len(p.kids)
+	var index map[string]int
+	i, ok := p.flowSpace(off+1, parentCol)
+	if !ok {
+		return nil, 0, false
+	}
+	if i < p.le && d[i] == closing {
+		i++
+	} else {
+		for {
+			var (
+				key    string
+				keyPos Pos
+				at     = -1
+			)
+			if kind == Object {
+				var err *Error
+				if key, keyPos, i, ok = p.flowKey(i); !ok {
+					return nil, 0, false
+				}
+				if at, err = p.memberSlot(p.kids[base:], index, key, keyPos); err != nil {
+					return nil, 0, false
+				}
+				if i = p.skipSpaces(i); i >= p.le {
+					return nil, 0, false // a value on the next line
+				}
+			}
+			var child *Node
+			if child, i, ok = p.flowNode(i, depth+1, parentCol); !ok {
+				return nil, 0, false
+			}
+			child.Parent = n
+			switch {
+			case kind == Array:
+				child.Index = len(p.kids) - base
+				p.kids = append(p.kids, child)
+			case at >= 0:
+				child.Key, child.KeyPos = key, keyPos
+				p.kids[base+at] = child
+			default:
+				child.Key, child.KeyPos = key, keyPos
+				p.kids = append(p.kids, child)
+				index = noteMember(p.kids[base:], index)
+			}
+			if i, ok = p.flowSpace(i, parentCol); !ok {
+				return nil, 0, false
+			}
+			if d[i] == closing {
+				i++
+				break
+			}
+			if d[i] != ',' {
+				return nil, 0, false
+			}
+			if i, ok = p.flowSpace(i+1, parentCol); !ok || d[i] == closing || d[i] == ',' {
+				return nil, 0, false
+			}
+		}
+	}
+	if kind == Object {
+		finishObject(n, p.kids[base:], index)
+	} else {
+		finishArray(n, p.kids[base:])
+	}
+	p.kids = p.kids[:base]
+	return n, i, true
+}
+
+// flowSpace skips the spaces, comments and line breaks from i inside a
+// flow collection to the next token, moving the cursor to its line.
+func (p *yfast) flowSpace(i, parentCol int) (int, bool) {
+	d := p.data
+	j := p.skipSpaces(i)
+	if j < p.le && (d[j] != '#' || j == i && j > p.ls && d[j-1] != ' ') {
+		return j, true
+	}
+	for {
+		if p.nl >= len(d) {
+			return 0, false
+		}
+		start := p.nl + 1
+		le, nl, ok := p.lineAt(start)
+		if !ok {
+			return 0, false
+		}
+		cs := start
+		for cs < le && d[cs] == ' ' {
+			cs++
+		}
+		p.ls, p.cs, p.le, p.nl, p.line = start, cs, le, nl, p.line+1
+		if cs == le || d[cs] == '#' {
+			continue
+		}
+		if cs-start <= parentCol {
+			return 0, false
+		}
+		return cs, true
+	}
+}
+
+// flowNode reads the entry of a flow collection at off (not a space).
+func (p *yfast) flowNode(off, depth, parentCol int) (*Node, int, bool) {
+	d := p.data
+	at := p.pos(off)
+	var (
+		kind      = String
+		val       any
+		nonFinite bool
+		raw       string
+		style     = Plain
+		end       int
+	)
+	switch c := d[off]; c {
+	case '[', '{':
+		return p.flow(off, depth, parentCol)
+	case '"', '\'':
+		s, e, ok := p.quoted(off)
+		if !ok {
+			return nil, 0, false
+		}
+		raw, val, end, style = s, s, e, SingleQuoted
+		if c == '"' {
+			style = DoubleQuoted
+		}
+	default:
+		if !p.plainStart(off) {
+			return nil, 0, false
+		}
+		end = off
+		for end < p.le && !isFlowStop(d[end]) {
+			if d[end] == ':' || d[end] == '#' && d[end-1] == ' ' {
+				return nil, 0, false
+			}
+			end++
+		}
+		e := end
+		for e > off && d[e-1] == ' ' {
+			e--
+		}
+		raw = string(d[off:e])
+		var err *Error
+		if kind, val, nonFinite, err = p.resolvePlain(raw, at); err != nil {
+			return nil, 0, false
+		}
+	}
+	if len(raw) > p.opts.Limits.ScalarBytes {
+		return nil, 0, false
+	}
+	if nonFinite {
+		if p.rejects(NonFiniteNumbers) {
+			return nil, 0, false
+		}
+		kind, val = String, raw
+	}
+	n, err := p.newNode(kind, at)
+	if err != nil {
+		return nil, 0, false
+	}
+	n.scalar, n.Style = val, style
+	return n, end, true
+}
+
+// isFlowStop reports the flow indicators that end a plain scalar in a flow
+// collection.
+func isFlowStop(c byte) bool {
+	return c == ',' || c == '[' || c == ']' || c == '{' || c == '}'
+}
+
+// flowKey reads the key of a flow mapping's entry at off, and its ": ".
+func (p *yfast) flowKey(off int) (string, Pos, int, bool) {
+	d := p.data
+	at := p.pos(off)
+	if c := d[off]; c == '"' || c == '\'' {
+		s, end, ok := p.quoted(off)
+		if !ok || end+1 >= p.le || d[end] != ':' || d[end+1] != ' ' || end-off > maxFastKey || len(s) > p.opts.Limits.ScalarBytes {
+			return "", at, 0, false
+		}
+		return s, at, end + 2, true
+	}
+	if !p.plainStart(off) {
+		return "", at, 0, false
+	}
+	i := off
+	for i < p.le && d[i] != ':' {
+		if isFlowStop(d[i]) || d[i] == '#' {
+			return "", at, 0, false
+		}
+		i++
+	}
+	if i+1 >= p.le || d[i+1] != ' ' || d[i-1] == ' ' || i-off > maxFastKey {
+		return "", at, 0, false
+	}
+	raw := string(d[off:i])
+	if raw == "<<" || len(raw) > p.opts.Limits.ScalarBytes {
+		return "", at, 0, false
+	}
+	kind, val, nonFinite, err := p.resolvePlain(raw, at)
+	if err != nil {
+		return "", at, 0, false
+	}
+	if kind == String && !nonFinite {
+		return val.(string), at, i + 2, true
+	}
+	if p.rejects(NonStringKeys) {
+		return "", at, 0, false
+	}
+	return raw, at, i + 2, true
 }
 
 // restOfLine reports whether the current line holds nothing but spaces and
