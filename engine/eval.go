@@ -345,6 +345,18 @@ type ruleRun struct {
 	compile  time.Duration       // spent in Rule.ready, for stats
 	memo     map[memoKey]ref.Val // per-scope variables' values, by scope
 	out      []Diagnostic        // this rule's diagnostics on the document
+
+	// Frames and scratch space reused from node to node: nothing keeps a
+	// frame once the node's evaluation returns.
+	nodeFrame, eachFrame *frame
+	eachKeys             []eachKey
+}
+
+// eachKey is a member of the map an 'each' check iterates, with its name
+// as text for the sort.
+type eachKey struct {
+	key  ref.Val
+	text string
 }
 
 func (l *linter) lintRule(i int, r *Rule) []Diagnostic {
@@ -460,7 +472,13 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node, scope any) error {
 	if r.scopeValues != nil && !intersects(scope, r.scopeValues) {
 		return nil
 	}
-	fr := &frame{parent: parent, names: nodeNames, self: docTree{n}, node: nodeVars{rr: rr, n: n}}
+	fr := rr.nodeFrame
+	if fr == nil {
+		fr = new(frame)
+	}
+	rr.nodeFrame = nil // a nested use gets a frame of its own
+	defer func() { rr.nodeFrame = fr }()
+	*fr = frame{parent: parent, names: nodeNames, self: docTree{n}, node: nodeVars{rr: rr, n: n}, lazy: fr.lazy[:0]}
 	fr.buf[0], fr.buf[1] = celValue(n), scope
 	fr.vals = fr.buf[:2]
 	if r.resolve && rr.rs.refs != nil {
@@ -647,7 +665,13 @@ func (rr *ruleRun) runCheck(c *check, n *loader.Node, parent *frame) error {
 		return err
 	}
 	// One frame serves every item: nothing keeps it once runOne returns.
-	fr := &frame{parent: parent, names: eachNames}
+	fr := rr.eachFrame
+	if fr == nil {
+		fr = new(frame)
+	}
+	rr.eachFrame = nil
+	defer func() { rr.eachFrame = fr }()
+	*fr = frame{parent: parent, names: eachNames}
 	fr.vals = fr.buf[:3]
 	switch t := coll.(type) {
 	case traits.Lister:
@@ -659,20 +683,18 @@ func (rr *ruleRun) runCheck(c *check, n *loader.Node, parent *frame) error {
 			}
 		}
 	case traits.Mapper:
-		type entry struct {
-			key  ref.Val
-			text string
-		}
-		var keys []entry
+		keys := rr.eachKeys[:0]
+		rr.eachKeys = nil
+		defer func() { clear(keys); rr.eachKeys = keys[:0] }()
 		for it := t.Iterator(); it.HasNext() == types.True; {
 			k := it.Next()
 			text, ok := k.Value().(string)
 			if !ok {
 				text = fmt.Sprint(k.Value())
 			}
-			keys = append(keys, entry{k, text})
+			keys = append(keys, eachKey{k, text})
 		}
-		slices.SortFunc(keys, func(a, b entry) int { return strings.Compare(a.text, b.text) })
+		slices.SortFunc(keys, func(a, b eachKey) int { return strings.Compare(a.text, b.text) })
 		for i, k := range keys {
 			fr.vals[0], fr.vals[1], fr.vals[2] = t.Get(k.key), int64(i), k.key
 			if err := rr.runOne(c, n, fr); err != nil {
@@ -1035,19 +1057,13 @@ func (f *frame) addLazy(ctx context.Context, vars []*variable, s *spend) {
 	if len(vars) == 0 {
 		return
 	}
-	if f.lazy != nil && (f.lazyCtx != ctx || f.lazySpend != s) {
+	if len(f.lazy) > 0 && (f.lazyCtx != ctx || f.lazySpend != s) {
 		panic("engine: a frame's lazy variables share one context and one spend")
 	}
 	f.lazyCtx, f.lazySpend = ctx, s
-	lazy := make([]lazyVar, len(vars))
-	for i, v := range vars {
-		lazy[i] = lazyVar{v: v}
+	for _, v := range vars {
+		f.lazy = append(f.lazy, lazyVar{v: v})
 	}
-	if f.lazy == nil {
-		f.lazy = lazy
-		return
-	}
-	f.lazy = append(f.lazy, lazy...)
 }
 
 // nodeVars are the variables of a selected node that most expressions do
