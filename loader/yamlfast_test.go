@@ -325,7 +325,8 @@ func FuzzFastYAML(f *testing.F) {
 		"1: a\n~: b\n",
 		"a: 1\r\nb:\r\n- x\r\n",
 		"---\na: |\n  x\n\n  y\nb: >-\n  p\n  q\n\n   r\n",
-		"---\na: |\n  x\n\n  y\nb: >-\n  p\n  q\n\n   r\n",
+		"a: [1, 'x', {b: c, \"d\": [e]}, # c\n  f]\nb: {}\n",
+		"a: x\n  y\n\n  z\nb: 'p\n  q'\nc: \"r\n\n  s\"\n",
 	} {
 		f.Add([]byte(s))
 	}
