@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"mime"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -50,39 +51,55 @@ func (o schemaOptions) key() string {
 	return o.dialect + "/refuse"
 }
 
-// parseSchemaOptions reads {"dialect": ..., "externalRefs": ...}.
+// parseSchemaOptions reads {"dialect": ..., "externalRefs": ...}. The two
+// options are looked up by name, not found by iterating the map (a map
+// literal's iterator walks a Go map by reflection, at every call), and a
+// map with other members is then iterated for the first of them in
+// name order, so that the error does not depend on map order.
 func parseSchemaOptions(v ref.Val) (schemaOptions, error) {
 	o := schemaOptions{dialect: "2020-12"}
 	m, ok := v.(traits.Mapper)
 	if !ok {
 		return o, fmt.Errorf("schema options must be a map, got %s", v.Type().TypeName())
 	}
-	it := m.Iterator()
-	for it.HasNext() == types.True {
+	known := 0
+	if d, found := m.Find(types.String("dialect")); found {
+		known++
+		val, _ := d.(types.String)
+		if _, ok := schemaDialects[string(val)]; !ok {
+			return o, fmt.Errorf("schema option dialect: got %s, want one of \"2020-12\", \"2019-09\", \"draft-07\", \"draft-06\", \"draft-04\"", Quote(d.Value()))
+		}
+		o.dialect = string(val)
+	}
+	if e, found := m.Find(types.String("externalRefs")); found {
+		known++
+		val, _ := e.(types.String)
+		switch val {
+		case "refuse":
+			o.ignoreExternal = false
+		case "ignore":
+			o.ignoreExternal = true
+		default:
+			return o, fmt.Errorf("schema option externalRefs: got %s, want \"refuse\" or \"ignore\"", Quote(e.Value()))
+		}
+	}
+	if n, ok := m.Size().(types.Int); ok && int(n) == known {
+		return o, nil
+	}
+	var other []string
+	for it := m.Iterator(); it.HasNext() == types.True; {
 		k := it.Next()
 		name, ok := k.(types.String)
 		if !ok {
 			return o, fmt.Errorf("schema option names are strings, got %s", k.Type().TypeName())
 		}
-		val, _ := m.Get(k).(types.String)
-		switch name {
-		case "dialect":
-			if _, known := schemaDialects[string(val)]; !known {
-				return o, fmt.Errorf("schema option dialect: got %s, want one of \"2020-12\", \"2019-09\", \"draft-07\", \"draft-06\", \"draft-04\"", Quote(m.Get(k).Value()))
-			}
-			o.dialect = string(val)
-		case "externalRefs":
-			switch val {
-			case "refuse":
-				o.ignoreExternal = false
-			case "ignore":
-				o.ignoreExternal = true
-			default:
-				return o, fmt.Errorf("schema option externalRefs: got %s, want \"refuse\" or \"ignore\"", Quote(m.Get(k).Value()))
-			}
-		default:
-			return o, fmt.Errorf("unknown schema option %q: the options are \"dialect\" and \"externalRefs\"", string(name))
+		if name != "dialect" && name != "externalRefs" {
+			other = append(other, string(name))
 		}
+	}
+	slices.Sort(other)
+	if len(other) > 0 {
+		return o, fmt.Errorf("unknown schema option %q: the options are \"dialect\" and \"externalRefs\"", other[0])
 	}
 	return o, nil
 }

@@ -56,6 +56,9 @@ func TestSchemaFunctionsWithOptions(t *testing.T) {
 		{name: "unknown dialect", expr: `schemaError({}, {'dialect': '7'})`, wantErr: `schema option dialect: got "7"`},
 		{name: "unknown option", expr: `schemaError({}, {'draft': '7'})`, wantErr: `unknown schema option "draft"`},
 		{name: "bad externalRefs", expr: `schemaError({}, {'externalRefs': 'fetch'})`, wantErr: `want "refuse" or "ignore"`},
+		// several problems: the same one whatever the map's order
+		{name: "unknown options, first by name", expr: `schemaError({}, {'z': 1, 'draft': '7', 'b': 2, 'dialect': '2020-12'})`, wantErr: `unknown schema option "b"`},
+		{name: "a bad option before unknown ones", expr: `schemaError({}, {'z': 1, 'externalRefs': 'fetch', 'a': 2})`, wantErr: `schema option externalRefs: got "fetch"`},
 		{name: "external refs listed", expr: `schemaExternalRefs(self)`, self: ext, want: []any{"/properties/a/$ref"}},
 		{name: "refs into an $id resource are internal", expr: `schemaExternalRefs(self)`, self: map[string]any{
 			"$defs":      map[string]any{"x": map[string]any{"$id": "https://example.com/x.json", "type": "string"}},
