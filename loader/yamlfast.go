@@ -79,14 +79,11 @@ func parseBlockYAML(b *builder, data []byte) (root *Node, ok bool) {
 func (p *yfast) seek(off, line int) bool {
 	d := p.data
 	for off < len(d) {
-		le, nl, ok := p.lineAt(off)
+		le, nl, sp, ok := p.lineAt(off)
 		if !ok {
 			return false
 		}
-		cs := off
-		for cs < le && d[cs] == ' ' {
-			cs++
-		}
+		cs := off + sp
 		if cs == off && le-off >= 3 && (string(d[off:off+3]) == "---" || string(d[off:off+3]) == "...") || cs == off && cs < le && d[cs] == '%' {
 			if !p.start || string(d[off:off+3]) != "---" || !p.restAt(off+3, le) {
 				return false
@@ -251,27 +248,12 @@ func (p *yfast) quotedIn(off, parentCol int) (string, int, bool) {
 		sb, folded = append(sb, d[start:i]...), true
 		e := d[i+1]
 		i++
+		if r, ok := yamlEscapes[e]; ok {
+			sb = append(sb, r)
+			start = i + 1
+			continue
+		}
 		switch e {
-		case '0':
-			sb = append(sb, 0)
-		case 'a':
-			sb = append(sb, '\a')
-		case 'b':
-			sb = append(sb, '\b')
-		case 't':
-			sb = append(sb, '\t')
-		case 'n':
-			sb = append(sb, '\n')
-		case 'v':
-			sb = append(sb, '\v')
-		case 'f':
-			sb = append(sb, '\f')
-		case 'r':
-			sb = append(sb, '\r')
-		case 'e':
-			sb = append(sb, 0x1b)
-		case ' ', '"', '\\': // (yaml.v3 knows no \/)
-			sb = append(sb, e)
 		case 'x', 'u', 'U':
 			n := 2
 			if e == 'u' {
@@ -310,13 +292,9 @@ func (p *yfast) foldBreaks(sb *[]byte, parentCol int) (int, bool) {
 	d := p.data
 	breaks := 0
 	for start, line := p.nl+1, p.line+1; start < len(d); start, line = p.nl+1, line+1 {
-		le, nl, ok := p.lineAt(start)
+		le, nl, sp, ok := p.lineAt(start)
 		if !ok {
 			return 0, false
-		}
-		sp := 0
-		for start+sp < le && d[start+sp] == ' ' {
-			sp++
 		}
 		p.ls, p.cs, p.le, p.nl, p.line = start, start+sp, le, nl, line
 		if start+sp == le {
@@ -335,6 +313,14 @@ func (p *yfast) foldBreaks(sb *[]byte, parentCol int) (int, bool) {
 		return start + sp, true
 	}
 	return 0, false
+}
+
+// yamlEscapes are the one-character escapes of a double-quoted scalar
+// that yaml.v3 knows (it knows no \/), and what they stand for; \N, \_,
+// \L and \P are left to yaml.v3.
+var yamlEscapes = map[byte]byte{
+	'0': 0, 'a': '\a', 'b': '\b', 't': '\t', 'n': '\n', 'v': '\v', 'f': '\f', 'r': '\r', 'e': 0x1b,
+	' ': ' ', '"': '"', '\\': '\\',
 }
 
 func hexVal(h byte) (byte, bool) {
@@ -461,13 +447,9 @@ func (p *yfast) blockScalar(off, parentCol int) (*Node, bool) {
 		start        = p.nl + 1
 	)
 	for start < len(d) {
-		le, nl, ok := p.lineAt(start)
+		le, nl, sp, ok := p.lineAt(start)
 		if !ok {
 			return nil, false
-		}
-		sp := 0
-		for start+sp < le && d[start+sp] == ' ' {
-			sp++
 		}
 		blank := start+sp == le
 		if indent < 0 {
@@ -569,13 +551,9 @@ func (p *yfast) plainMore(first []byte, parentCol int) ([]byte, bool) {
 	start, line, breaks := p.nl+1, p.line+1, 0
 	lastNL, lastLine := 0, 0
 	for start < len(d) {
-		le, nl, ok := p.lineAt(start)
+		le, nl, sp, ok := p.lineAt(start)
 		if !ok {
 			return nil, false
-		}
-		sp := 0
-		for start+sp < le && d[start+sp] == ' ' {
-			sp++
 		}
 		if start+sp == le {
 			if nl == len(d) {
@@ -618,9 +596,10 @@ func (p *yfast) plainMore(first []byte, parentCol int) ([]byte, bool) {
 }
 
 // lineAt returns where the line that starts at off ends (before its line
-// break) and where its '\n' is (len(data) for the last line); it is false
-// at a carriage return that does not end a line.
-func (p *yfast) lineAt(off int) (le, nl int, ok bool) {
+// break), where its '\n' is (len(data) for the last line) and how many
+// spaces it starts with; it is false at a carriage return that does not
+// end a line.
+func (p *yfast) lineAt(off int) (le, nl, sp int, ok bool) {
 	d := p.data
 	nl = bytes.IndexByte(d[off:], '\n')
 	if nl < 0 {
@@ -634,10 +613,13 @@ func (p *yfast) lineAt(off int) (le, nl int, ok bool) {
 			le--
 		}
 		if bytes.IndexByte(d[off:le], '\r') >= 0 {
-			return 0, 0, false
+			return 0, 0, 0, false
 		}
 	}
-	return le, nl, true
+	for off+sp < le && d[off+sp] == ' ' {
+		sp++
+	}
+	return le, nl, sp, true
 }
 
 // skipSpaces returns the offset of the first byte at or after i on the
@@ -748,14 +730,11 @@ func (p *yfast) flowSpace(i, parentCol int) (int, bool) {
 			return 0, false
 		}
 		start := p.nl + 1
-		le, nl, ok := p.lineAt(start)
+		le, nl, sp, ok := p.lineAt(start)
 		if !ok {
 			return 0, false
 		}
-		cs := start
-		for cs < le && d[cs] == ' ' {
-			cs++
-		}
+		cs := start + sp
 		p.ls, p.cs, p.le, p.nl, p.line = start, cs, le, nl, p.line+1
 		if cs == le || d[cs] == '#' {
 			continue
