@@ -35,16 +35,18 @@ import (
 // line at or after a given offset that is neither blank nor a comment.
 type yfast struct {
 	*builder
-	data  []byte
-	ls    int // offset of the line's first byte
-	cs    int // offset of its first non-space byte
-	le    int // offset of its end (its line break, or len(data))
-	nl    int // offset of its '\n', or len(data)
-	line  int // its 1-based number
-	eof   bool
-	kids  []*Node // the children of the open collections, innermost last
-	cr    bool    // the input has a carriage return
-	start bool    // a "---" line may start the document here
+	data []byte
+	ls   int // offset of the line's first byte
+	cs   int // offset of its first non-space byte
+	le   int // offset of its end (its line break, or len(data))
+	nl   int // offset of its '\n', or len(data)
+	line int // its 1-based number
+	eof  bool
+	kids []*Node // the children of the open collections, innermost last
+	cr   bool    // the input has a carriage return
+
+	colLine, colOff, colCol int  // the last column pos counted: the line's start, the offset, the column
+	start                   bool // a "---" line may start the document here
 }
 
 // maxFastKey is the longest key the fast path reads; YAML limits an
@@ -109,15 +111,20 @@ func (p *yfast) next() bool { return p.seek(p.nl+1, p.line+1) }
 func (p *yfast) ind() int { return p.cs - p.ls }
 
 // pos is where the byte at off of the current line is, its column counted
-// in characters as yaml.v3 counts it.
+// in characters as yaml.v3 counts it. It counts on from the last position
+// asked for on the line, so that the nodes of a long line (a flow
+// collection of a million entries) cost linear time, not quadratic.
 func (p *yfast) pos(off int) Pos {
-	col := off - p.ls
-	for _, c := range p.data[p.ls:off] {
-		if c >= utf8.RuneSelf {
-			col = utf8.RuneCount(p.data[p.ls:off])
-			break
+	from, col := p.ls, 0
+	if p.colLine == p.ls && p.colOff <= off {
+		from, col = p.colOff, p.colCol
+	}
+	for _, c := range p.data[from:off] {
+		if c&0xC0 != 0x80 { // not a UTF-8 continuation byte: a character starts
+			col++
 		}
 	}
+	p.colLine, p.colOff, p.colCol = p.ls, off, col
 	return Pos{Line: p.line, Col: col + 1}
 }
 

@@ -362,3 +362,41 @@ func TestFastYAMLDeep(t *testing.T) {
 		}
 	}
 }
+
+// TestFastYAMLLongLine: the nodes of one long line (a flow sequence of half
+// a million entries, some with characters of several bytes) get their
+// columns in characters; counting them is linear in the line (it was
+// quadratic, and a 4 MiB line of TestHostileDocuments ran for minutes).
+func TestFastYAMLLongLine(t *testing.T) {
+	const n = 500_000
+	var sb strings.Builder
+	sb.WriteString("é: [")
+	for i := range n {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		if i%2 == 0 {
+			sb.WriteString("ü")
+		} else {
+			sb.WriteString("0")
+		}
+	}
+	sb.WriteString("]\n")
+	opts := Options{Limits: Limits{Values: 2 * n}}
+	opts.Limits = opts.Limits.withDefaults()
+	b := &builder{file: "l.yaml", opts: opts}
+	root, ok := parseBlockYAML(b, []byte(sb.String()))
+	if !ok {
+		t.Fatal("the fast path refuses the long line")
+	}
+	seq := root.Member("é")
+	if seq == nil || len(seq.Children) != n {
+		t.Fatalf("got %v", seq)
+	}
+	// "é: [" is 4 characters; each entry and its ", " are 3.
+	for _, i := range []int{0, 1, n/2 + 1, n - 1} {
+		if got, want := seq.Children[i].Pos, (Pos{Line: 1, Col: 5 + 3*i}); got != want {
+			t.Errorf("entry %d at %v, want %v", i, got, want)
+		}
+	}
+}
