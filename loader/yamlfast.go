@@ -86,7 +86,10 @@ func (p *yfast) seek(off, line int) bool {
 			return false
 		}
 		cs := off + sp
-		if cs == off && le-off >= 3 && (string(d[off:off+3]) == "---" || string(d[off:off+3]) == "...") || cs == off && cs < le && d[cs] == '%' {
+		if sp == 0 && cs < le && d[cs] == '%' {
+			return false // a directive
+		}
+		if sp == 0 && le-off >= 3 && (string(d[off:off+3]) == "---" || string(d[off:off+3]) == "...") {
 			if !p.start || string(d[off:off+3]) != "---" || !p.restAt(off+3, le) {
 				return false
 			}
