@@ -17,17 +17,18 @@ import (
 //     indicator;
 //   - flow sequences and mappings of scalars and flow collections, over
 //     several lines too;
+//   - empty values and entries (nulls);
 //   - comments, CRLF line breaks, and a "---" line that starts the stream.
 //
 // It builds exactly the tree the yaml.v3 front end builds (positions,
 // styles, values, member order, counts), and gives up, leaving the whole
 // input to yaml.v3, at the first thing outside that subset or in doubt:
 // anchors, aliases, tags, directives, other document markers, explicit
-// keys, empty values and entries, a flow mapping's implicit keys and
-// empty values, block scalars with an indentation indicator or leading
-// empty lines, tabs, any ':' in a flow scalar, any error and any limit
-// crossed. So every error is still yaml.v3's front end's, with its message
-// and position, and so are the limits' pre-scan and alias checks.
+// keys, a flow mapping's implicit keys and empty values, block scalars
+// with an indentation indicator or leading empty lines, tabs, any ':' in
+// a flow scalar, any error and any limit crossed. So every error is still
+// yaml.v3's front end's, with its message and position, and so are the
+// limits' pre-scan and alias checks.
 // TestFastYAMLAgrees and FuzzFastYAML compare the two front ends on every
 // document the fast path takes.
 
@@ -878,6 +879,12 @@ func (p *yfast) restAt(off, le int) bool {
 	return i == le || i > off && p.data[i] == '#'
 }
 
+// null creates the null of an empty value or entry, at at.
+func (p *yfast) null(at Pos) (*Node, bool) {
+	n, err := p.newNode(Null, at)
+	return n, err == nil
+}
+
 // collection creates a mapping's or sequence's node, whose parent is at
 // nesting depth depth.
 func (p *yfast) collection(kind Kind, at Pos, depth int) (*Node, bool) {
@@ -925,10 +932,15 @@ func (p *yfast) seq(off, depth int) (*Node, bool) {
 		}
 		var child *Node
 		if q == p.le || p.data[q] == '#' {
-			if !p.next() || p.eof || p.ind() <= col {
-				return nil, false // an empty entry
+			empty := p.pos(off + 1) // where yaml.v3 places an empty entry: just past the '-'
+			switch {
+			case !p.next():
+				return nil, false
+			case !p.eof && p.ind() > col:
+				child, ok = p.block(depth+1, col)
+			default:
+				child, ok = p.null(empty)
 			}
-			child, ok = p.block(depth+1, col)
 		} else {
 			child, ok = p.inline(q, depth+1, col)
 		}
@@ -973,17 +985,20 @@ func (p *yfast) mapping(off, depth int) (*Node, bool) {
 			q++
 		}
 		var child *Node
-		switch {
-		case q < p.le && p.data[q] != '#':
+		if q < p.le && p.data[q] != '#' {
 			child, ok = p.scalar(q, depth+1, col)
-		case !p.next() || p.eof:
-			return nil, false // an empty value
-		case p.ind() > col:
-			child, ok = p.block(depth+1, col)
-		case p.ind() == col && p.seqIndicator(p.cs):
-			child, ok = p.seq(p.cs, depth+1) // a sequence at its key's column
-		default:
-			return nil, false // an empty value
+		} else {
+			empty := p.pos(after) // where yaml.v3 places an empty value: just past the ':'
+			switch {
+			case !p.next():
+				return nil, false
+			case !p.eof && p.ind() > col:
+				child, ok = p.block(depth+1, col)
+			case !p.eof && p.ind() == col && p.seqIndicator(p.cs):
+				child, ok = p.seq(p.cs, depth+1) // a sequence at its key's column
+			default:
+				child, ok = p.null(empty)
+			}
 		}
 		if !ok {
 			return nil, false
