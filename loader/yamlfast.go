@@ -186,21 +186,8 @@ func (p *yfast) key(off int) (name string, at Pos, after int, isKey, fine bool) 
 			if d[i-1] == ' ' || i-off > maxFastKey {
 				return "", at, 0, false, false
 			}
-			raw := string(d[off:i])
-			if raw == "<<" || len(raw) > p.opts.Limits.ScalarBytes {
-				return "", at, 0, false, false // a merge key
-			}
-			kind, val, nonFinite, err := p.resolvePlain(raw, at)
-			if err != nil {
-				return "", at, 0, false, false
-			}
-			if kind == String && !nonFinite {
-				return val.(string), at, i + 1, true, true
-			}
-			if p.rejects(NonStringKeys) {
-				return "", at, 0, false, false
-			}
-			return raw, at, i + 1, true, true
+			name, ok := p.plainKey(string(d[off:i]), at)
+			return name, at, i + 1, ok, ok
 		}
 	}
 	return "", at, 0, false, true
@@ -315,15 +302,22 @@ func (p *yfast) foldBreaks(sb *[]byte, parentCol int) (int, bool) {
 		if sp <= parentCol {
 			return 0, false
 		}
-		if breaks == 0 {
-			*sb = append(*sb, ' ')
-		}
-		for ; breaks > 0; breaks-- {
-			*sb = append(*sb, '\n')
-		}
+		*sb = appendFold(*sb, breaks)
 		return start + sp, true
 	}
 	return 0, false
+}
+
+// appendFold adds the folding of a flow scalar's line break followed by
+// breaks empty lines: a space, or a "\n" for each empty line.
+func appendFold(sb []byte, breaks int) []byte {
+	if breaks == 0 {
+		return append(sb, ' ')
+	}
+	for range breaks {
+		sb = append(sb, '\n')
+	}
+	return sb
 }
 
 // yamlEscapes are the one-character escapes of a double-quoted scalar
@@ -407,22 +401,9 @@ func (p *yfast) scalar(off, depth, parentCol int) (*Node, bool) {
 			return nil, false
 		}
 	}
-	if len(raw) > p.opts.Limits.ScalarBytes {
-		return nil, false
-	}
-	if nonFinite {
-		if p.rejects(NonFiniteNumbers) {
-			return nil, false
-		}
-		kind, val = String, raw
-	}
-	n, err := p.newNode(kind, at)
-	if err != nil {
-		return nil, false
-	}
-	n.scalar, n.Style = val, style
-	if moved {
-		return n, true
+	n, ok := p.scalarNode(kind, val, nonFinite, raw, style, at)
+	if !ok || moved {
+		return n, ok
 	}
 	return n, p.next()
 }
@@ -587,13 +568,8 @@ func (p *yfast) plainMore(first []byte, parentCol int) ([]byte, bool) {
 		if sb == nil {
 			sb = append(sb, first...)
 		}
-		if breaks == 0 {
-			sb = append(sb, ' ')
-		}
-		for ; breaks > 0; breaks-- {
-			sb = append(sb, '\n')
-		}
-		sb = append(sb, d[start+sp:end]...)
+		sb = append(appendFold(sb, breaks), d[start+sp:end]...)
+		breaks = 0
 		if len(sb) > p.opts.Limits.ScalarBytes {
 			return nil, false
 		}
@@ -644,11 +620,11 @@ func (p *yfast) skipSpaces(i int) int {
 
 // flow reads the flow sequence or mapping at off, in a block collection at
 // column parentCol, and returns the offset past it, on the line where it
-// ends (the cursor's then). Its lines after the first must be indented past
-// parentCol. Its entries are flow
-// collections, single-line quoted scalars and plain scalars without ':';
-// a mapping's are "key: value" pairs. It gives up at anything else, an
-// empty entry or value, and a trailing ','.
+// ends (the cursor's then). Its lines after the first must be indented
+// past parentCol. Its entries are flow collections, single-line quoted
+// scalars and plain scalars without ':'; a mapping's are "key: value"
+// pairs. It gives up at anything else, an empty entry or value, and a
+// trailing ','.
 func (p *yfast) flow(off, depth, parentCol int) (*Node, int, bool) {
 	d := p.data
 	kind, closing := Array, byte(']')
@@ -692,17 +668,12 @@ func (p *yfast) flow(off, depth, parentCol int) (*Node, int, bool) {
 				return nil, 0, false
 			}
 			child.Parent = n
-			switch {
-			case kind == Array:
+			if kind == Array {
 				child.Index = len(p.kids) - base
 				p.kids = append(p.kids, child)
-			case at >= 0:
+			} else {
 				child.Key, child.KeyPos = key, keyPos
-				p.kids[base+at] = child
-			default:
-				child.Key, child.KeyPos = key, keyPos
-				p.kids = append(p.kids, child)
-				index = noteMember(p.kids[base:], index)
+				index = p.addMember(base, at, child, index)
 			}
 			if i, ok = p.flowSpace(i, parentCol); !ok {
 				return nil, 0, false
@@ -802,21 +773,28 @@ func (p *yfast) flowNode(off, depth, parentCol int) (*Node, int, bool) {
 			return nil, 0, false
 		}
 	}
+	n, ok := p.scalarNode(kind, val, nonFinite, raw, style, at)
+	return n, end, ok
+}
+
+// scalarNode creates the node of a scalar written raw at at, resolved to
+// kind and val, as the yaml.v3 front end's convert does.
+func (p *yfast) scalarNode(kind Kind, val any, nonFinite bool, raw string, style Style, at Pos) (*Node, bool) {
 	if len(raw) > p.opts.Limits.ScalarBytes {
-		return nil, 0, false
+		return nil, false
 	}
 	if nonFinite {
 		if p.rejects(NonFiniteNumbers) {
-			return nil, 0, false
+			return nil, false
 		}
 		kind, val = String, raw
 	}
 	n, err := p.newNode(kind, at)
 	if err != nil {
-		return nil, 0, false
+		return nil, false
 	}
 	n.scalar, n.Style = val, style
-	return n, end, true
+	return n, true
 }
 
 // isFlowStop reports the flow indicators that end a plain scalar in a flow
@@ -849,21 +827,28 @@ func (p *yfast) flowKey(off int) (string, Pos, int, bool) {
 	if i+1 >= p.le || d[i+1] != ' ' || d[i-1] == ' ' || i-off > maxFastKey {
 		return "", at, 0, false
 	}
-	raw := string(d[off:i])
+	name, ok := p.plainKey(string(d[off:i]), at)
+	return name, at, i + 2, ok
+}
+
+// plainKey is the member name of the plain key raw, written at at, as the
+// yaml.v3 front end's key resolves it; false for a merge key, a key over
+// the scalar limit, or one the options refuse.
+func (p *yfast) plainKey(raw string, at Pos) (string, bool) {
 	if raw == "<<" || len(raw) > p.opts.Limits.ScalarBytes {
-		return "", at, 0, false
+		return "", false
 	}
 	kind, val, nonFinite, err := p.resolvePlain(raw, at)
 	if err != nil {
-		return "", at, 0, false
+		return "", false
 	}
 	if kind == String && !nonFinite {
-		return val.(string), at, i + 2, true
+		return val.(string), true
 	}
 	if p.rejects(NonStringKeys) {
-		return "", at, 0, false
+		return "", false
 	}
-	return raw, at, i + 2, true
+	return raw, true
 }
 
 // restOfLine reports whether the current line holds nothing but spaces and
@@ -877,6 +862,18 @@ func (p *yfast) restAt(off, le int) bool {
 		i++
 	}
 	return i == le || i > off && p.data[i] == '#'
+}
+
+// addMember places a mapping's member among the open mapping's children,
+// from base on: at the earlier member's place at (memberSlot), or last;
+// it returns the mapping's name index.
+func (p *yfast) addMember(base, at int, child *Node, index map[string]int) map[string]int {
+	if at >= 0 {
+		p.kids[base+at] = child
+		return index
+	}
+	p.kids = append(p.kids, child)
+	return noteMember(p.kids[base:], index)
 }
 
 // null creates the null of an empty value or entry, at at.
@@ -926,10 +923,7 @@ func (p *yfast) seq(off, depth int) (*Node, bool) {
 	}
 	base := len(p.kids)
 	for {
-		q := off + 1
-		for q < p.le && p.data[q] == ' ' {
-			q++
-		}
+		q := p.skipSpaces(off + 1)
 		var child *Node
 		if q == p.le || p.data[q] == '#' {
 			empty := p.pos(off + 1) // where yaml.v3 places an empty entry: just past the '-'
@@ -980,10 +974,7 @@ func (p *yfast) mapping(off, depth int) (*Node, bool) {
 		if err != nil {
 			return nil, false
 		}
-		q := after
-		for q < p.le && p.data[q] == ' ' {
-			q++
-		}
+		q := p.skipSpaces(after)
 		var child *Node
 		if q < p.le && p.data[q] != '#' {
 			child, ok = p.scalar(q, depth+1, col)
@@ -1004,12 +995,7 @@ func (p *yfast) mapping(off, depth int) (*Node, bool) {
 			return nil, false
 		}
 		child.Parent, child.Key, child.KeyPos = n, key, keyPos
-		if at >= 0 {
-			p.kids[base+at] = child
-		} else {
-			p.kids = append(p.kids, child)
-			index = noteMember(p.kids[base:], index)
-		}
+		index = p.addMember(base, at, child, index)
 		if p.eof || p.ind() < col {
 			break
 		}
