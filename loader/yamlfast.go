@@ -25,10 +25,10 @@ import (
 // input to yaml.v3, at the first thing outside that subset or in doubt:
 // anchors, aliases, tags, directives, other document markers, explicit
 // keys, a flow mapping's implicit keys and empty values, block scalars
-// with an indentation indicator or leading empty lines, tabs, any ':' in
-// a flow scalar, any error and any limit crossed. So every error is still
-// yaml.v3's front end's, with its message and position, and so are the
-// limits' pre-scan and alias checks.
+// with an indentation indicator or leading empty lines, tabs, any ':' or
+// '?' in a flow scalar, any error and any limit crossed. So every error is
+// still yaml.v3's front end's, with its message and position, and so are
+// the limits' pre-scan and alias checks.
 // TestFastYAMLAgrees and FuzzFastYAML compare the two front ends on every
 // document the fast path takes.
 
@@ -758,8 +758,8 @@ func (p *yfast) flowNode(off, depth, parentCol int) (*Node, int, bool) {
 		}
 		end = off
 		for end < p.le && !isFlowStop(d[end]) {
-			if d[end] == ':' || d[end] == '#' && d[end-1] == ' ' {
-				return nil, 0, false
+			if d[end] == ':' || d[end] == '?' || d[end] == '#' && d[end-1] == ' ' {
+				return nil, 0, false // ('?' ends a plain scalar in yaml.v3's flow collections)
 			}
 			end++
 		}
@@ -819,7 +819,7 @@ func (p *yfast) flowKey(off int) (string, Pos, int, bool) {
 	}
 	i := off
 	for i < p.le && d[i] != ':' {
-		if isFlowStop(d[i]) || d[i] == '#' {
+		if isFlowStop(d[i]) || d[i] == '#' || d[i] == '?' {
 			return "", at, 0, false
 		}
 		i++
