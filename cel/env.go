@@ -2,6 +2,7 @@ package cel
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -61,6 +62,13 @@ type Config struct {
 	// files, say), so that a schema they all read is compiled once. Nil
 	// gives the environment caches of its own.
 	Caches *Caches
+	// VerifyNative, when not nil, makes every evaluation that the native
+	// evaluator completes run in cel-go as well, and is called with a
+	// description of each difference of value or cost between the two.
+	// It is for tests: it doubles the work. When it is nil and the
+	// environment variable CELINT_VERIFY_NATIVE is set, a difference is
+	// printed on stderr and ends the process with exit code 3.
+	VerifyNative func(mismatch string)
 	// Checked, when not nil, holds expressions checked in an earlier run:
 	// an expression found there is not parsed and type-checked again; one
 	// compiled anew is added when the set records (see CheckedExprs).
@@ -93,6 +101,9 @@ type Env struct {
 	vars  []Var // every declared variable, base ones included
 	cache *programCache
 	guard *guard // measures the calls charged before they run
+	// verify receives the differences between native and cel-go
+	// evaluations (Config.VerifyNative); nil: no second evaluation.
+	verify func(string)
 
 	checked *CheckedExprs // nil: every expression is parsed and checked
 	decl    checkedKey    // what checking depends on besides the variables
@@ -166,12 +177,22 @@ func NewEnv(cfg Config) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("celint: building the CEL environment: %w", err)
 	}
-	e := &Env{env: env, lib: lib, limit: limit, vars: vars, cache: newProgramCache(), guard: g, checked: cfg.Checked}
+	e := &Env{env: env, lib: lib, limit: limit, vars: vars, cache: newProgramCache(), guard: g, checked: cfg.Checked, verify: cfg.VerifyNative}
+	if e.verify == nil && os.Getenv("CELINT_VERIFY_NATIVE") != "" {
+		e.verify = exitOnMismatch
+	}
 	if e.checked != nil {
 		e.decl = declarations(env, lib.version)
 		e.sig = withVars(e.decl, vars)
 	}
 	return e, nil
+}
+
+// exitOnMismatch is VerifyNative under CELINT_VERIFY_NATIVE: a difference
+// between the evaluators ends the process, so that no test run can miss it.
+func exitOnMismatch(mismatch string) {
+	fmt.Fprintf(os.Stderr, "celint: native and cel-go evaluations differ: %s\n", mismatch)
+	os.Exit(3)
 }
 
 func checkVar(v Var) error {
@@ -207,7 +228,7 @@ func (e *Env) Extend(vars ...Var) (*Env, error) {
 		return nil, fmt.Errorf("celint: extending the CEL environment: %w", err)
 	}
 	all := append(append([]Var(nil), e.vars...), vars...)
-	ext := &Env{env: env, lib: e.lib, limit: e.limit, vars: all, cache: e.cache, guard: e.guard, checked: e.checked, decl: e.decl}
+	ext := &Env{env: env, lib: e.lib, limit: e.limit, vars: all, cache: e.cache, guard: e.guard, checked: e.checked, decl: e.decl, verify: e.verify}
 	if ext.checked != nil {
 		ext.sig = withVars(e.decl, all)
 	}
@@ -352,7 +373,8 @@ func (e *Env) Compile(expr string, o Origin) (*Program, error) {
 		return nil, &CompileError{Issues: []Issue{{File: o.File, Line: l, Col: c, Msg: err.Error()}}}
 	}
 	loops := len(celast.MatchDescendants(celast.NavigateAST(ast.NativeRep()), celast.KindMatcher(celast.ComprehensionKind))) > 0
-	p = &Program{prg: prg, out: ast.OutputType(), limit: e.limit, loops: loops, free: e.declared(freeVariables(ast.NativeRep().Expr()))}
+	p = &Program{prg: prg, out: ast.OutputType(), limit: e.limit, loops: loops, free: e.declared(freeVariables(ast.NativeRep().Expr())),
+		native: e.compileNative(ast.NativeRep()), verify: e.verify, text: expr}
 	e.cache.mu.Lock()
 	defer e.cache.mu.Unlock()
 	if prev, ok := e.cache.programs[key]; ok {

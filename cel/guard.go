@@ -309,7 +309,8 @@ func setCost(args []ref.Val, limit uint64) uint64 {
 // constructed list or map and call costs a unit (a call also the length of
 // the list, map or string it returns), and the guarded calls cost what
 // they measure, before they run. impls are the environment's function
-// bindings by overload id and by function name.
+// bindings by overload id and by function name: what cel-go's dispatcher
+// holds, which the native evaluator calls directly.
 type guard struct {
 	limit uint64
 	impls map[string]*functions.Overload
@@ -317,10 +318,7 @@ type guard struct {
 
 func newGuard(env *gocel.Env, limit uint64) (*guard, error) {
 	g := &guard{limit: limit, impls: map[string]*functions.Overload{}}
-	for name, fn := range env.Functions() {
-		if _, ok := guardedFunctions[name]; !ok {
-			continue
-		}
+	for _, fn := range env.Functions() {
 		bindings, err := fn.Bindings()
 		if err != nil {
 			return nil, err
@@ -359,39 +357,58 @@ func (g *guard) decorate(i interpreter.InterpretableV2) (interpreter.Interpretab
 // of guardedFunctions (or is dispatched by its receiver's type, and so is
 // left as planned).
 func (g *guard) guarded(call interpreter.InterpretableCall) interpreter.InterpretableV2 {
-	cost, ok := guardedFunctions[call.Function()]
+	args := call.Args()
+	switch call.Function() {
+	case "_==_", "_!=_":
+		gc := &guardedCall{InterpretableCall: call, args: args, cost: equalityCost, limit: g.limit}
+		return &guardedEquality{guardedCall: gc, negate: call.Function() == "_!=_"}
+	}
+	var pattern ref.Val
+	if len(args) == 2 {
+		if c, ok := args[1].(interpreter.InterpretableConst); ok {
+			pattern = c.Value()
+		}
+	}
+	cost, exec, ok := g.plan(call.Function(), call.OverloadID(), len(args), pattern)
 	if !ok {
 		return nil
 	}
-	gc := &guardedCall{InterpretableCall: call, args: call.Args(), cost: cost, limit: g.limit}
-	switch call.Function() {
-	case "_==_", "_!=_":
-		return &guardedEquality{guardedCall: gc, negate: call.Function() == "_!=_"}
-	case "matches":
-		if len(gc.args) != 2 {
-			return nil
-		}
-		gc.exec = matcher(gc.args[1])
-		return gc
+	return &guardedCall{InterpretableCall: call, args: args, cost: cost, limit: g.limit, exec: exec}
+}
+
+// plan returns what a guarded call of fn with nargs arguments costs and
+// what runs it; ok is false when the call is not guarded (not one of
+// guardedFunctions, == and != aside, or dispatched by its receiver's
+// type). pattern is the second argument when it is a constant (matches
+// compiles a constant pattern once), nil otherwise. The planner and the
+// native evaluator share it, so that both charge the same.
+func (g *guard) plan(fn, overload string, nargs int, pattern ref.Val) (callCost, func([]ref.Val) ref.Val, bool) {
+	cost, ok := guardedFunctions[fn]
+	if !ok {
+		return nil, nil, false
 	}
-	o := g.impls[call.OverloadID()]
+	if fn == "matches" {
+		if nargs != 2 {
+			return nil, nil, false
+		}
+		return cost, matcher(pattern), true
+	}
+	o := g.impls[overload]
 	if o == nil {
-		o = g.impls[call.Function()]
+		o = g.impls[fn]
 	}
 	if o == nil || o.NonStrict || o.OperandTrait != 0 {
-		return nil
+		return nil, nil, false
 	}
-	switch n := len(gc.args); {
-	case n == 1 && o.Unary != nil:
-		gc.exec = func(a []ref.Val) ref.Val { return o.Unary(a[0]) }
-	case n == 2 && o.Binary != nil:
-		gc.exec = func(a []ref.Val) ref.Val { return o.Binary(a[0], a[1]) }
+	switch {
+	case nargs == 1 && o.Unary != nil:
+		return cost, func(a []ref.Val) ref.Val { return o.Unary(a[0]) }, true
+	case nargs == 2 && o.Binary != nil:
+		return cost, func(a []ref.Val) ref.Val { return o.Binary(a[0], a[1]) }, true
 	case o.Function != nil:
-		gc.exec = func(a []ref.Val) ref.Val { return o.Function(a...) }
-	default:
-		return nil
+		return cost, func(a []ref.Val) ref.Val { return o.Function(a...) }, true
 	}
-	return gc
+	return nil, nil, false
 }
 
 // constant reports whether every value is a constant.
@@ -405,10 +422,10 @@ func constant(vals []interpreter.InterpretableV2) bool {
 }
 
 // matcher runs matches(string, pattern): RE2, as cel-go's own; a constant
-// pattern is compiled once, when the program is planned.
-func matcher(pattern interpreter.InterpretableV2) func([]ref.Val) ref.Val {
-	if c, ok := pattern.(interpreter.InterpretableConst); ok {
-		if p, ok := c.Value().(types.String); ok {
+// pattern (not nil) is compiled once, when the program is planned.
+func matcher(pattern ref.Val) func([]ref.Val) ref.Val {
+	if pattern != nil {
+		if p, ok := pattern.(types.String); ok {
 			re, err := regexp.Compile(string(p))
 			return func(a []ref.Val) ref.Val {
 				s, ok := a[0].(types.String)

@@ -47,6 +47,7 @@ func meterOf(f *interpreter.ExecutionFrame) *meter {
 type meteredActivation struct {
 	m     meter
 	inner interpreter.Activation
+	ns    nstate // the native evaluation's state, its buffers reused
 }
 
 // ResolveName implements interpreter.Activation.

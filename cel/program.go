@@ -44,6 +44,14 @@ type Program struct {
 	// context checked while they run.
 	loops bool
 	free  []string // the variables the expression reads, sorted
+	// native is the expression's plan for the native evaluator
+	// (nativeeval.go); nil when it has a construct that evaluator does
+	// not cover.
+	native *nativeProgram
+	// verify, when not nil, is called with a description of every
+	// evaluation whose native and cel-go results differ (Config.VerifyNative).
+	verify func(string)
+	text   string // the expression, for verify's reports
 }
 
 // FreeVariables returns the names of the variables the expression reads
@@ -89,9 +97,9 @@ func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost u
 	}
 	// The activation is reused: nothing an evaluation returns keeps it.
 	act := activations.Get().(*meteredActivation)
-	*act = meteredActivation{m: meter{limit: p.limit}}
+	act.m, act.inner = meter{limit: p.limit}, nil
 	defer func() {
-		*act = meteredActivation{}
+		act.m, act.inner = meter{}, nil
 		activations.Put(act)
 	}()
 	m := &act.m
@@ -104,6 +112,14 @@ func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost u
 		act.inner = &mapActivation{vars: a}
 	default:
 		return nil, 0, fmt.Errorf("celint: an activation is a map[string]any or an interpreter.Activation, got %T", activation)
+	}
+	if p.native != nil && !p.Interruptible() {
+		if v, c, ok := p.native.run(&act.ns, act.inner, p.limit); ok {
+			if p.verify == nil {
+				return v, c, nil
+			}
+			defer func() { p.compare(v, c, out, cost, err) }()
+		}
 	}
 	var val ref.Val
 	var evalErr error
@@ -159,4 +175,36 @@ func (p *Program) classify(ctx context.Context, err error) error {
 		}
 	}
 	return err
+}
+
+// compare reports to p.verify how a native evaluation's result and cost
+// differ from cel-go's, if they do.
+func (p *Program) compare(nv ref.Val, nc uint64, out ref.Val, cost uint64, err error) {
+	var diff string
+	switch {
+	case err != nil:
+		diff = fmt.Sprintf("native gave %v (cost %d), cel-go the error %v (cost %d)", nv, nc, err, cost)
+	case nc != cost:
+		diff = fmt.Sprintf("native cost %d, cel-go %d (value %v)", nc, cost, out)
+	case !sameValue(nv, out):
+		diff = fmt.Sprintf("native gave %v (%T), cel-go %v (%T)", nv, nv, out, out)
+	default:
+		return
+	}
+	p.verify(fmt.Sprintf("%s: %s", p.text, diff))
+}
+
+// sameValue reports whether two results are the same CEL value of the
+// same type.
+func sameValue(a, b ref.Val) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Type() != b.Type() {
+		return false
+	}
+	if types.Equal(a, b) == types.True {
+		return true
+	}
+	return fmt.Sprint(a) == fmt.Sprint(b) // NaN
 }

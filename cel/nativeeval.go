@@ -1,0 +1,929 @@
+package cel
+
+import (
+	"strings"
+
+	celast "github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/functions"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
+	"github.com/google/cel-go/interpreter"
+)
+
+// The native evaluator runs a checked expression directly on its AST,
+// without cel-go's interpreter: no execution frames, no attribute and
+// qualifier objects, no activation per comprehension step and no meter
+// lookups. It computes what cel-go's plan computes, with the same values
+// and the same cost as the guard charges (guard.go), by mirroring the
+// planner: which nodes become attributes (a unit for each wrapper the guard
+// puts on them), which calls are guarded or metered, and the order in which
+// operands are evaluated.
+//
+// It covers the successful evaluations only. Whenever a step would yield
+// an error or an unknown, exceed the cost limit, or meet a value it does
+// not handle, the native evaluation gives up, and the program is evaluated
+// again by cel-go from the start: so every error, with its message, comes
+// from cel-go. Giving up repeats nothing that counts: what the native run
+// read from the activation (lazy variables included) is read again, in the
+// same order, and its cost is discarded.
+//
+// An expression the evaluator does not cover (a struct literal, an
+// optional list or map entry, a two-variable comprehension, a select on a
+// conditional, ...) has no native form and is always evaluated by cel-go.
+// Config.VerifyNative runs both on every evaluation and reports any
+// difference of value or cost.
+
+// nativeProgram is an expression compiled for the native evaluator.
+type nativeProgram struct {
+	root    nnode
+	slots   int // local variables: comprehension variables
+	folds   int // nesting depth of comprehensions
+	adapter types.Adapter
+}
+
+// nstate is the state of one native evaluation. Its buffers are kept
+// from one evaluation to the next (it lives in a pooled activation).
+type nstate struct {
+	act     interpreter.Activation
+	n       uint64 // cost so far
+	limit   uint64
+	slots   []ref.Val // comprehension variables and accumulators
+	folds   []foldState
+	stack   []ref.Val // the arguments of the calls under way
+	adapter types.Adapter
+}
+
+// foldState is the accumulator state of a running comprehension.
+type foldState struct {
+	initialized, mutable bool
+}
+
+// add charges c; false when the total passes the limit.
+func (s *nstate) add(c uint64) bool {
+	if c > s.limit || s.n > s.limit-c {
+		return false
+	}
+	s.n += c
+	return true
+}
+
+// run evaluates p on act with s, a state whose buffers are reused from
+// evaluation to evaluation; ok is false when the evaluation gave up. A
+// panic gives up too: cel-go then runs the program and reports the panic
+// its own way.
+func (p *nativeProgram) run(s *nstate, act interpreter.Activation, limit uint64) (v ref.Val, cost uint64, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, cost, ok = nil, 0, false
+		}
+		clear(s.slots)
+		clear(s.stack[:cap(s.stack)])
+		s.act = nil
+	}()
+	s.act, s.n, s.limit, s.adapter = act, 0, limit, p.adapter
+	s.slots = grow(s.slots, p.slots)
+	if cap(s.folds) < p.folds {
+		s.folds = make([]foldState, p.folds)
+	}
+	s.folds = s.folds[:p.folds]
+	s.stack = s.stack[:0]
+	v = p.root.exec(s)
+	if v == nil {
+		return nil, 0, false
+	}
+	return v, s.n, true
+}
+
+// grow returns b with length n, reusing its array when it is large enough.
+func grow(b []ref.Val, n int) []ref.Val {
+	if cap(b) < n {
+		return make([]ref.Val, n)
+	}
+	return b[:n]
+}
+
+// nnode is a node of a native plan. exec returns nil when the evaluation
+// gives up.
+type nnode interface {
+	exec(s *nstate) ref.Val
+}
+
+// nattr is a node cel-go plans as an attribute: resolve evaluates it
+// without the units its wrappers charge, as cel-go does where it resolves
+// an attribute instead of executing it (a conditional's branch, an index).
+type nattr interface {
+	nnode
+	resolve(s *nstate) ref.Val
+}
+
+// bad reports whether v ends a native evaluation.
+func bad(v ref.Val) bool { return v == nil || types.IsUnknownOrError(v) }
+
+type nconst struct{ v ref.Val }
+
+func (c *nconst) exec(*nstate) ref.Val { return c.v }
+
+// An nchain is a variable or an operand, with the field and index
+// selections that follow it: an attribute.
+type nchain struct {
+	name     string  // a variable of the activation; "" when local, accu or operand is set
+	local    int     // a comprehension variable's slot; -1 otherwise
+	accu     *nfold  // the accumulator of this comprehension
+	operand  nnode   // a relative attribute's operand, executed
+	steps    []nstep // selections, in order
+	wrappers uint64  // units charged when executed
+	testOnly bool    // has(): the last step tests presence
+	adapter  types.Adapter
+}
+
+// nstep is one selection: a constant key, or a key computed by an
+// attribute (resolved) or an expression (executed).
+type nstep struct {
+	key      ref.Val
+	keyAttr  nattr
+	keyExpr  nnode
+	optional bool
+}
+
+func (c *nchain) exec(s *nstate) ref.Val {
+	if !s.add(c.wrappers) {
+		return nil
+	}
+	return c.resolve(s)
+}
+
+func (c *nchain) resolve(s *nstate) ref.Val {
+	var obj ref.Val
+	switch {
+	case c.operand != nil:
+		obj = c.operand.exec(s)
+	case c.accu != nil:
+		obj = c.accu.accuValue(s)
+	case c.local >= 0:
+		obj = s.slots[c.local]
+	default:
+		raw, found := s.act.ResolveName(c.name)
+		if !found {
+			return nil
+		}
+		if _, isErr := raw.(*types.Err); isErr {
+			return nil
+		}
+		obj = c.adapter.NativeToValue(raw)
+	}
+	if bad(obj) {
+		return nil
+	}
+	if len(c.steps) == 0 {
+		return obj
+	}
+	if _, isOpt := obj.(*types.Optional); isOpt {
+		return nil // cel-go unwraps it; rare enough to leave to it
+	}
+	isOpt := false
+	for i := range c.steps {
+		st := &c.steps[i]
+		key := st.key
+		switch {
+		case st.keyAttr != nil:
+			key = st.keyAttr.resolve(s)
+		case st.keyExpr != nil:
+			key = st.keyExpr.exec(s)
+		}
+		if key == nil {
+			return nil
+		}
+		switch key.(type) {
+		case types.String, types.Int:
+		default:
+			return nil
+		}
+		isOpt = isOpt || st.optional
+		last := i == len(c.steps)-1
+		presence := isOpt || (c.testOnly && last)
+		v, found, ok := qualify(obj, key, presence)
+		if !ok {
+			return nil
+		}
+		if c.testOnly && last {
+			if isOpt {
+				return nil
+			}
+			return types.Bool(found)
+		}
+		if !found {
+			return types.OptionalNone
+		}
+		obj = v
+	}
+	if isOpt {
+		return types.OptionalOf(obj)
+	}
+	return obj
+}
+
+// qualify selects key of obj as cel-go's qualifiers do on a CEL value. A
+// missing key is found false when presence is true, and gives up
+// otherwise (cel-go reports it). ok is false when the selection gives up.
+func qualify(obj, key ref.Val, presence bool) (v ref.Val, found, ok bool) {
+	switch o := obj.(type) {
+	case traits.Mapper:
+		val, found := o.Find(key)
+		if found {
+			if bad(val) {
+				return nil, false, false
+			}
+			return val, true, true
+		}
+		if val != nil && types.IsError(val) {
+			return nil, false, false
+		}
+		return nil, false, presence
+	case traits.Lister:
+		i, ok := key.(types.Int)
+		if !ok {
+			return nil, false, false
+		}
+		if i >= 0 && i < o.Size().(types.Int) {
+			val := o.Get(i)
+			if bad(val) {
+				return nil, false, false
+			}
+			return val, true, true
+		}
+		return nil, false, presence
+	case traits.Indexer:
+		return nil, false, false
+	case *types.Err, *types.Unknown:
+		return nil, false, false
+	}
+	// cel-go finds nothing in another value when it tests presence
+	// (EnableErrorOnBadPresenceTest is off), and reports a missing key
+	// otherwise.
+	return nil, false, presence
+}
+
+// ncond is c ? t : f, which cel-go plans as a conditional attribute.
+type ncond struct {
+	cond, t, f nnode
+}
+
+func (c *ncond) exec(s *nstate) ref.Val {
+	if !s.add(1) {
+		return nil
+	}
+	return c.resolve(s)
+}
+
+func (c *ncond) resolve(s *nstate) ref.Val {
+	v := c.cond.exec(s)
+	var br nnode
+	switch v {
+	case types.True:
+		br = c.t
+	case types.False:
+		br = c.f
+	default:
+		return nil
+	}
+	var out ref.Val
+	if a, ok := br.(nattr); ok {
+		out = a.resolve(s)
+	} else {
+		out = br.exec(s)
+	}
+	if bad(out) {
+		return nil
+	}
+	return out
+}
+
+type nand struct{ terms []nnode }
+
+func (a *nand) exec(s *nstate) ref.Val {
+	for _, t := range a.terms {
+		v := t.exec(s)
+		b, ok := v.(types.Bool)
+		if !ok {
+			return nil
+		}
+		if !b {
+			return types.False
+		}
+	}
+	return types.True
+}
+
+type nor struct{ terms []nnode }
+
+func (o *nor) exec(s *nstate) ref.Val {
+	for _, t := range o.terms {
+		v := t.exec(s)
+		b, ok := v.(types.Bool)
+		if !ok {
+			return nil
+		}
+		if b {
+			return types.True
+		}
+	}
+	return types.False
+}
+
+// nequal is a guarded == or != (guardedEquality).
+type nequal struct {
+	l, r   nnode
+	negate bool
+}
+
+func (e *nequal) exec(s *nstate) ref.Val {
+	l := e.l.exec(s)
+	if bad(l) {
+		return nil
+	}
+	r := e.r.exec(s)
+	if bad(r) {
+		return nil
+	}
+	c := uint64(1)
+	if !scalar(l) && !scalar(r) {
+		c = equalityCost([]ref.Val{l, r}, s.limit)
+	}
+	if !s.add(c) {
+		return nil
+	}
+	eq := types.Equal(l, r)
+	if e.negate {
+		return types.Bool(eq != types.True)
+	}
+	return eq
+}
+
+// nopt is or and orValue on optionals, which cel-go's optional library
+// plans itself: they cost nothing beyond their operands.
+type nopt struct {
+	l, r    nnode
+	orValue bool
+}
+
+func (o *nopt) exec(s *nstate) ref.Val {
+	l := o.l.exec(s)
+	opt, ok := l.(*types.Optional)
+	if !ok {
+		return nil
+	}
+	if opt.HasValue() {
+		if o.orValue {
+			return opt.GetValue()
+		}
+		return opt
+	}
+	r := o.r.exec(s)
+	if bad(r) {
+		return nil
+	}
+	return r
+}
+
+// ncall is a call: guarded (charged what its cost measures before it runs)
+// or metered (a unit plus its result's length, after).
+type ncall struct {
+	args    []nnode
+	guarded callCost
+	exec1   func([]ref.Val) ref.Val // a guarded call's implementation
+	unary   functions.UnaryOp
+	binary  functions.BinaryOp
+	varargs functions.FunctionOp
+	trait   int
+}
+
+func (c *ncall) exec(s *nstate) ref.Val {
+	base := len(s.stack)
+	defer func() { s.stack = s.stack[:base] }()
+	for _, a := range c.args {
+		v := a.exec(s)
+		if bad(v) {
+			return nil
+		}
+		s.stack = append(s.stack, v)
+	}
+	vals := s.stack[base:]
+	if c.guarded != nil {
+		cost := c.guarded(vals, s.limit)
+		if cost > s.limit || !s.add(cost) {
+			return nil
+		}
+		if len(vals) > 2 {
+			// A function of three or more arguments gets a slice of its
+			// own, as cel-go gives it: it may keep it.
+			vals = append([]ref.Val(nil), vals...)
+		}
+		out := c.exec1(vals)
+		if bad(out) {
+			return nil
+		}
+		return out
+	}
+	if c.trait != 0 && len(vals) > 0 && !vals[0].Type().HasTrait(c.trait) {
+		return nil
+	}
+	var out ref.Val
+	switch {
+	case c.unary != nil:
+		out = c.unary(vals[0])
+	case c.binary != nil:
+		out = c.binary(vals[0], vals[1])
+	default:
+		out = c.varargs(append([]ref.Val(nil), vals...)...)
+	}
+	if bad(out) || !s.add(1+shallow(out)) {
+		return nil
+	}
+	return out
+}
+
+// nlist and nmap are list and map literals with a value computed at run
+// time: a unit, plus one per element (each key and value of a map).
+type nlist struct {
+	elems   []nnode
+	adapter types.Adapter
+}
+
+func (l *nlist) exec(s *nstate) ref.Val {
+	if !s.add(1 + uint64(len(l.elems))) {
+		return nil
+	}
+	vals := make([]ref.Val, len(l.elems))
+	for i, e := range l.elems {
+		v := e.exec(s)
+		if bad(v) {
+			return nil
+		}
+		vals[i] = v
+	}
+	return types.NewRefValList(l.adapter, vals)
+}
+
+type nmap struct {
+	keys, vals []nnode
+	adapter    types.Adapter
+}
+
+func (m *nmap) exec(s *nstate) ref.Val {
+	if !s.add(1 + 2*uint64(len(m.keys))) {
+		return nil
+	}
+	entries := make(map[ref.Val]ref.Val, len(m.keys))
+	for i, k := range m.keys {
+		kv := k.exec(s)
+		if bad(kv) {
+			return nil
+		}
+		vv := m.vals[i].exec(s)
+		if bad(vv) {
+			return nil
+		}
+		entries[kv] = vv
+	}
+	return types.NewRefValMap(m.adapter, entries)
+}
+
+// nfold is a one-variable comprehension, as cel-go's evalFold runs it:
+// the accumulator is initialised when first read, an empty list or map
+// one as a mutable value, and the loop stops once its condition is false.
+type nfold struct {
+	depth          int // index in nstate.folds
+	accuSlot, iter int
+	accuInit       nnode
+	rng            nnode
+	cond, step     nnode
+	result         nnode
+	adapter        types.Adapter
+}
+
+func (f *nfold) accuValue(s *nstate) ref.Val {
+	st := &s.folds[f.depth]
+	if !st.initialized {
+		st.initialized = true
+		v := f.accuInit.exec(s)
+		if bad(v) {
+			return nil
+		}
+		if l, ok := v.(traits.Lister); ok && l.Size() == types.IntZero {
+			v = types.NewMutableList(f.adapter)
+			st.mutable = true
+		}
+		if m, ok := v.(traits.Mapper); ok && m.Size() == types.IntZero {
+			v = types.NewMutableMap(f.adapter, map[ref.Val]ref.Val{})
+			st.mutable = true
+		}
+		s.slots[f.accuSlot] = v
+	}
+	return s.slots[f.accuSlot]
+}
+
+func (f *nfold) exec(s *nstate) ref.Val {
+	st := &s.folds[f.depth]
+	saved := *st
+	savedAccu, savedIter := s.slots[f.accuSlot], s.slots[f.iter]
+	*st = foldState{}
+	defer func() {
+		*st = saved
+		s.slots[f.accuSlot], s.slots[f.iter] = savedAccu, savedIter
+	}()
+	r := f.rng.exec(s)
+	if bad(r) || !r.Type().HasTrait(traits.IterableType) {
+		return nil
+	}
+	it := r.(traits.Iterable).Iterator()
+	for it.HasNext() == types.True {
+		v := it.Next()
+		if bad(v) {
+			return nil
+		}
+		s.slots[f.iter] = v
+		c, ok := f.cond.exec(s).(types.Bool)
+		if !ok {
+			return nil
+		}
+		if !c {
+			break
+		}
+		a := f.step.exec(s)
+		if bad(a) {
+			return nil
+		}
+		s.slots[f.accuSlot] = a
+		st.initialized = true
+	}
+	s.slots[f.iter] = nil
+	res := f.result.exec(s)
+	if bad(res) {
+		return nil
+	}
+	if st.mutable {
+		if l, ok := res.(traits.MutableLister); ok {
+			res = l.ToImmutableList()
+		}
+		if m, ok := res.(traits.MutableMapper); ok {
+			res = m.ToImmutableMap()
+		}
+	}
+	return res
+}
+
+// nativeCompiler builds a native plan from a checked AST, mirroring
+// cel-go's planner and the guard's decorations.
+type nativeCompiler struct {
+	ast      *celast.AST
+	env      *Env
+	impls    map[string]*functions.Overload
+	adapter  types.Adapter
+	provider types.Provider
+	scopes   []nlocal
+	slots    int
+	depth    int
+	folds    int
+}
+
+// nlocal is a comprehension variable in scope.
+type nlocal struct {
+	name string
+	slot int
+	accu *nfold // set for an accumulator
+}
+
+// compileNative returns the native plan of a checked AST, or nil when the
+// expression has a construct the evaluator does not cover.
+func (e *Env) compileNative(a *celast.AST) *nativeProgram {
+	c := &nativeCompiler{ast: a, env: e, impls: e.guard.impls, adapter: e.env.CELTypeAdapter(), provider: e.env.CELTypeProvider()}
+	root, ok := c.compile(a.Expr())
+	if !ok {
+		return nil
+	}
+	return &nativeProgram{root: root, slots: c.slots, folds: c.folds, adapter: c.adapter}
+}
+
+func (c *nativeCompiler) lookup(name string) (nlocal, bool) {
+	for i := len(c.scopes) - 1; i >= 0; i-- {
+		if c.scopes[i].name == name {
+			return c.scopes[i], true
+		}
+	}
+	return nlocal{}, false
+}
+
+func (c *nativeCompiler) compile(e celast.Expr) (nnode, bool) {
+	switch e.Kind() {
+	case celast.LiteralKind:
+		return &nconst{e.AsLiteral()}, true
+	case celast.IdentKind:
+		return c.ident(e, e.AsIdent())
+	case celast.SelectKind:
+		return c.selection(e)
+	case celast.CallKind:
+		return c.call(e)
+	case celast.ListKind:
+		return c.list(e)
+	case celast.MapKind:
+		return c.mapLiteral(e)
+	case celast.ComprehensionKind:
+		return c.comprehension(e)
+	}
+	return nil, false
+}
+
+func (c *nativeCompiler) ident(e celast.Expr, name string) (nnode, bool) {
+	if ref, found := c.ast.ReferenceMap()[e.ID()]; found {
+		if ref.Value != nil {
+			return &nconst{ref.Value}, true
+		}
+		if t := c.ast.TypeMap()[e.ID()]; t != nil && t.Kind() == types.TypeKind {
+			v, found := c.provider.FindIdent(ref.Name)
+			if !found {
+				return nil, false
+			}
+			return &nconst{v}, true
+		}
+		name = ref.Name
+	} else if e.Kind() != celast.IdentKind {
+		return nil, false
+	}
+	if strings.HasPrefix(name, ".") {
+		return nil, false
+	}
+	ch := &nchain{local: -1, wrappers: 1, adapter: c.adapter}
+	if l, ok := c.lookup(name); ok {
+		if l.accu != nil {
+			ch.accu = l.accu
+		} else {
+			ch.local = l.slot
+		}
+	} else {
+		if _, found := c.ast.ReferenceMap()[e.ID()]; !found {
+			return nil, false // an unchecked name: a maybe-attribute in cel-go
+		}
+		ch.name = name
+	}
+	return ch, true
+}
+
+// base returns the chain a selection of op extends: op's own when op is a
+// plain attribute, a relative attribute over op otherwise; false for a
+// conditional or a presence test, which this evaluator does not extend.
+func (c *nativeCompiler) base(op nnode) (*nchain, bool) {
+	switch o := op.(type) {
+	case *nchain:
+		if o.testOnly {
+			return nil, false
+		}
+		cp := *o
+		cp.steps = append([]nstep(nil), o.steps...)
+		return &cp, true
+	case *ncond:
+		return nil, false
+	}
+	// cel-go's planner decorates the relative attribute it builds over
+	// the operand: one wrapper, before the one of the selection itself.
+	return &nchain{local: -1, operand: op, wrappers: 1, adapter: c.adapter}, true
+}
+
+func (c *nativeCompiler) selection(e celast.Expr) (nnode, bool) {
+	if _, found := c.ast.ReferenceMap()[e.ID()]; found {
+		return c.ident(e, "")
+	}
+	sel := e.AsSelect()
+	op, ok := c.compile(sel.Operand())
+	if !ok {
+		return nil, false
+	}
+	ch, ok := c.base(op)
+	if !ok {
+		return nil, false
+	}
+	ch.steps = append(ch.steps, nstep{key: types.String(sel.FieldName())})
+	if sel.IsTestOnly() {
+		// has(): cel-go's presence test resolves its operand's attribute
+		// without executing its wrappers, and is itself wrapped once.
+		ch.testOnly = true
+		ch.wrappers = 1
+	} else {
+		ch.wrappers++
+	}
+	return ch, true
+}
+
+func (c *nativeCompiler) call(e celast.Expr) (nnode, bool) {
+	call := e.AsCall()
+	fn := call.FunctionName()
+	r, found := c.ast.ReferenceMap()[e.ID()]
+	if !found || strings.HasPrefix(fn, "cel.@") {
+		return nil, false
+	}
+	overload := ""
+	if len(r.OverloadIDs) == 1 {
+		overload = r.OverloadIDs[0]
+	}
+	var argExprs []celast.Expr
+	if call.IsMemberFunction() {
+		argExprs = append(argExprs, call.Target())
+	}
+	argExprs = append(argExprs, call.Args()...)
+	args := make([]nnode, len(argExprs))
+	for i, a := range argExprs {
+		n, ok := c.compile(a)
+		if !ok {
+			return nil, false
+		}
+		args[i] = n
+	}
+	switch fn {
+	case "_&&_":
+		return &nand{args}, true
+	case "_||_":
+		return &nor{args}, true
+	case "_?_:_":
+		return &ncond{args[0], args[1], args[2]}, true
+	case "_==_", "_!=_":
+		return &nequal{l: args[0], r: args[1], negate: fn == "_!=_"}, true
+	case "_[_]":
+		return c.index(args, false)
+	case "_[?_]", "_?._":
+		return c.index(args, true)
+	case "or", "orValue":
+		if len(args) == 2 && (overload == "" || overload == "optional_or_optional" && fn == "or" || overload == "optional_orValue_value" && fn == "orValue") {
+			return &nopt{l: args[0], r: args[1], orValue: fn == "orValue"}, true
+		}
+	}
+	var pattern ref.Val
+	if len(args) == 2 {
+		if k, ok := args[1].(*nconst); ok {
+			pattern = k.v
+		}
+	}
+	if cost, exec, ok := c.env.guard.plan(fn, overload, len(args), pattern); ok {
+		return &ncall{args: args, guarded: cost, exec1: exec}, true
+	}
+	var impl *functions.Overload
+	if overload != "" {
+		impl = c.impls[overload]
+	}
+	if impl == nil {
+		impl = c.impls[fn]
+	}
+	if impl == nil || impl.Async != nil {
+		return nil, false
+	}
+	nc := &ncall{args: args, trait: impl.OperandTrait}
+	switch n := len(args); {
+	case n == 0:
+		if impl.Function == nil {
+			return nil, false
+		}
+		nc.varargs = impl.Function
+	case n == 1 && !(impl.Unary == nil && impl.Function != nil):
+		if impl.Unary == nil {
+			return nil, false
+		}
+		nc.unary = impl.Unary
+	case n == 2 && !(impl.Binary == nil && impl.Function != nil):
+		if impl.Binary == nil {
+			return nil, false
+		}
+		nc.binary = impl.Binary
+	default:
+		if impl.Function == nil {
+			return nil, false
+		}
+		nc.varargs = impl.Function
+	}
+	return nc, true
+}
+
+// index is op[i], op[?i] and op.?f, which extend op's attribute.
+func (c *nativeCompiler) index(args []nnode, optional bool) (nnode, bool) {
+	ch, ok := c.base(args[0])
+	if !ok {
+		return nil, false
+	}
+	st := nstep{optional: optional}
+	switch k := args[1].(type) {
+	case *nconst:
+		switch k.v.(type) {
+		case types.String, types.Int:
+			st.key = k.v
+		default:
+			return nil, false
+		}
+	case *nchain:
+		if k.testOnly {
+			return nil, false
+		}
+		st.keyAttr = k
+	case *ncond:
+		st.keyAttr = k
+	default:
+		st.keyExpr = k
+	}
+	ch.steps = append(ch.steps, st)
+	ch.wrappers++
+	return ch, true
+}
+
+func (c *nativeCompiler) list(e celast.Expr) (nnode, bool) {
+	l := e.AsList()
+	if len(l.OptionalIndices()) > 0 {
+		return nil, false
+	}
+	elems := make([]nnode, len(l.Elements()))
+	allConst := true
+	for i, x := range l.Elements() {
+		n, ok := c.compile(x)
+		if !ok {
+			return nil, false
+		}
+		_, isConst := n.(*nconst)
+		allConst = allConst && isConst
+		elems[i] = n
+	}
+	if allConst {
+		vals := make([]ref.Val, len(elems))
+		for i, n := range elems {
+			vals[i] = n.(*nconst).v
+		}
+		return &nconst{types.NewRefValList(c.adapter, vals)}, true
+	}
+	return &nlist{elems: elems, adapter: c.adapter}, true
+}
+
+func (c *nativeCompiler) mapLiteral(e celast.Expr) (nnode, bool) {
+	m := e.AsMap()
+	keys := make([]nnode, 0, len(m.Entries()))
+	vals := make([]nnode, 0, len(m.Entries()))
+	allConst := true
+	for _, en := range m.Entries() {
+		if en.Kind() != celast.MapEntryKind {
+			return nil, false
+		}
+		me := en.AsMapEntry()
+		if me.IsOptional() {
+			return nil, false
+		}
+		k, ok := c.compile(me.Key())
+		if !ok {
+			return nil, false
+		}
+		v, ok := c.compile(me.Value())
+		if !ok {
+			return nil, false
+		}
+		_, kc := k.(*nconst)
+		_, vc := v.(*nconst)
+		allConst = allConst && kc && vc
+		keys, vals = append(keys, k), append(vals, v)
+	}
+	if allConst {
+		entries := make(map[ref.Val]ref.Val, len(keys))
+		for i := range keys {
+			entries[keys[i].(*nconst).v] = vals[i].(*nconst).v
+		}
+		return &nconst{types.NewRefValMap(c.adapter, entries)}, true
+	}
+	return &nmap{keys: keys, vals: vals, adapter: c.adapter}, true
+}
+
+func (c *nativeCompiler) comprehension(e celast.Expr) (nnode, bool) {
+	comp := e.AsComprehension()
+	if comp.IterVar2() != "" {
+		return nil, false
+	}
+	f := &nfold{depth: c.depth, adapter: c.adapter}
+	var ok bool
+	if f.accuInit, ok = c.compile(comp.AccuInit()); !ok {
+		return nil, false
+	}
+	if f.rng, ok = c.compile(comp.IterRange()); !ok {
+		return nil, false
+	}
+	c.depth++
+	c.folds = max(c.folds, c.depth)
+	defer func() { c.depth-- }()
+	f.accuSlot, f.iter = c.slots, c.slots+1
+	c.slots += 2
+	n := len(c.scopes)
+	c.scopes = append(c.scopes, nlocal{name: comp.AccuVar(), slot: f.accuSlot, accu: f}, nlocal{name: comp.IterVar(), slot: f.iter})
+	if f.cond, ok = c.compile(comp.LoopCondition()); !ok {
+		return nil, false
+	}
+	if f.step, ok = c.compile(comp.LoopStep()); !ok {
+		return nil, false
+	}
+	c.scopes = c.scopes[:n+1] // the result sees the accumulator only
+	f.result, ok = c.compile(comp.Result())
+	c.scopes = c.scopes[:n]
+	if !ok {
+		return nil, false
+	}
+	return f, true
+}
