@@ -154,6 +154,27 @@ func (c *nchain) exec(s *nstate) ref.Val {
 }
 
 func (c *nchain) resolve(s *nstate) ref.Val {
+	v, r := c.walk(s)
+	switch r {
+	case walkAbsent:
+		return types.OptionalNone
+	case walkPresent:
+		return types.OptionalOf(v)
+	}
+	return v
+}
+
+// What a chain's walk found.
+const (
+	walkValue   = iota // v is the value (nil: the evaluation gives up)
+	walkAbsent         // an optional selection found nothing
+	walkPresent        // an optional selection found v (not wrapped)
+)
+
+// walk resolves the chain without its wrappers' units. An optional
+// chain's result is returned unwrapped, so that orValue and or need not
+// build the optional.
+func (c *nchain) walk(s *nstate) (ref.Val, int) {
 	var obj ref.Val
 	switch {
 	case c.operand != nil:
@@ -165,21 +186,21 @@ func (c *nchain) resolve(s *nstate) ref.Val {
 	default:
 		raw, found := s.act.ResolveName(c.name)
 		if !found {
-			return nil
+			return nil, walkValue
 		}
 		if _, isErr := raw.(*types.Err); isErr {
-			return nil
+			return nil, walkValue
 		}
 		obj = c.adapter.NativeToValue(raw)
 	}
 	if bad(obj) {
-		return nil
+		return nil, walkValue
 	}
 	if len(c.steps) == 0 {
-		return obj
+		return obj, walkValue
 	}
 	if _, isOpt := obj.(*types.Optional); isOpt {
-		return nil // cel-go unwraps it; rare enough to leave to it
+		return nil, walkValue // cel-go unwraps it; rare enough to leave to it
 	}
 	isOpt := false
 	for i := range c.steps {
@@ -192,35 +213,35 @@ func (c *nchain) resolve(s *nstate) ref.Val {
 			key = st.keyExpr.exec(s)
 		}
 		if key == nil {
-			return nil
+			return nil, walkValue
 		}
 		switch key.(type) {
 		case types.String, types.Int:
 		default:
-			return nil
+			return nil, walkValue
 		}
 		isOpt = isOpt || st.optional
 		last := i == len(c.steps)-1
 		presence := isOpt || (c.testOnly && last)
 		v, found, ok := qualify(obj, key, presence)
 		if !ok {
-			return nil
+			return nil, walkValue
 		}
 		if c.testOnly && last {
 			if isOpt {
-				return nil
+				return nil, walkValue
 			}
-			return types.Bool(found)
+			return types.Bool(found), walkValue
 		}
 		if !found {
-			return types.OptionalNone
+			return nil, walkAbsent
 		}
 		obj = v
 	}
 	if isOpt {
-		return types.OptionalOf(obj)
+		return obj, walkPresent
 	}
-	return obj
+	return obj, walkValue
 }
 
 // qualify selects key of obj as cel-go's qualifiers do on a CEL value. A
@@ -368,22 +389,40 @@ type nopt struct {
 }
 
 func (o *nopt) exec(s *nstate) ref.Val {
-	l := o.l.exec(s)
-	opt, ok := l.(*types.Optional)
-	if !ok {
-		return nil
-	}
-	if opt.HasValue() {
-		if o.orValue {
-			return opt.GetValue()
+	var v ref.Val
+	r := walkValue
+	if ch, ok := o.l.(*nchain); ok && !ch.testOnly {
+		// ch.exec without building the optional it would return
+		if !s.add(ch.wrappers) {
+			return nil
 		}
-		return opt
+		v, r = ch.walk(s)
+	} else {
+		v = o.l.exec(s)
 	}
-	r := o.r.exec(s)
-	if bad(r) {
+	switch r {
+	case walkPresent:
+		if o.orValue {
+			return v
+		}
+		return types.OptionalOf(v)
+	case walkValue:
+		opt, ok := v.(*types.Optional)
+		if !ok {
+			return nil
+		}
+		if opt.HasValue() {
+			if o.orValue {
+				return opt.GetValue()
+			}
+			return opt
+		}
+	}
+	rv := o.r.exec(s)
+	if bad(rv) {
 		return nil
 	}
-	return r
+	return rv
 }
 
 // ncall is a call: guarded (charged what its cost measures before it runs)
@@ -523,6 +562,29 @@ func (f *nfold) accuValue(s *nstate) ref.Val {
 	return s.slots[f.accuSlot]
 }
 
+// iterate runs one step of the loop on v: more is false when the loop
+// condition ended it, ok false when the evaluation gives up.
+func (f *nfold) iterate(s *nstate, st *foldState, v ref.Val) (more, ok bool) {
+	if bad(v) {
+		return false, false
+	}
+	s.slots[f.iter] = v
+	c, isBool := f.cond.exec(s).(types.Bool)
+	if !isBool {
+		return false, false
+	}
+	if !c {
+		return false, true
+	}
+	a := f.step.exec(s)
+	if bad(a) {
+		return false, false
+	}
+	s.slots[f.accuSlot] = a
+	st.initialized = true
+	return true, true
+}
+
 func (f *nfold) exec(s *nstate) ref.Val {
 	st := &s.folds[f.depth]
 	saved := *st
@@ -536,26 +598,33 @@ func (f *nfold) exec(s *nstate) ref.Val {
 	if bad(r) || !r.Type().HasTrait(traits.IterableType) {
 		return nil
 	}
-	it := r.(traits.Iterable).Iterator()
-	for it.HasNext() == types.True {
-		v := it.Next()
-		if bad(v) {
-			return nil
-		}
-		s.slots[f.iter] = v
-		c, ok := f.cond.exec(s).(types.Bool)
+	if l, ok := r.(traits.Lister); ok {
+		// A list is read by index: the elements its iterator would give,
+		// in the same order, without allocating the iterator.
+		n, ok := l.Size().(types.Int)
 		if !ok {
 			return nil
 		}
-		if !c {
-			break
+		for i := types.Int(0); i < n; i++ {
+			more, ok := f.iterate(s, st, l.Get(i))
+			if !ok {
+				return nil
+			}
+			if !more {
+				break
+			}
 		}
-		a := f.step.exec(s)
-		if bad(a) {
-			return nil
+	} else {
+		it := r.(traits.Iterable).Iterator()
+		for it.HasNext() == types.True {
+			more, ok := f.iterate(s, st, it.Next())
+			if !ok {
+				return nil
+			}
+			if !more {
+				break
+			}
 		}
-		s.slots[f.accuSlot] = a
-		st.initialized = true
 	}
 	s.slots[f.iter] = nil
 	res := f.result.exec(s)
