@@ -54,6 +54,15 @@
 // ending. Values may be bound lazily in the activation map as
 // func() any or func() ref.Val; see Program.Eval.
 //
+// Most expressions are evaluated by a native evaluator (nativeeval.go)
+// that runs the checked AST directly and charges exactly what the meter
+// would; at the first error, unknown value, cost-limit breach or panic it
+// gives up and cel-go's interpreter evaluates the expression from the
+// start, so every error and every cost-limit refusal is cel-go's.
+// Config.VerifyNative (or the environment variable CELINT_VERIFY_NATIVE)
+// runs both on every evaluation and reports any difference of value or
+// cost.
+//
 // # Library
 //
 // The celint library (Library) adds these global functions; the doc
