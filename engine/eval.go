@@ -50,16 +50,22 @@ type LintOptions struct {
 	// Budget bounds the CEL cost one rule may spend on one document; 0 means
 	// DefaultBudget.
 	Budget uint64
-	// RuleTimeout bounds the time one rule may spend on one document; 0
-	// means DefaultRuleTimeout.
+	// RuleTimeout bounds the time one rule may spend on one document,
+	// counted from when the rules linting the document with it start (a
+	// large document's rules lint it together, node by node); 0 means
+	// DefaultRuleTimeout.
 	RuleTimeout time.Duration
-	// Workers is how many rules run on the document at once, each on its
-	// own goroutine; 0 or 1 runs them one after the other. The diagnostics
+	// Workers is how many goroutines lint the document, each taking chunks
+	// of its rules in turn; 0 or 1 lints on the caller's. The diagnostics
 	// are the same whatever the number.
 	Workers int
 	// Stats, when not nil, is called once per rule that ran, after the
 	// document's rules have all run, in the order of the rules.
 	Stats func(RuleStats)
+
+	// oneByOne lints one rule after the other whatever the document's
+	// size: what the interleaved lint must give (the tests compare them).
+	oneByOne bool
 }
 
 // RuleStats is what one rule spent on one document: the nodes it was
@@ -119,30 +125,59 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 	if opts.Stats != nil {
 		l.stats = make([]RuleStats, len(rules))
 	}
-	if workers := min(opts.Workers, len(rules)); workers > 1 {
-		l.prepare(rules)
+	// Shared state that rules would build on first use is built first, in
+	// rule order, so that interleaving rules changes nothing (prepare).
+	l.prepare(rules)
+	// One worker lints every rule together; several share the rules out
+	// in chunks, a few per worker so that one slow chunk does not keep the
+	// others waiting, each dealt rules in turn so that the heavy rules of
+	// one file spread over the chunks.
+	chunks := 1
+	switch {
+	case doc.Values < interleaveMin || opts.oneByOne:
+		chunks = len(rules) // one rule after the other: nothing to keep in cache
+	case opts.Workers > 1:
+		chunks = min(len(rules), chunksPerWorker*opts.Workers)
+	}
+	// order lists the rules chunk by chunk; bounds[c] is where chunk c
+	// starts. The runs and their heaps are allocated once for all chunks.
+	order := make([]int, 0, len(rules))
+	bounds := make([]int, chunks+1)
+	for c := range chunks {
+		for i := c; i < len(rules); i += chunks {
+			order = append(order, i)
+		}
+		bounds[c+1] = len(order)
+	}
+	runs := make([]ruleRun, len(rules))
+	heads := make(nodeHeap, len(rules))
+	lintChunk := func(c int) {
+		lo, hi := bounds[c], bounds[c+1]
+		l.lintRules(rules, order[lo:hi], runs, heads[lo:lo:hi], results)
+	}
+	if workers := min(opts.Workers, chunks); workers > 1 {
 		next := make(chan int)
 		var wg sync.WaitGroup
 		for range workers {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for i := range next {
-					results[i] = l.lintRule(i, rules[i])
+				for c := range next {
+					lintChunk(c)
 				}
 			}()
 		}
-		for i := range rules {
+		for c := range chunks {
 			if ctx.Err() != nil {
 				break
 			}
-			next <- i
+			next <- c
 		}
 		close(next)
 		wg.Wait()
 	} else {
-		for i, r := range rules {
-			results[i] = l.lintRule(i, r)
+		for c := range chunks {
+			lintChunk(c)
 			if ctx.Err() != nil {
 				break
 			}
@@ -341,10 +376,20 @@ type ruleRun struct {
 	spend    spend
 	errors   int
 	findings int
-	nodes    int                 // selected nodes asked about
-	compile  time.Duration       // spent in Rule.ready, for stats
-	memo     map[memoKey]ref.Val // per-scope variables' values, by scope
-	out      []Diagnostic        // this rule's diagnostics on the document
+	nodes    int           // selected nodes asked about
+	compile  time.Duration // spent in Rule.ready, for stats
+	elapsed  time.Duration // spent in the rule's steps, for stats
+	index    int           // the rule's place among the document's rules
+	nextAt   int           // the offset of the next node, for lintRules' order
+
+	// The rule's nodes and their scopes, the next to lint, and the frame
+	// of its document variables (begin).
+	sel       []*loader.Node
+	scopes    []any
+	next      int
+	ruleFrame *frame
+	memo      map[memoKey]ref.Val // per-scope variables' values, by scope
+	out       []Diagnostic        // this rule's diagnostics on the document
 
 	// Frames and scratch space reused from node to node: nothing keeps a
 	// frame once the node's evaluation returns.
@@ -359,37 +404,132 @@ type eachKey struct {
 	text string
 }
 
-func (l *linter) lintRule(i int, r *Rule) []Diagnostic {
-	// The wall-clock safety net is a deadline checked between nodes, and
-	// a context only for the rare evaluation that watches one (see
-	// spend.context): a timer per rule and document was a few per cent of
-	// a many-file run.
-	rr := &ruleRun{linter: l, ctx: l.ctx, rule: r, spend: spend{budget: l.opts.Budget, deadline: time.Now().Add(l.opts.RuleTimeout)}}
+// interleaveMin is the number of values from which a document's rules
+// lint it together (lintRules); a smaller document stays in the caches.
+const interleaveMin = 4096
+
+// chunksPerWorker is how many chunks of rules each worker lints, in turn,
+// when a document's rules are shared out.
+const chunksPerWorker = 4
+
+// lintRules lints rules on the document together: a node several of them
+// select is linted by each in turn, in rule order, while it is still in
+// the processor's caches, where one rule after the other would walk the
+// whole document again each time. Each rule still lints its own nodes in
+// its own order, and nothing a rule computes depends on what the others
+// did before (prepare), so the diagnostics, costs and budgets are those of
+// one rule after the other. idx are the indexes of the rules to lint
+// among rules; their runs are kept in runs, the ones under way in heads
+// (empty, with room for them all), and out receives each rule's
+// diagnostics, at the same indexes.
+func (l *linter) lintRules(rules []*Rule, idx []int, runs []ruleRun, heads nodeHeap, out [][]Diagnostic) {
+	for _, i := range idx {
+		r := rules[i]
+		// The wall-clock safety net is a deadline checked between nodes,
+		// and a context only for the rare evaluation that watches one (see
+		// spend.context): a timer per rule and document was a few per cent
+		// of a many-file run.
+		rr := &runs[i]
+		*rr = ruleRun{linter: l, ctx: l.ctx, rule: r, index: i, spend: spend{budget: l.opts.Budget, deadline: time.Now().Add(l.opts.RuleTimeout)}}
+		if l.timed(rr, rr.begin) {
+			heads.push(rr)
+		}
+	}
+	for len(heads) > 0 {
+		if l.ctx.Err() != nil {
+			break // the caller's context ended: Lint returns its error
+		}
+		rr := heads[0]
+		if l.timed(rr, rr.step) {
+			heads.fix()
+		} else {
+			heads.pop()
+		}
+	}
+	for _, i := range idx {
+		rr := &runs[i]
+		out[i] = rr.out
+		if l.stats != nil {
+			l.stats[i] = RuleStats{Rule: rr.rule, Nodes: rr.nodes, Cost: rr.spend.cost, Duration: rr.elapsed, Compile: rr.compile}
+		}
+	}
+}
+
+// timed runs f, one step of rr, adding its time to rr's for the
+// statistics; a panic is rr's rule error, and ends its run (false).
+func (l *linter) timed(rr *ruleRun, f func() bool) (more bool) {
 	if l.stats != nil {
 		start := time.Now()
-		defer func() {
-			l.stats[i] = RuleStats{Rule: r, Nodes: rr.nodes, Cost: rr.spend.cost, Duration: time.Since(start), Compile: rr.compile}
-		}()
+		defer func() { rr.elapsed += time.Since(start) }()
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			rr.ruleError(l.doc.Root, &loader.Error{File: r.File, Pos: r.Pos, Msg: fmt.Sprintf("internal error: %v", p)})
+			rr.ruleError(l.doc.Root, &loader.Error{File: rr.rule.File, Pos: rr.rule.Pos, Msg: fmt.Sprintf("internal error: %v", p)})
+			more = false
 		}
 	}()
-	rr.lintNodes()
-	return rr.out
+	return f()
 }
 
-func (rr *ruleRun) lintNodes() {
-	l, r, ctx := rr.linter, rr.rule, rr.ctx
+// nodeHeap holds the rule runs under way, the one whose next node comes
+// first in the document on top (the earlier rule first, for one node).
+type nodeHeap []*ruleRun
+
+func (h nodeHeap) less(i, j int) bool {
+	a, b := h[i].nextAt, h[j].nextAt
+	return a < b || a == b && h[i].index < h[j].index
+}
+
+func (h *nodeHeap) push(rr *ruleRun) {
+	*h = append(*h, rr)
+	for i := len(*h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			break
+		}
+		(*h)[i], (*h)[p] = (*h)[p], (*h)[i]
+		i = p
+	}
+}
+
+// fix restores the order after the top's next node changed.
+func (h nodeHeap) fix() {
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && h.less(c+1, c) {
+			c++
+		}
+		if !h.less(c, i) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
+
+// pop removes the top.
+func (h *nodeHeap) pop() {
+	n := len(*h) - 1
+	(*h)[0] = (*h)[n]
+	*h = (*h)[:n]
+	h.fix()
+}
+
+// begin prepares the rule's run on the document: its nodes, its compiled
+// form and its frame. False when there is nothing to lint.
+func (rr *ruleRun) begin() bool {
+	l, r := rr.linter, rr.rule
 	nodes, scopes, err := l.selected(r)
 	if err != nil {
 		rr.ruleError(l.doc.Root, err)
-		return
+		return false
 	}
 	rr.nodes = len(nodes)
 	if len(nodes) == 0 {
-		return
+		return false
 	}
 	// A rule loaded lazily compiles now, on the first document it applies
 	// to; one that does not compile fails here, at its rule file.
@@ -402,44 +542,52 @@ func (rr *ruleRun) lintNodes() {
 	}
 	if err != nil {
 		rr.ruleError(l.doc.Root, err)
-		return
+		return false
 	}
-	ruleFrame := &frame{parent: l.docFrame}
-	ruleFrame.addLazy(ctx, r.docVars, &rr.spend)
-	for i, n := range nodes {
-		if l.ctx.Err() != nil {
-			return // the caller's context ended: Lint returns its error
-		}
-		// The clock is read every few nodes: the deadline is a safety
-		// net, not a bound to the node.
-		if i%deadlineStride == 0 && rr.spend.expired() {
-			rr.ruleError(n, rr.stopped())
-			return
-		}
-		var scope any
-		if scopes != nil {
-			scope = scopes[i]
-		}
-		err := rr.lintNode(ruleFrame, n, scope)
-		if err == nil {
-			continue
-		}
+	rr.sel, rr.scopes, rr.nextAt = nodes, scopes, nodes[0].Offset
+	rr.ruleFrame = &frame{parent: l.docFrame}
+	rr.ruleFrame.addLazy(rr.ctx, r.docVars, &rr.spend)
+	return true
+}
+
+// step lints the rule's next node; false when the run is over.
+func (rr *ruleRun) step() bool {
+	l, r := rr.linter, rr.rule
+	i := rr.next
+	n := rr.sel[i]
+	rr.next++
+	// The clock is read every few nodes: the deadline is a safety net, not
+	// a bound to the node.
+	if i%deadlineStride == 0 && rr.spend.expired() {
+		rr.ruleError(n, rr.stopped())
+		return false
+	}
+	var scope any
+	if rr.scopes != nil {
+		scope = rr.scopes[i]
+	}
+	if err := rr.lintNode(rr.ruleFrame, n, scope); err != nil {
 		switch {
 		case l.ctx.Err() != nil:
-			return
+			return false
 		case rr.spend.expired():
 			rr.ruleError(n, rr.stopped())
-			return
+			return false
 		case errors.Is(err, ErrBudget):
 			rr.ruleError(n, budgetError(r, rr.spend.budget, err))
-			return
+			return false
 		}
 		rr.ruleError(n, err)
 		if rr.errors >= maxRuleErrors {
 			rr.ruleError(l.doc.Root, &loader.Error{File: r.File, Pos: r.Pos, Msg: fmt.Sprintf("rule %s failed %d times on this document; it was stopped", r.ID, rr.errors)})
-			return
+			return false
 		}
 	}
+	if rr.next == len(rr.sel) {
+		return false
+	}
+	rr.nextAt = rr.sel[rr.next].Offset
+	return true
 }
 
 // budgetError reports a rule that exceeded its budget, at the expression
