@@ -61,13 +61,36 @@ func readRegular(f fs.File, st fs.FileInfo, file string, limit int64) ([]byte, e
 	if st.Size() > limit {
 		return nil, bytesLimitError(file, st.Size(), limit)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, err := readAtMost(f, st.Size(), limit+1)
 	if err != nil {
 		return nil, &Error{File: file, Msg: "cannot read: " + unwrapPathError(err), Err: err}
 	}
 	if int64(len(data)) > limit {
 		return nil, limitError(file, Pos{}, "bytes",
 			fmt.Sprintf("input is more than the limit of %d bytes", limit))
+	}
+	return data, nil
+}
+
+// readAtMost reads r to its end, or to most bytes. size is what the file's
+// Stat said it holds: the buffer is made that large (plus one byte, to see
+// the end) at once, where io.ReadAll would grow it by copies to up to twice
+// the input; a file that grew since is still read, up to most.
+func readAtMost(r io.Reader, size, most int64) ([]byte, error) {
+	data := make([]byte, 0, min(max(size, 0)+1, most))
+	for int64(len(data)) < most {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		room := data[len(data):int(min(int64(cap(data)), most))]
+		n, err := r.Read(room)
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return data, err
+		}
 	}
 	return data, nil
 }
