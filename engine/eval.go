@@ -51,12 +51,12 @@ type LintOptions struct {
 	// DefaultBudget.
 	Budget uint64
 	// RuleTimeout bounds the time one rule may spend on one document,
-	// counted from when the rules linting the document with it start (a
-	// large document's rules lint it together, node by node); 0 means
-	// DefaultRuleTimeout.
+	// counted from when the rules linting the document with it start (on a
+	// large document, rules that select the same nodes lint them together,
+	// node by node); 0 means DefaultRuleTimeout.
 	RuleTimeout time.Duration
-	// Workers is how many goroutines lint the document, each taking chunks
-	// of its rules in turn; 0 or 1 lints on the caller's. The diagnostics
+	// Workers is how many goroutines lint the document, each taking
+	// groups of its rules in turn; 0 or 1 lints on the caller's. The diagnostics
 	// are the same whatever the number.
 	Workers int
 	// Stats, when not nil, is called once per rule that ran, after the
@@ -128,34 +128,42 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 	// Shared state that rules would build on first use is built first, in
 	// rule order, so that interleaving rules changes nothing (prepare).
 	l.prepare(rules)
-	// One worker lints every rule together; several share the rules out
-	// in chunks, a few per worker so that one slow chunk does not keep the
-	// others waiting, each dealt rules in turn so that the heavy rules of
-	// one file spread over the chunks.
-	chunks := 1
-	switch {
-	case doc.Values < interleaveMin || opts.oneByOne:
-		chunks = len(rules) // one rule after the other: nothing to keep in cache
-	case opts.Workers > 1:
-		chunks = min(len(rules), chunksPerWorker*opts.Workers)
-	}
-	// order lists the rules chunk by chunk; bounds[c] is where chunk c
-	// starts. The runs and their heaps are allocated once for all chunks.
+	// Rules that select by the same paths lint the same nodes in the same
+	// order: on a large document they lint them together (lintRules), up
+	// to maxGroup rules at a time. These groups are the workers' units.
 	order := make([]int, 0, len(rules))
-	bounds := make([]int, chunks+1)
-	for c := range chunks {
-		for i := c; i < len(rules); i += chunks {
+	bounds := []int{0}
+	if doc.Values < interleaveMin || opts.oneByOne {
+		for i := range rules {
 			order = append(order, i)
+			bounds = append(bounds, len(order))
 		}
-		bounds[c+1] = len(order)
+	} else {
+		var groups [][]int
+		byPaths := map[string]int{}
+		for i, r := range rules {
+			k := r.givenKey()
+			g, ok := byPaths[k]
+			if !ok || len(groups[g]) == maxGroup {
+				g = len(groups)
+				groups = append(groups, nil)
+				byPaths[k] = g
+			}
+			groups[g] = append(groups[g], i)
+		}
+		for _, g := range groups {
+			order = append(order, g...)
+			bounds = append(bounds, len(order))
+		}
 	}
+	nGroups := len(bounds) - 1
 	runs := make([]ruleRun, len(rules))
-	heads := make(nodeHeap, len(rules))
-	lintChunk := func(c int) {
+	active := make([]*ruleRun, len(rules))
+	lintGroup := func(c int) {
 		lo, hi := bounds[c], bounds[c+1]
-		l.lintRules(rules, order[lo:hi], runs, heads[lo:lo:hi], results)
+		l.lintRules(rules, order[lo:hi], runs, active[lo:lo:hi], results)
 	}
-	if workers := min(opts.Workers, chunks); workers > 1 {
+	if workers := min(opts.Workers, nGroups); workers > 1 {
 		next := make(chan int)
 		var wg sync.WaitGroup
 		for range workers {
@@ -163,11 +171,11 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 			go func() {
 				defer wg.Done()
 				for c := range next {
-					lintChunk(c)
+					lintGroup(c)
 				}
 			}()
 		}
-		for c := range chunks {
+		for c := range nGroups {
 			if ctx.Err() != nil {
 				break
 			}
@@ -176,8 +184,8 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 		close(next)
 		wg.Wait()
 	} else {
-		for c := range chunks {
-			lintChunk(c)
+		for c := range nGroups {
+			lintGroup(c)
 			if ctx.Err() != nil {
 				break
 			}
@@ -235,10 +243,7 @@ func (l *linter) selected(r *Rule) ([]*loader.Node, []any, error) {
 		c := l.selection(r.given[0])
 		return c.nodes, c.scopes, c.err
 	}
-	key := ""
-	for _, sel := range r.given {
-		key += sel.text + "\x00"
-	}
+	key := r.givenKey()
 	l.selMu.Lock()
 	c, ok := l.selections[key]
 	l.selMu.Unlock()
@@ -269,6 +274,19 @@ func (l *linter) selected(r *Rule) ([]*loader.Node, []any, error) {
 	}
 	l.selections[key] = c
 	return c.nodes, c.scopes, c.err
+}
+
+// givenKey names what the rule's paths select: rules with the same key
+// select the same nodes.
+func (r *Rule) givenKey() string {
+	if len(r.given) == 1 {
+		return r.given[0].text
+	}
+	key := ""
+	for _, sel := range r.given {
+		key += sel.text + "\x00"
+	}
+	return key
 }
 
 // selection is what one path selects: distinct nodes, in document order
@@ -380,7 +398,6 @@ type ruleRun struct {
 	compile  time.Duration // spent in Rule.ready, for stats
 	elapsed  time.Duration // spent in the rule's steps, for stats
 	index    int           // the rule's place among the document's rules
-	nextAt   int           // the offset of the next node, for lintRules' order
 
 	// The rule's nodes and their scopes, the next to lint, and the frame
 	// of its document variables (begin).
@@ -404,25 +421,25 @@ type eachKey struct {
 	text string
 }
 
-// interleaveMin is the number of values from which a document's rules
-// lint it together (lintRules); a smaller document stays in the caches.
+// interleaveMin is the number of values from which rules that select the
+// same nodes lint them together (lintRules); a smaller document stays in
+// the caches anyway.
 const interleaveMin = 4096
 
-// chunksPerWorker is how many chunks of rules each worker lints, in turn,
-// when a document's rules are shared out.
-const chunksPerWorker = 4
+// maxGroup is the largest number of rules that lint a document together.
+const maxGroup = 16
 
-// lintRules lints rules on the document together: a node several of them
-// select is linted by each in turn, in rule order, while it is still in
-// the processor's caches, where one rule after the other would walk the
-// whole document again each time. Each rule still lints its own nodes in
-// its own order, and nothing a rule computes depends on what the others
-// did before (prepare), so the diagnostics, costs and budgets are those of
-// one rule after the other. idx are the indexes of the rules to lint
-// among rules; their runs are kept in runs, the ones under way in heads
-// (empty, with room for them all), and out receives each rule's
-// diagnostics, at the same indexes.
-func (l *linter) lintRules(rules []*Rule, idx []int, runs []ruleRun, heads nodeHeap, out [][]Diagnostic) {
+// lintRules lints rules that select the same nodes together, node by node:
+// each node is linted by each rule in turn, in rule order, while it is
+// still in the processor's caches, where one rule after the other would
+// walk the document again each time. Each rule still lints its nodes in
+// their order, and nothing a rule computes depends on what the others did
+// before (prepare), so the diagnostics, costs and budgets are those of one
+// rule after the other. idx are the indexes of the rules to lint among
+// rules; their runs are kept in runs, the ones under way in active (empty,
+// with room for them all), and out receives each rule's diagnostics, at
+// the same indexes.
+func (l *linter) lintRules(rules []*Rule, idx []int, runs []ruleRun, active []*ruleRun, out [][]Diagnostic) {
 	for _, i := range idx {
 		r := rules[i]
 		// The wall-clock safety net is a deadline checked between nodes,
@@ -432,19 +449,17 @@ func (l *linter) lintRules(rules []*Rule, idx []int, runs []ruleRun, heads nodeH
 		rr := &runs[i]
 		*rr = ruleRun{linter: l, ctx: l.ctx, rule: r, index: i, spend: spend{budget: l.opts.Budget, deadline: time.Now().Add(l.opts.RuleTimeout)}}
 		if l.timed(rr, rr.begin) {
-			heads.push(rr)
+			active = append(active, rr)
 		}
 	}
-	for len(heads) > 0 {
-		if l.ctx.Err() != nil {
-			break // the caller's context ended: Lint returns its error
+	for len(active) > 0 && l.ctx.Err() == nil { // else Lint returns the context's error
+		more := active[:0]
+		for _, rr := range active {
+			if l.timed(rr, rr.step) {
+				more = append(more, rr)
+			}
 		}
-		rr := heads[0]
-		if l.timed(rr, rr.step) {
-			heads.fix()
-		} else {
-			heads.pop()
-		}
+		active = more
 	}
 	for _, i := range idx {
 		rr := &runs[i]
@@ -469,53 +484,6 @@ func (l *linter) timed(rr *ruleRun, f func() bool) (more bool) {
 		}
 	}()
 	return f()
-}
-
-// nodeHeap holds the rule runs under way, the one whose next node comes
-// first in the document on top (the earlier rule first, for one node).
-type nodeHeap []*ruleRun
-
-func (h nodeHeap) less(i, j int) bool {
-	a, b := h[i].nextAt, h[j].nextAt
-	return a < b || a == b && h[i].index < h[j].index
-}
-
-func (h *nodeHeap) push(rr *ruleRun) {
-	*h = append(*h, rr)
-	for i := len(*h) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !h.less(i, p) {
-			break
-		}
-		(*h)[i], (*h)[p] = (*h)[p], (*h)[i]
-		i = p
-	}
-}
-
-// fix restores the order after the top's next node changed.
-func (h nodeHeap) fix() {
-	for i := 0; ; {
-		c := 2*i + 1
-		if c >= len(h) {
-			return
-		}
-		if c+1 < len(h) && h.less(c+1, c) {
-			c++
-		}
-		if !h.less(c, i) {
-			return
-		}
-		h[i], h[c] = h[c], h[i]
-		i = c
-	}
-}
-
-// pop removes the top.
-func (h *nodeHeap) pop() {
-	n := len(*h) - 1
-	(*h)[0] = (*h)[n]
-	*h = (*h)[:n]
-	h.fix()
 }
 
 // begin prepares the rule's run on the document: its nodes, its compiled
@@ -544,7 +512,7 @@ func (rr *ruleRun) begin() bool {
 		rr.ruleError(l.doc.Root, err)
 		return false
 	}
-	rr.sel, rr.scopes, rr.nextAt = nodes, scopes, nodes[0].Offset
+	rr.sel, rr.scopes = nodes, scopes
 	rr.ruleFrame = &frame{parent: l.docFrame}
 	rr.ruleFrame.addLazy(rr.ctx, r.docVars, &rr.spend)
 	return true
@@ -583,11 +551,7 @@ func (rr *ruleRun) step() bool {
 			return false
 		}
 	}
-	if rr.next == len(rr.sel) {
-		return false
-	}
-	rr.nextAt = rr.sel[rr.next].Offset
-	return true
+	return rr.next < len(rr.sel)
 }
 
 // budgetError reports a rule that exceeded its budget, at the expression

@@ -14,10 +14,10 @@ import (
 	"github.com/celint/celint/rulesets"
 )
 
-// TestInterleavedSameAsOneByOne: a large document's rules lint it
-// together, node by node, in chunks shared out over the workers; the
-// diagnostics, rule errors and budget stops are those of one rule after
-// the other, whatever the number of workers. The document has findings
+// TestInterleavedSameAsOneByOne: on a large document, rules that select
+// the same nodes lint them together, node by node, in groups shared out
+// over the workers; the diagnostics, rule errors and budget stops are
+// those of one rule after the other, whatever the number of workers. The document has findings
 // everywhere, and a budget small enough that some rules stop part-way.
 func TestInterleavedSameAsOneByOne(t *testing.T) {
 	dir := t.TempDir()
