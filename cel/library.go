@@ -779,16 +779,48 @@ func (l *library) hasNestedKeyBinding(v, key ref.Val) ref.Val {
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(key)
 	}
-	native, err := ToNative(v)
-	if err != nil {
-		return types.NewErr("hasNestedKey: %v", err)
-	}
 	visited := 0
-	found, err := hasNestedKey(native, string(k), &visited, l.walkBound)
+	var found bool
+	var err error
+	if tv, ok := v.(TreeValue); ok {
+		// A document value is walked in place, in document order, without
+		// building its native value.
+		found, err = hasNestedKeyTree(tv.Tree(), string(k), &visited, l.walkBound)
+	} else {
+		native, nerr := ToNative(v)
+		if nerr != nil {
+			return types.NewErr("hasNestedKey: %v", nerr)
+		}
+		found, err = hasNestedKey(native, string(k), &visited, l.walkBound)
+	}
 	if err != nil {
 		return types.WrapErr(err)
 	}
 	return types.Bool(found)
+}
+
+// hasNestedKeyTree is hasNestedKey on a document value: a map's own
+// members first, then its values and a list's elements in order.
+func hasNestedKeyTree(t Tree, key string, visited *int, bound int) (bool, error) {
+	*visited++
+	if *visited > bound {
+		return false, fmt.Errorf("hasNestedKey: more than %d nodes", bound)
+	}
+	switch t.JSONType() {
+	case TreeObject:
+		if _, ok := t.Member(key); ok {
+			return true, nil
+		}
+		fallthrough
+	case TreeArray:
+		for i, n := 0, t.Len(); i < n; i++ {
+			_, e := t.At(i)
+			if found, err := hasNestedKeyTree(e, key, visited, bound); found || err != nil {
+				return found, err
+			}
+		}
+	}
+	return false, nil
 }
 
 func hasNestedKey(v any, key string, visited *int, bound int) (bool, error) {
