@@ -374,7 +374,7 @@ func (e *Env) Compile(expr string, o Origin) (*Program, error) {
 	}
 	loops := len(celast.MatchDescendants(celast.NavigateAST(ast.NativeRep()), celast.KindMatcher(celast.ComprehensionKind))) > 0
 	p = &Program{prg: prg, out: ast.OutputType(), limit: e.limit, loops: loops, free: e.declared(freeVariables(ast.NativeRep().Expr())),
-		native: e.compileNative(ast.NativeRep()), verify: e.verify, text: expr}
+		nat: &nativeSlot{ast: ast.NativeRep(), env: e}, verify: e.verify, text: expr}
 	e.cache.mu.Lock()
 	defer e.cache.mu.Unlock()
 	if prev, ok := e.cache.programs[key]; ok {

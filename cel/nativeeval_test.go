@@ -73,7 +73,7 @@ func evalOutcome(p *Program, act map[string]any) outcome {
 // celgoOnly is a copy of p that cel-go alone evaluates.
 func celgoOnly(p *Program) *Program {
 	cp := *p
-	cp.native, cp.verify = nil, nil
+	cp.nat, cp.verify = nil, nil
 	return &cp
 }
 
@@ -88,7 +88,7 @@ func nativeFirst(p *Program) *Program {
 // runNative runs p's native plan alone; ok is false when it gave up.
 func runNative(p *Program, act map[string]any) (v ref.Val, cost uint64, ok bool) {
 	var s nstate
-	return p.native.run(&s, &mapActivation{vars: act}, p.limit)
+	return p.nativePlan().run(&s, &mapActivation{vars: act}, p.limit)
 }
 
 func nativeTestDoc() map[string]any {
@@ -374,10 +374,10 @@ func TestNativeAgrees(t *testing.T) {
 			continue
 		}
 		if tc.noNative {
-			if p.native != nil {
+			if p.nativePlan() != nil {
 				t.Errorf("%s: has a native plan, want none", tc.expr)
 			}
-		} else if p.native == nil {
+		} else if p.nativePlan() == nil {
 			t.Errorf("%s: has no native plan", tc.expr)
 		}
 		cg, nf := celgoOnly(p), nativeFirst(p)
@@ -393,7 +393,7 @@ func TestNativeAgrees(t *testing.T) {
 			for _, m := range reports.take() {
 				t.Errorf("%s on activation %d: VerifyNative reported %s", tc.expr, i, m)
 			}
-			if p.native != nil {
+			if p.nativePlan() != nil {
 				v, c, ok := runNative(p, act)
 				switch nat := (outcome{v: v, cost: c}); {
 				case ok:
@@ -442,7 +442,7 @@ func TestNativeCostLimit(t *testing.T) {
 		if err != nil {
 			t.Fatalf("compile %s: %v", expr, err)
 		}
-		if p.native == nil {
+		if p.nativePlan() == nil {
 			t.Errorf("%s: has no native plan", expr)
 			continue
 		}
@@ -497,14 +497,14 @@ func TestNativeVerifyReports(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.native == nil {
+		if p.nativePlan() == nil {
 			t.Fatalf("%s: has no native plan", tc.expr)
 		}
 		// A copy, so that the cached program keeps its plan.
 		cp := *p
-		np := *p.native
+		np := *p.nativePlan()
 		np.root = &nconst{tc.root}
-		cp.native = &np
+		cp.nat = &nativeSlot{prog: &np}
 		if got := evalOutcome(&cp, act); !got.same(evalOutcome(celgoOnly(p), act)) {
 			t.Errorf("%s: Eval with VerifyNative gave %v, not cel-go's result", tc.expr, got)
 		}
@@ -576,7 +576,7 @@ func FuzzNativeAgrees(f *testing.F) {
 		want := evalOutcome(cg, act)
 		var nat outcome
 		natOK := false
-		if p.native != nil {
+		if p.nativePlan() != nil {
 			nat.v, nat.cost, natOK = runNative(p, act)
 		}
 		if len(reports) == 0 && got.same(want) && (!natOK || nat.same(want)) {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	gocel "github.com/google/cel-go/cel"
+	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
@@ -44,10 +45,9 @@ type Program struct {
 	// context checked while they run.
 	loops bool
 	free  []string // the variables the expression reads, sorted
-	// native is the expression's plan for the native evaluator
-	// (nativeeval.go); nil when it has a construct that evaluator does
-	// not cover.
-	native *nativeProgram
+	// nat holds the expression's plan for the native evaluator
+	// (nativeeval.go), made on the first evaluation; nil: none.
+	nat *nativeSlot
 	// verify, when not nil, is called with a description of every
 	// evaluation whose native and cel-go results differ (Config.VerifyNative).
 	verify func(string)
@@ -113,8 +113,8 @@ func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost u
 	default:
 		return nil, 0, fmt.Errorf("celint: an activation is a map[string]any or an interpreter.Activation, got %T", activation)
 	}
-	if p.native != nil && !p.Interruptible() {
-		if v, c, ok := p.native.run(&act.ns, act.inner, p.limit); ok {
+	if nat := p.nativePlan(); nat != nil && !p.Interruptible() {
+		if v, c, ok := nat.run(&act.ns, act.inner, p.limit); ok {
 			if p.verify == nil {
 				return v, c, nil
 			}
@@ -207,4 +207,30 @@ func sameValue(a, b ref.Val) bool {
 		return true
 	}
 	return fmt.Sprint(a) == fmt.Sprint(b) // NaN
+}
+
+// nativeSlot is a program's native plan, made when first asked for: a
+// rule file's programs are compiled when it loads, and most of them never
+// run on a given document.
+type nativeSlot struct {
+	once sync.Once
+	ast  *celast.AST // until the plan is made
+	env  *Env
+	prog *nativeProgram // nil when the expression has no native form
+}
+
+// nativePlan returns p's native plan, making it first if need be; nil when
+// p has none.
+func (p *Program) nativePlan() *nativeProgram {
+	if p.nat == nil {
+		return nil
+	}
+	s := p.nat
+	s.once.Do(func() {
+		if s.ast != nil {
+			s.prog = s.env.compileNative(s.ast)
+			s.ast, s.env = nil, nil
+		}
+	})
+	return s.prog
 }
