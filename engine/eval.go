@@ -243,37 +243,51 @@ func (l *linter) selected(r *Rule) ([]*loader.Node, []any, error) {
 		c := l.selection(r.given[0])
 		return c.nodes, c.scopes, c.err
 	}
-	key := r.givenKey()
-	l.selMu.Lock()
-	c, ok := l.selections[key]
-	l.selMu.Unlock()
-	if ok {
-		return c.nodes, c.scopes, c.err
-	}
-	seen := map[*loader.Node]bool{}
-	for _, sel := range r.given {
-		sc := l.selection(sel)
-		if sc.err != nil {
-			c = pathNodes{err: sc.err}
-			break
-		}
-		for i, n := range sc.nodes {
-			if !seen[n] {
-				seen[n] = true
-				c.nodes = append(c.nodes, n)
-				if sc.scopes != nil {
-					c.scopes = append(c.scopes, sc.scopes[i])
+	c := l.memo(r.givenKey(), func() (c pathNodes) {
+		seen := map[*loader.Node]bool{}
+		for _, sel := range r.given {
+			sc := l.selection(sel)
+			if sc.err != nil {
+				return pathNodes{err: sc.err}
+			}
+			for i, n := range sc.nodes {
+				if !seen[n] {
+					seen[n] = true
+					c.nodes = append(c.nodes, n)
+					if sc.scopes != nil {
+						c.scopes = append(c.scopes, sc.scopes[i])
+					}
 				}
 			}
 		}
-	}
-	l.selMu.Lock()
-	defer l.selMu.Unlock()
-	if l.selections == nil {
-		l.selections = map[string]pathNodes{}
-	}
-	l.selections[key] = c
+		return c
+	})
 	return c.nodes, c.scopes, c.err
+}
+
+// memo returns the selection named key, computing it with f the first
+// time it is asked for. Different selections are computed at once by the
+// rules that ask for them; one is computed once, the others asking for it
+// waiting for it.
+func (l *linter) memo(key string, f func() pathNodes) pathNodes {
+	l.selMu.Lock()
+	e, ok := l.selections[key]
+	if !ok {
+		if l.selections == nil {
+			l.selections = map[string]*selectionEntry{}
+		}
+		e = &selectionEntry{}
+		l.selections[key] = e
+	}
+	l.selMu.Unlock()
+	e.once.Do(func() { e.c = f() })
+	return e.c
+}
+
+// selectionEntry is a selection, computed once.
+type selectionEntry struct {
+	once sync.Once
+	c    pathNodes
 }
 
 // givenKey names what the rule's paths select: rules with the same key
@@ -292,24 +306,16 @@ func (r *Rule) givenKey() string {
 // selection is what one path selects: distinct nodes, in document order
 // for each step (see selector.match), and their scopes.
 func (l *linter) selection(sel *selector) pathNodes {
-	l.selMu.Lock()
-	defer l.selMu.Unlock()
-	if c, ok := l.selections[sel.text]; ok {
-		return c
-	}
-	var c pathNodes
-	c.err = sel.match(l.doc, func(n *loader.Node) { c.nodes = append(c.nodes, n) })
-	if c.err == nil && l.rs.scope != nil {
-		c.scopes = make([]any, len(c.nodes))
-		for i, n := range c.nodes {
-			c.scopes[i] = l.scopeOf(n)
+	return l.memo(sel.text, func() (c pathNodes) {
+		c.err = sel.match(l.doc, func(n *loader.Node) { c.nodes = append(c.nodes, n) })
+		if c.err == nil && l.rs.scope != nil {
+			c.scopes = make([]any, len(c.nodes))
+			for i, n := range c.nodes {
+				c.scopes[i] = l.scopeOf(n)
+			}
 		}
-	}
-	if l.selections == nil {
-		l.selections = map[string]pathNodes{}
-	}
-	l.selections[sel.text] = c
-	return c
+		return c
+	})
 }
 
 // pathNodes is a selection on the document and the nodes' scopes, or why
@@ -356,7 +362,7 @@ type linter struct {
 	scopes       map[*loader.Node]any // the nodes' scopes computed so far
 
 	selMu      sync.Mutex
-	selections map[string]pathNodes // by path text
+	selections map[string]*selectionEntry // by path text, or a rule's paths' (Rule.givenKey)
 
 	stats []RuleStats // by rule, when LintOptions.Stats is set; each written by its rule's goroutine
 }

@@ -28,6 +28,7 @@ type resolver struct {
 	recognised map[*loader.Node]bool // nil: everywhere
 	values     map[*loader.Node]resolved
 	built      int
+	none       bool // the document mentions the reference key nowhere
 }
 
 type resolved struct {
@@ -36,7 +37,8 @@ type resolved struct {
 }
 
 func newResolver(doc *loader.Document, cfg *refConfig) *resolver {
-	x := &resolver{doc: doc, cfg: cfg, values: map[*loader.Node]resolved{}}
+	x := &resolver{doc: doc, cfg: cfg, values: map[*loader.Node]resolved{},
+		none: !bytes.Contains(doc.JSON, cfg.needle)}
 	if cfg.at != nil {
 		x.recognised = map[*loader.Node]bool{}
 		for _, sel := range cfg.at {
@@ -63,7 +65,7 @@ func (x *resolver) reference(n *loader.Node) (string, bool) {
 // mayHold reports whether the node's JSON mentions the reference key at
 // all: most nodes do not, and need no resolving.
 func (x *resolver) mayHold(n *loader.Node) bool {
-	return bytes.Contains(x.doc.JSON[n.Offset:n.End], x.cfg.needle)
+	return !x.none && bytes.Contains(x.doc.JSON[n.Offset:n.End], x.cfg.needle)
 }
 
 // target follows the reference object n, and the references its target
