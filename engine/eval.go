@@ -738,23 +738,32 @@ func (l *linter) scopeOf(n *loader.Node) any {
 	}
 	l.scopeMu.Lock()
 	defer l.scopeMu.Unlock()
-	if v, ok := l.scopes[n]; ok {
-		return v
-	}
-	scope := l.defaultScope
-	for a := n; a != nil; a = a.Parent {
-		if a.Kind != loader.Object || l.scopeHolders != nil && !l.scopeHolders[a] {
-			continue
-		}
-		if m := a.Member(sc.member); m != nil {
-			scope = m.Value()
-			break
-		}
-	}
 	if l.scopes == nil {
 		l.scopes = map[*loader.Node]any{}
 	}
-	l.scopes[n] = scope
+	// A node's scope is its own, when it is a holder that declares one,
+	// else its parent's: the walk up stops at the first node whose scope
+	// is known, and every node it passed is given the scope found, so that
+	// siblings and descendants find it at once.
+	var buf [16]*loader.Node
+	path := buf[:0]
+	scope := l.defaultScope
+	for a := n; a != nil; a = a.Parent {
+		if v, ok := l.scopes[a]; ok {
+			scope = v
+			break
+		}
+		path = append(path, a)
+		if a.Kind == loader.Object && (l.scopeHolders == nil || l.scopeHolders[a]) {
+			if m := a.Member(sc.member); m != nil {
+				scope = m.Value()
+				break
+			}
+		}
+	}
+	for _, a := range path {
+		l.scopes[a] = scope
+	}
 	return scope
 }
 

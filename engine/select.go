@@ -329,7 +329,15 @@ func (c component) step(doc *loader.Document, n *loader.Node, out []*loader.Node
 
 // locate maps an offset relative to n's raw JSON back to a node.
 func locate(doc *loader.Document, n *loader.Node, rel int) (*loader.Node, error) {
-	m := doc.NodeAt(n.Offset + rel)
+	// A query on an array matches its elements: found among n's children
+	// (by offset, which is unique to a node) without searching the whole
+	// document's nodes.
+	at := n.Offset + rel
+	kids := n.Children
+	if i, found := slices.BinarySearchFunc(kids, at, func(c *loader.Node, at int) int { return c.Offset - at }); found && rel > 0 {
+		return kids[i], nil
+	}
+	m := doc.NodeAt(at)
 	if m == nil || rel <= 0 {
 		return nil, fmt.Errorf("internal error: no node at offset %d under %q", n.Offset+rel, n.Pointer())
 	}
