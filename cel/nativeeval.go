@@ -320,36 +320,25 @@ func (c *ncond) resolve(s *nstate) ref.Val {
 	return out
 }
 
-type nand struct{ terms []nnode }
-
-func (a *nand) exec(s *nstate) ref.Val {
-	for _, t := range a.terms {
-		v := t.exec(s)
-		b, ok := v.(types.Bool)
-		if !ok {
-			return nil
-		}
-		if !b {
-			return types.False
-		}
-	}
-	return types.True
+// nlogic is && (stop is false) or || (stop is true): the terms in order,
+// until one is stop, which is the result; the other value when none is.
+// A term that is not a bool gives up (cel-go goes on to look for stop).
+type nlogic struct {
+	terms []nnode
+	stop  types.Bool
 }
 
-type nor struct{ terms []nnode }
-
-func (o *nor) exec(s *nstate) ref.Val {
-	for _, t := range o.terms {
-		v := t.exec(s)
-		b, ok := v.(types.Bool)
+func (a *nlogic) exec(s *nstate) ref.Val {
+	for _, t := range a.terms {
+		b, ok := t.exec(s).(types.Bool)
 		if !ok {
 			return nil
 		}
-		if b {
-			return types.True
+		if b == a.stop {
+			return a.stop
 		}
 	}
-	return types.False
+	return !a.stop
 }
 
 // nequal is a guarded == or != (guardedEquality).
@@ -809,9 +798,9 @@ func (c *nativeCompiler) call(e celast.Expr) (nnode, bool) {
 	}
 	switch fn {
 	case "_&&_":
-		return &nand{args}, true
+		return &nlogic{terms: args, stop: types.False}, true
 	case "_||_":
-		return &nor{args}, true
+		return &nlogic{terms: args, stop: types.True}, true
 	case "_?_:_":
 		return &ncond{args[0], args[1], args[2]}, true
 	case "_==_", "_!=_":
