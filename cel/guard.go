@@ -422,21 +422,20 @@ func constant(vals []interpreter.InterpretableV2) bool {
 }
 
 // matcher runs matches(string, pattern): RE2, as cel-go's own; a constant
-// pattern (not nil) is compiled once, when the program is planned.
+// pattern (a string; nil when it is not constant) is compiled once, when
+// the program is planned.
 func matcher(pattern ref.Val) func([]ref.Val) ref.Val {
-	if pattern != nil {
-		if p, ok := pattern.(types.String); ok {
-			re, err := regexp.Compile(string(p))
-			return func(a []ref.Val) ref.Val {
-				s, ok := a[0].(types.String)
-				switch {
-				case !ok:
-					return types.MaybeNoSuchOverloadErr(a[0])
-				case err != nil:
-					return types.WrapErr(err)
-				}
-				return types.Bool(re.MatchString(string(s)))
+	if p, ok := pattern.(types.String); ok {
+		re, err := regexp.Compile(string(p))
+		return func(a []ref.Val) ref.Val {
+			s, ok := a[0].(types.String)
+			switch {
+			case !ok:
+				return types.MaybeNoSuchOverloadErr(a[0])
+			case err != nil:
+				return types.WrapErr(err)
 			}
+			return types.Bool(re.MatchString(string(s)))
 		}
 	}
 	return func(a []ref.Val) ref.Val {

@@ -113,12 +113,14 @@ func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost u
 	default:
 		return nil, 0, fmt.Errorf("celint: an activation is a map[string]any or an interpreter.Activation, got %T", activation)
 	}
-	if nat := p.nativePlan(); nat != nil && !p.Interruptible() {
-		if v, c, ok := nat.run(&act.ns, act.inner, p.limit); ok {
-			if p.verify == nil {
-				return v, c, nil
+	if !p.Interruptible() {
+		if nat := p.nativePlan(); nat != nil {
+			if v, c, ok := nat.run(&act.ns, act.inner, p.limit); ok {
+				if p.verify == nil {
+					return v, c, nil
+				}
+				defer func() { p.compare(v, c, out, cost, err) }()
 			}
-			defer func() { p.compare(v, c, out, cost, err) }()
 		}
 	}
 	var val ref.Val
