@@ -125,9 +125,6 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 	if opts.Stats != nil {
 		l.stats = make([]RuleStats, len(rules))
 	}
-	// Shared state that rules would build on first use is built first, in
-	// rule order, so that interleaving rules changes nothing (prepare).
-	l.prepare(rules)
 	// Rules that select by the same paths lint the same nodes in the same
 	// order: on a large document they lint them together (lintRules), up
 	// to maxGroup rules at a time. These groups are the workers' units.
@@ -157,6 +154,12 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 		}
 	}
 	nGroups := len(bounds) - 1
+	// Shared state that rules would build on first use is built first, in
+	// rule order, whenever the rules do not run one after the other, so
+	// that the order they run in changes nothing (prepare).
+	if nGroups < len(rules) || min(opts.Workers, nGroups) > 1 {
+		l.prepare(rules)
+	}
 	runs := make([]ruleRun, len(rules))
 	active := make([]*ruleRun, len(rules))
 	lintGroup := func(c int) {
