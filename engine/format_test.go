@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -14,11 +15,18 @@ import (
 // returns "line:col severity pointer [rule/code] message" lines.
 func lintWith(t *testing.T, header, rules, doc string) []string {
 	t.Helper()
+	return lintNamed(t, header, rules, "doc.yaml", doc)
+}
+
+// lintNamed is lintWith on a document of that name, which chooses its
+// format.
+func lintNamed(t *testing.T, header, rules, name, doc string) []string {
+	t.Helper()
 	rs, err := engine.LoadRuleset(rulesetFS(header, rules), "rs", engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := loader.Parse("doc.yaml", []byte(doc), rs.LoadOptions)
+	d, err := loader.Parse(name, []byte(doc), rs.LoadOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,6 +251,53 @@ loopy: {$ref: "#/defs/loop"}
 		`7:5 error /items/2 [t.refs] reference cycle: #/defs/loop -> #/defs/loop`,
 		`8:1 error /loopy [t.refs] reference cycle: #/defs/loop -> #/defs/loop`,
 	})
+}
+
+// TestReferencesInJSONText: however a JSON document spells its reference
+// members (white space around the colon, a member name written with an
+// escape), they are found and resolved; the JSON is then either the input
+// itself or a rendering of the tree.
+func TestReferencesInJSONText(t *testing.T) {
+	rules := `rules:
+  - id: t.refs
+    level: must
+    given: $items
+    checks:
+      - assert: "resolveError == ''"
+        messageExpression: resolveError
+  - id: t.a
+    level: must
+    given: $items
+    resolve: true
+    checks:
+      - assert: has(self.name)
+        message: no name
+`
+	header := strings.Replace(orderedHeader, "    key: $ref\n", "    key: $ref\n    rule: t.refs\n", 1)
+	want := []string{
+		`1:46 error /items/0 [t.refs] reference "#/defs/missing" does not resolve`,
+		`1:74 error /items/1 [t.a] no name`,
+	}
+	for _, doc := range []string{
+		`{"defs": {"ok": {"name": "fine"}}, "items": [{"$ref":"#/defs/missing"}, {"$ref":"#/defs/nameless"}, {"$ref":"#/defs/ok"}], "x": 1}`,
+		`{"defs": {"ok": {"name": "fine"}}, "items": [{"$ref" :"#/defs/missing"}, {"$ref"  : "#/defs/nameless"},{"$ref"
+:"#/defs/ok"}], "x": 1}`,
+		`{"defs": {"ok": {"name": "fine"}}, "items": [{"\u0024ref":"#/defs/missing"},{"\u0024ref":"#/defs/nameless"}, {"$r\u0065f":"#/defs/ok"}]}`,
+	} {
+		doc = strings.Replace(doc, `"defs": {`, `"defs": {"nameless": {"id": 1}, `, 1)
+		got := lintNamed(t, header, rules, "doc.json", doc)
+		for i := range got {
+			// Columns differ with the spelling: compare without them.
+			got[i] = got[i][strings.Index(got[i], " "):]
+		}
+		exp := slices.Clone(want)
+		for i := range exp {
+			exp[i] = exp[i][strings.Index(exp[i], " "):]
+		}
+		if !slices.Equal(got, exp) {
+			t.Errorf("%s:\n got %q\nwant %q", doc, got, exp)
+		}
+	}
 }
 
 // TestExtendsDisableLevels runs with the base ruleset compiled when it

@@ -63,7 +63,8 @@ func (x *resolver) reference(n *loader.Node) (string, bool) {
 }
 
 // mayHold reports whether the node's JSON mentions the reference key at
-// all: most nodes do not, and need no resolving.
+// all (as a member name, or as a string equal to it): most nodes do not,
+// and need no resolving.
 func (x *resolver) mayHold(n *loader.Node) bool {
 	return !x.none && bytes.Contains(x.doc.JSON[n.Offset:n.End], x.cfg.needle)
 }

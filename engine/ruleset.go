@@ -6,7 +6,6 @@ package engine
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -85,7 +84,7 @@ type scopeConfig struct {
 // refConfig is the ruleset's reference objects.
 type refConfig struct {
 	key    string
-	needle []byte      // the key as a member name in compact JSON: "key":
+	needle []byte      // the key as a member name appears in Document.JSON: "key"
 	at     []*selector // where references are recognised; nil: everywhere
 	rule   string      // the rule that reports unresolvable references, or ""
 }
@@ -640,8 +639,7 @@ func newRefConfig(spec *loader.ReferenceSpec) *refConfig {
 	if spec == nil {
 		return nil
 	}
-	quoted, _ := json.Marshal(spec.Key) // a string always marshals
-	return &refConfig{key: spec.Key, needle: append(quoted, ':'), rule: spec.Rule.Value}
+	return &refConfig{key: spec.Key, needle: loader.AppendJSONString(nil, spec.Key), rule: spec.Rule.Value}
 }
 
 // addSelections adds the header's named selections, each expanded to plain

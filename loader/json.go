@@ -34,6 +34,12 @@ type jsonParser struct {
 
 	key    string // pending member name
 	keyPos Pos
+
+	// rewritten is set when the tree is not the input's text read as it
+	// is: a member name written with an escape, or a duplicate member that
+	// replaced an earlier one. The input then cannot serve as the
+	// document's JSON (see newDocument).
+	rewritten bool
 }
 
 // lineTracker converts increasing byte offsets to positions in linear time.
@@ -60,9 +66,15 @@ func (t *lineTracker) pos(off int) Pos {
 	return Pos{Line: line, Col: col}
 }
 
-func parseJSON(b *builder, data []byte) (*Node, *Error) {
+// parseJSON reads data into a tree whose nodes' Offset and End are byte
+// offsets in data. verbatim reports whether data can serve as the
+// document's JSON: every member name is written without escapes and no
+// member replaced a duplicate, so gjson reads data as the tree and a
+// member name appears in it as it is.
+func parseJSON(b *builder, data []byte) (root *Node, verbatim bool, err *Error) {
 	p := &jsonParser{builder: b, data: data, lt: lineTracker{data: data, line: 1, col: 1}}
-	return p.run()
+	root, err = p.run()
+	return root, !p.rewritten, err
 }
 
 func (p *jsonParser) errAt(off int, format string, args ...any) *Error {
@@ -110,6 +122,7 @@ func (p *jsonParser) newValue(kind Kind) (*Node, *Error) {
 	if err != nil {
 		return nil, err
 	}
+	n.Offset = p.i
 	if len(p.stack) == 0 {
 		return n, nil
 	}
@@ -127,6 +140,7 @@ func (p *jsonParser) newValue(kind Kind) (*Node, *Error) {
 	}
 	if at >= 0 {
 		p.kids[f.base+at] = n
+		p.rewritten = true
 	} else {
 		p.kids = append(p.kids, n)
 		f.index = noteMember(p.kids[f.base:], f.index)
@@ -137,6 +151,7 @@ func (p *jsonParser) newValue(kind Kind) (*Node, *Error) {
 // closeTop finishes the innermost container and pops it.
 func (p *jsonParser) closeTop() *Node {
 	f := p.stack[len(p.stack)-1]
+	f.node.End = p.i
 	kids := p.kids[f.base:]
 	if f.node.Kind == Array {
 		finishArray(f.node, kids)
@@ -168,6 +183,9 @@ func (p *jsonParser) readKey(afterComma bool) *Error {
 	}
 	p.keyPos = p.lt.pos(start)
 	p.key = key
+	if p.i-start != len(key)+2 {
+		p.rewritten = true // written with an escape
+	}
 	p.skipWS()
 	if p.i >= len(p.data) || p.data[p.i] != ':' {
 		return p.errAt(p.i, "expected ':' after object member name, found %s%s", p.found(p.i), p.notClosed(&p.stack[len(p.stack)-1]))
@@ -236,6 +254,7 @@ func (p *jsonParser) run() (*Node, *Error) {
 				return nil, err
 			}
 			node.scalar = s
+			node.End = p.i
 			n = node
 		case 't', 'f', 'n':
 			var kind Kind
@@ -258,6 +277,7 @@ func (p *jsonParser) run() (*Node, *Error) {
 			}
 			node.scalar = val
 			p.i += len(lit)
+			node.End = p.i
 			n = node
 		default:
 			if c == '-' || (c >= '0' && c <= '9') {
@@ -270,6 +290,7 @@ func (p *jsonParser) run() (*Node, *Error) {
 					return nil, err
 				}
 				node.scalar = v
+				node.End = p.i
 				n = node
 				break
 			}

@@ -210,6 +210,18 @@ func newDocument(name, format string, root *Node, src []byte, counted, depth int
 	return doc
 }
 
+// verbatim reports whether the document's JSON is its input.
+func (d *Document) verbatim() bool {
+	return d.Format == "json" && d.nodes == nil && d.Root != nil && len(d.JSON) > 0 && &d.JSON[0] == &d.Source[0] && len(d.JSON) == len(d.Source)
+}
+
+// verbatimDocument is the document of a JSON input read verbatim (see
+// parseJSON): the input is its JSON, and its nodes' offsets are already
+// set. Nothing was replaced, so every counted value is a node.
+func verbatimDocument(name string, root *Node, src []byte, counted int) *Document {
+	return &Document{Name: name, Format: "json", Root: root, Source: src, JSON: src, Values: counted, counted: counted}
+}
+
 // formatOf is the format data is read as: "json" or "yaml" (see Parse).
 func formatOf(name string, data []byte, opts Options) string {
 	if opts.Format == "json" || opts.Format != "yaml" && isJSON(name, data) {
@@ -234,7 +246,11 @@ func parse(name string, data []byte, opts Options) (*Document, *Error) {
 	)
 	format = formatOf(name, data, opts)
 	if format == "json" {
-		root, err = parseJSON(b, data)
+		var verbatim bool
+		root, verbatim, err = parseJSON(b, data)
+		if err == nil && verbatim {
+			return verbatimDocument(name, root, data, b.values), nil
+		}
 	} else {
 		root, err = parseYAML(b, data)
 	}

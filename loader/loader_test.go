@@ -910,3 +910,40 @@ func startOf(n *Node) Pos {
 	}
 	return n.Pos
 }
+
+// TestVerbatimJSON: a JSON input is its document's JSON, offsets and all,
+// unless a member name is written with an escape or a duplicate member
+// replaced another; then the JSON is the compact rendering.
+func TestVerbatimJSON(t *testing.T) {
+	all := Options{Limits: DefaultLimits()} // duplicates allowed
+	for _, tc := range []struct {
+		src      string
+		verbatim bool
+	}{
+		{"{\n  \"a\" : [1, 2.50, \"x\\ny\"],\n  \"b\": {\"c\": null}\n}\n", true},
+		{`{"a\u0062": 1}`, false},
+		{`{"a": 1, "b": 2, "a": 3}`, false},
+		{` "just a string" `, true},
+	} {
+		doc, err := Parse("v.json", []byte(tc.src), all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(doc.JSON) == tc.src; got != tc.verbatim || doc.verbatim() != tc.verbatim {
+			t.Errorf("%q: JSON %q; want the input: %v", tc.src, doc.JSON, tc.verbatim)
+		}
+		if p := checkDocument(doc); p != "" {
+			t.Errorf("%q: %s", tc.src, p)
+		}
+	}
+	doc, _ := Parse("v.json", []byte(`{"a": [10, 20]}`), all)
+	for off, want := range map[int]string{0: "", 6: "/a", 7: "/a/0", 8: "-", 11: "/a/1", 99: "-", -1: "-"} {
+		got := "-"
+		if n := doc.NodeAt(off); n != nil {
+			got = n.Pointer()
+		}
+		if got != want {
+			t.Errorf("NodeAt(%d) = %s, want %s", off, got, want)
+		}
+	}
+}

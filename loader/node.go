@@ -195,7 +195,12 @@ type Document struct {
 	Name   string // file name as given
 	Format string // "json" or "yaml"
 	Root   *Node
-	JSON   []byte // compact normalised JSON of Root, object keys in source order
+	// JSON is the JSON text of Root, which the nodes' Offset and End index.
+	// For a JSON input that reads back as the tree as it is (no member
+	// name written with an escape, no duplicate member replaced) it is
+	// the input itself; otherwise it is the compact normalised rendering
+	// of Root, object keys in source order.
+	JSON   []byte
 	Values int    // number of values (nodes) in the document
 	Source []byte // the input as read, for code frames
 
@@ -259,10 +264,20 @@ func (d *Document) walk(pointer string) (n *Node, complete bool) {
 // NodeAt returns the node whose value starts at byte offset in d.JSON, or
 // nil if none does. Every node starts at a distinct offset, so the answer is
 // unique; gjson's Result.Index is such an offset.
+// It descends from the root, choosing among each node's children, which
+// are in offset order, by binary search.
 func (d *Document) NodeAt(offset int) *Node {
-	i := sort.Search(len(d.nodes), func(i int) bool { return d.nodes[i].Offset >= offset })
-	if i < len(d.nodes) && d.nodes[i].Offset == offset {
-		return d.nodes[i]
+	n := d.Root
+	for n != nil && n.Offset != offset {
+		if offset < n.Offset || offset >= n.End {
+			return nil
+		}
+		kids := n.Children
+		i := sort.Search(len(kids), func(i int) bool { return kids[i].Offset > offset })
+		if i == 0 {
+			return nil
+		}
+		n = kids[i-1]
 	}
-	return nil
+	return n
 }

@@ -40,7 +40,7 @@ func render(root *Node, sizeHint, values int) ([]byte, []*Node) {
 				buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 			}
 		case String:
-			buf = appendJSONString(buf, n.scalar.(string))
+			buf = AppendJSONString(buf, n.scalar.(string))
 		}
 		n.End = len(buf)
 	}
@@ -64,7 +64,7 @@ func render(root *Node, sizeHint, values int) ([]byte, []*Node) {
 		}
 		top.i++
 		if n.Kind == Object {
-			buf = appendJSONString(buf, c.Key)
+			buf = AppendJSONString(buf, c.Key)
 			buf = append(buf, ':')
 		}
 		visit(c)
@@ -74,10 +74,14 @@ func render(root *Node, sizeHint, values int) ([]byte, []*Node) {
 
 const hexDigits = "0123456789abcdef"
 
-// appendJSONString appends s as a JSON string that encoding/json and gjson
-// read back as s. Only '"', '\\' and control characters are escaped; bytes
-// that are not UTF-8 (which the loader never produces) become \ufffd.
-func appendJSONString(buf []byte, s string) []byte {
+// AppendJSONString appends s as a JSON string that encoding/json and gjson
+// read back as s, as Document.JSON writes a member name: a member named s
+// appears in any Document.JSON as these bytes, whether the JSON is the
+// input itself (used only when no member name in it is written with an
+// escape) or a rendering. Only '"', '\\' and control characters are
+// escaped; bytes that are not UTF-8 (which the loader never produces)
+// become \ufffd.
+func AppendJSONString(buf []byte, s string) []byte {
 	buf = append(buf, '"')
 	start := 0
 	for i := 0; i < len(s); {

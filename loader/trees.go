@@ -44,7 +44,15 @@ type Trees struct {
 // (0: int64 as a zigzag varint; 1: float64 as its 8 bytes), a string's
 // index, or a collection's number of children and the children. Numbers
 // are unsigned varints unless said otherwise.
-const treesMagic = "celint trees 1\n"
+//
+// Format 2: after the deepest nesting, a byte that is 1 when the
+// document's JSON is its input (see Document.JSON), 0 otherwise; when it
+// is 1, each node's position is followed by its Offset and its length
+// (End - Offset).
+const treesMagic = treesFamily + "2\n"
+
+// treesFamily starts the serialised form of every version.
+const treesFamily = "celint trees "
 
 // RecordTrees returns an empty set that records every document its Parse
 // parses.
@@ -54,7 +62,12 @@ func RecordTrees() *Trees { return &Trees{entries: map[keyed.Key][]byte{}, recor
 func ReadTrees(data []byte) (*Trees, error) {
 	rest, ok := bytes.CutPrefix(data, []byte(treesMagic))
 	if !ok {
-		return nil, errors.New("celint: not a set of parsed trees (or of another format version)")
+		if bytes.HasPrefix(data, []byte(treesFamily)) {
+			// Another version's trees, written by another celint: an empty
+			// set, so that every file is parsed as usual.
+			return &Trees{entries: map[keyed.Key][]byte{}}, nil
+		}
+		return nil, errors.New("celint: not a set of parsed trees")
 	}
 	entries, err := keyed.Read(rest, "parsed trees")
 	if err != nil {
@@ -129,19 +142,28 @@ func treeKeyOf(data []byte, opts Options) keyed.Key {
 
 // encodeTree is the tree of doc in the format of treesMagic.
 func encodeTree(doc *Document) ([]byte, error) {
-	var e treeEncoder
+	e := treeEncoder{verbatim: doc.verbatim()}
 	if err := e.node(doc.Root, false); err != nil {
 		return nil, err
 	}
 	out := keyed.AppendTable(nil, e.strs.Items())
 	out = binary.AppendUvarint(out, uint64(doc.counted))
 	out = binary.AppendUvarint(out, uint64(doc.depth))
+	out = append(out, boolByte(e.verbatim))
 	return append(out, e.out...), nil
 }
 
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 type treeEncoder struct {
-	out  []byte
-	strs keyed.Table
+	out      []byte
+	strs     keyed.Table
+	verbatim bool // the nodes' offsets are in the input: record them
 }
 
 func (e *treeEncoder) str(s string) { e.out = e.strs.AppendIndex(e.out, s) }
@@ -154,6 +176,10 @@ func (e *treeEncoder) pos(p Pos) {
 func (e *treeEncoder) node(n *Node, member bool) error {
 	e.out = append(e.out, byte(n.Kind)|byte(n.Style)<<3)
 	e.pos(n.Pos)
+	if e.verbatim {
+		e.out = binary.AppendUvarint(e.out, uint64(n.Offset))
+		e.out = binary.AppendUvarint(e.out, uint64(n.End-n.Offset))
+	}
 	if member {
 		e.str(n.Key)
 		e.pos(n.KeyPos)
@@ -196,25 +222,38 @@ var errBadTree = errors.New("celint: bad parsed tree")
 // decodeTree builds the Document that Parse(name, data, opts) returns from
 // its encoded tree.
 func decodeTree(name string, data []byte, opts Options, enc []byte) (*Document, error) {
-	d := treeDecoder{b: &builder{file: name, opts: opts}}
+	d := treeDecoder{b: &builder{file: name, opts: opts}, size: len(data)}
 	var ok bool
 	if d.strs, d.in, ok = keyed.ReadTable(enc); !ok {
 		return nil, errBadTree
 	}
 	counted, depth := d.uint(), d.uint()
-	root := d.node(false, 0)
-	if d.err || len(d.in) != 0 || root == nil {
+	switch d.byte() {
+	case 0:
+	case 1:
+		d.verbatim = true
+	default:
 		return nil, errBadTree
 	}
-	return newDocument(name, formatOf(name, data, opts), root, data, int(counted), int(depth)), nil
+	format := formatOf(name, data, opts)
+	root := d.node(false, 0)
+	if d.err || len(d.in) != 0 || root == nil || d.verbatim && (format != "json" || counted != uint64(d.b.values)) {
+		return nil, errBadTree
+	}
+	if d.verbatim {
+		return verbatimDocument(name, root, data, int(counted)), nil
+	}
+	return newDocument(name, format, root, data, int(counted), int(depth)), nil
 }
 
 type treeDecoder struct {
-	in   []byte
-	strs []string
-	b    *builder
-	err  bool
-	kids []*Node // a stack of children being collected, shared by all levels
+	in       []byte
+	strs     []string
+	b        *builder
+	err      bool
+	kids     []*Node // a stack of children being collected, shared by all levels
+	verbatim bool    // each node records its offsets in the input
+	size     int     // the input's length, which offsets must stay within
 }
 
 func (d *treeDecoder) uint() uint64 {
@@ -271,6 +310,14 @@ func (d *treeDecoder) node(member bool, depth int) *Node {
 		return nil
 	}
 	n.Style = style
+	if d.verbatim {
+		off, length := d.uint(), d.uint()
+		if off > uint64(d.size) || length > uint64(d.size)-off {
+			d.err = true
+			return nil
+		}
+		n.Offset, n.End = int(off), int(off+length)
+	}
 	if member {
 		n.Key = d.str()
 		n.KeyPos = d.pos()

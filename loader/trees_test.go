@@ -148,6 +148,14 @@ func TestTrees(t *testing.T) {
 			t.Errorf("ReadTrees(%q) accepted", bad)
 		}
 	}
+	// Another version's trees: an empty set, every file parsed.
+	old, err := ReadTrees([]byte(treesFamily + "1\n\x00garbage of the old format"))
+	if err != nil || old.Len() != 0 {
+		t.Fatalf("another version's trees: %v, %d trees; want an empty set", err, old.Len())
+	}
+	if doc, err := old.Parse(f, docs[f], opts); err != nil || sameDocument(want, doc) != "" || old.Hits() != 0 {
+		t.Errorf("another version's trees: %v, %d hits", err, old.Hits())
+	}
 }
 
 // FuzzDecodeTree: whatever the bytes of a tree, decoding fails cleanly or
