@@ -310,7 +310,10 @@ func (r *Rule) givenKey() string {
 // for each step (see selector.match), and their scopes.
 func (l *linter) selection(sel *selector) pathNodes {
 	return l.memo(sel.text, func() (c pathNodes) {
-		c.err = sel.match(l.doc, func(n *loader.Node) { c.nodes = append(c.nodes, n) })
+		c.nodes, c.err = l.prefixNodes(sel, len(sel.parts))
+		if c.err != nil {
+			c.err = fmt.Errorf("selection path %q: %w", sel.text, c.err)
+		}
 		if c.err == nil && l.rs.scope != nil {
 			c.scopes = make([]any, len(c.nodes))
 			for i, n := range c.nodes {
@@ -320,6 +323,34 @@ func (l *linter) selection(sel *selector) pathNodes {
 		return c
 	})
 }
+
+// prefixNodes is what the first k components of the path select. What a
+// prefix selects is computed once per document and shared by every path
+// that starts with it ("tools.#.examples.*" by all the paths below it),
+// so that each step is taken once. The slice is shared: read only.
+func (l *linter) prefixNodes(sel *selector, k int) ([]*loader.Node, error) {
+	if k == 0 {
+		return []*loader.Node{l.doc.Root}, nil
+	}
+	if k == len(sel.parts) && k == 1 {
+		// A one-component path: its prefix is the path itself, whose
+		// entry is the caller's.
+		return sel.step(l.doc, 0, []*loader.Node{l.doc.Root})
+	}
+	c := l.memo(prefixKey+sel.prefix(k), func() (c pathNodes) {
+		cur, err := l.prefixNodes(sel, k-1)
+		if err != nil || len(cur) == 0 {
+			return pathNodes{err: err}
+		}
+		c.nodes, c.err = sel.step(l.doc, k-1, cur)
+		return c
+	})
+	return c.nodes, c.err
+}
+
+// prefixKey starts the memo key of a path prefix's nodes, apart from the
+// keys of whole selections (which carry scopes).
+const prefixKey = "\x01prefix "
 
 // pathNodes is a selection on the document and the nodes' scopes, or why
 // it failed.

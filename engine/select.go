@@ -40,6 +40,7 @@ type component struct {
 	key   string // compKey: the member name, '\' escapes removed
 	index int    // compKey: the array index the text names; -1 when it names none
 	glob  glob   // compWild: the compiled pattern
+	end   int    // the offset in the path just past the component
 }
 
 // parseSelector splits a gjson path into components. It accepts keys (with
@@ -115,6 +116,7 @@ func parseSelector(path string) (*selector, error) {
 				s.parts = append(s.parts, component{kind: compKey, text: text, key: unescapeKey(text), index: arrayIndex(text)})
 			}
 		}
+		s.parts[len(s.parts)-1].end = i
 		if i == len(path) {
 			break
 		}
@@ -208,25 +210,11 @@ func scanQuery(path string, i int) (int, error) {
 // parent) sort their result by offset, which is document order.
 func (s *selector) match(doc *loader.Document, visit func(*loader.Node)) error {
 	cur := []*loader.Node{doc.Root}
-	nested := false // cur may hold a node and one of its descendants
-	for _, c := range s.parts {
-		var next []*loader.Node
-		if c.kind == compDeep {
-			next = deep(cur, nested)
-			nested = true
-		} else {
-			for _, n := range cur {
-				var err error
-				next, err = c.step(doc, n, next)
-				if err != nil {
-					return fmt.Errorf("selection path %q: %w", s.text, err)
-				}
-			}
-			if nested {
-				sortByOffset(next)
-			}
+	for k := range s.parts {
+		var err error
+		if cur, err = s.step(doc, k, cur); err != nil {
+			return fmt.Errorf("selection path %q: %w", s.text, err)
 		}
-		cur = next
 		if len(cur) == 0 {
 			return nil
 		}
@@ -235,6 +223,48 @@ func (s *selector) match(doc *loader.Document, visit func(*loader.Node)) error {
 		visit(n)
 	}
 	return nil
+}
+
+// step maps cur, what the components before the k-th select, to what the
+// first k+1 components select. Its error does not name the path: a prefix
+// is shared by several.
+func (s *selector) step(doc *loader.Document, k int, cur []*loader.Node) ([]*loader.Node, error) {
+	c := s.parts[k]
+	if c.kind == compDeep {
+		return deep(cur, s.nestedBefore(k)), nil
+	}
+	var next []*loader.Node
+	for _, n := range cur {
+		var err error
+		next, err = c.step(doc, n, next)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if s.nestedBefore(k) {
+		sortByOffset(next)
+	}
+	return next, nil
+}
+
+// nestedBefore reports whether what the components before the k-th select
+// may hold a node and one of its descendants: a '**' comes before.
+func (s *selector) nestedBefore(k int) bool {
+	for _, c := range s.parts[:k] {
+		if c.kind == compDeep {
+			return true
+		}
+	}
+	return false
+}
+
+// prefix is the path of the first k components, which names what they
+// select: paths with the same prefix select the same nodes up to it.
+func (s *selector) prefix(k int) string {
+	if k == 0 {
+		return ""
+	}
+	return s.text[:s.parts[k-1].end]
 }
 
 // deep returns every node of the subtrees rooted at cur, pre-order, in

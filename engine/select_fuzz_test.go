@@ -234,6 +234,23 @@ func FuzzSelect(f *testing.F) {
 				t.Fatalf("match(%q): Lookup(%q) does not give the matched node back", path, n.Pointer())
 			}
 		}
+		// Through the linter, whose paths share their prefixes: the
+		// prefixes asked for first, as shorter paths would be.
+		l := &linter{doc: doc}
+		for k := 1; k < len(sel.parts); k++ {
+			if p, err := parseSelector(sel.prefix(k)); err != nil {
+				t.Fatalf("prefix %q of %q: %v", sel.prefix(k), path, err)
+			} else if _, err := l.prefixNodes(p, len(p.parts)); err != nil {
+				t.Fatalf("prefix %q of %q: %v", sel.prefix(k), path, err)
+			}
+		}
+		shared, err := l.prefixNodes(sel, len(sel.parts))
+		if err != nil {
+			t.Fatalf("prefixNodes(%q): %v", path, err)
+		}
+		if ps, ws := pointers(shared), pointers(got); ps != ws {
+			t.Fatalf("prefixNodes(%q) on %s\n got  %s\n want %s", path, doc.JSON, ps, ws)
+		}
 		want, ok := refSelect(t, doc, sel)
 		if !ok {
 			return
