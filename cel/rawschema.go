@@ -49,7 +49,7 @@ const (
 // 2020-12 schema of the plain subset that is valid against the metaschema;
 // nil otherwise.
 func rawSchema(doc any, draft *jsonschema.Draft) *Schema {
-	if draft != jsonschema.Draft2020 || !plainSchema(doc) || !metaValid(doc) {
+	if draft != jsonschema.Draft2020 || !plainValid(doc) && (!plainSchema(doc) || !metaValid(doc)) {
 		return nil
 	}
 	return &Schema{raw: doc}

@@ -1,0 +1,191 @@
+package cel
+
+import "math"
+
+// plainValid reports, in one walk, that doc is a 2020-12 schema that
+// rawSchema may keep raw: of the plain subset (rawKeywords), valid against
+// the 2020-12 metaschema, free of references and of anything that depends
+// on where it is compiled, and smaller than MaxSchemaExpansion values.
+//
+// It is a fast, stricter form of plainSchema(doc) && metaValid(doc),
+// which walk the schema four times, once against the whole metaschema:
+// what it accepts they accept (FuzzPlainValid), and what it refuses is
+// left to them. Each keyword's value is checked as the metaschema's
+// vocabularies require it; a member name starting with '$' inside a
+// keyword's data (const, enum, default, examples) is refused outright.
+func plainValid(doc any) bool {
+	w := plainWalk{}
+	return w.schema(doc, 0, true) && w.values < MaxSchemaExpansion
+}
+
+// plainMaxDepth bounds the nesting plainValid walks, far below what the
+// metaschema's fast path allows (maxFastDepth, which counts the
+// metaschema's own levels too); past it, it leaves the schema to them.
+// plainMaxStrings bounds a "type" or "required" list, whose names are
+// compared pairwise.
+const (
+	plainMaxDepth   = 64
+	plainMaxStrings = 64
+)
+
+// plainWalk counts the values of the schema it walks.
+type plainWalk struct{ values int }
+
+// simpleTypes are the names "type" may hold.
+func simpleType(s string) bool {
+	switch s {
+	case "array", "boolean", "integer", "null", "number", "object", "string":
+		return true
+	}
+	return false
+}
+
+func (w *plainWalk) schema(v any, depth int, root bool) bool {
+	if depth > plainMaxDepth || w.values >= MaxSchemaExpansion {
+		return false
+	}
+	w.values++
+	s, ok := v.(map[string]any)
+	if !ok {
+		_, ok := v.(bool)
+		return ok
+	}
+	for k, e := range s {
+		if !w.keyword(k, e, depth, root) {
+			return false
+		}
+	}
+	return true
+}
+
+// keyword checks one keyword of a schema object and its value.
+func (w *plainWalk) keyword(k string, e any, depth int, root bool) bool {
+	switch k {
+	case "$schema":
+		w.values++
+		s, _ := e.(string)
+		return root && (s == "https://json-schema.org/draft/2020-12/schema" || s == "https://json-schema.org/draft/2020-12/schema#")
+	case "title", "description", "$comment":
+		w.values++
+		_, ok := e.(string)
+		return ok
+	case "default", "const":
+		return w.data(e, depth+1)
+	case "examples", "enum":
+		_, ok := e.([]any)
+		return ok && w.data(e, depth+1)
+	case "deprecated", "readOnly", "writeOnly", "uniqueItems":
+		w.values++
+		_, ok := e.(bool)
+		return ok
+	case "type":
+		w.values++
+		if s, ok := e.(string); ok {
+			return simpleType(s)
+		}
+		l, ok := e.([]any)
+		if !ok || len(l) == 0 {
+			return false
+		}
+		return w.uniqueStrings(l, simpleType)
+	case "required":
+		w.values++
+		l, ok := e.([]any)
+		return ok && w.uniqueStrings(l, nil)
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
+		w.values++
+		switch n := e.(type) {
+		case int64, uint64:
+			return true
+		case float64:
+			return !math.IsNaN(n) && !math.IsInf(n, 0)
+		}
+		return false
+	case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties":
+		w.values++
+		switch n := e.(type) {
+		case int64:
+			return n >= 0
+		case uint64:
+			return true
+		case float64:
+			return n >= 0 && n <= 1<<53 && n == math.Trunc(n)
+		}
+		return false
+	case "additionalProperties", "items", "not":
+		return w.schema(e, depth+1, false)
+	case "allOf", "anyOf", "oneOf":
+		w.values++
+		l, ok := e.([]any)
+		if !ok || len(l) == 0 {
+			return false
+		}
+		for _, x := range l {
+			if !w.schema(x, depth+2, false) {
+				return false
+			}
+		}
+		return true
+	case "properties", "$defs":
+		w.values++
+		m, ok := e.(map[string]any)
+		if !ok {
+			return false
+		}
+		for _, x := range m {
+			if !w.schema(x, depth+2, false) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// uniqueStrings reports whether l holds distinct strings, each one that
+// allowed accepts (any, when allowed is nil).
+func (w *plainWalk) uniqueStrings(l []any, allowed func(string) bool) bool {
+	if len(l) > plainMaxStrings {
+		return false
+	}
+	w.values += len(l)
+	for i, x := range l {
+		s, ok := x.(string)
+		if !ok || allowed != nil && !allowed(s) {
+			return false
+		}
+		for _, y := range l[:i] {
+			if y.(string) == s {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// data walks a keyword's data value: any JSON value, counted, whose
+// objects have no member name starting with '$'.
+func (w *plainWalk) data(v any, depth int) bool {
+	if depth > plainMaxDepth || w.values >= MaxSchemaExpansion {
+		return false
+	}
+	w.values++
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if len(k) > 0 && k[0] == '$' || !w.data(e, depth+1) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if !w.data(e, depth+1) {
+				return false
+			}
+		}
+	case nil, bool, string, int64, uint64, float64:
+	default:
+		return false
+	}
+	return true
+}
