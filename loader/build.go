@@ -108,7 +108,9 @@ func finishArray(n *Node, kids []*Node) {
 // built on first use (Node.Value).
 func finishObject(n *Node, kids []*Node, index map[string]int) {
 	n.Children = append([]*Node(nil), kids...)
-	n.index = index
+	if index != nil {
+		n.scalar = index
+	}
 }
 
 // normFloat turns an integral float64 of magnitude at most 2^53 into int64.

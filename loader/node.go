@@ -61,9 +61,18 @@ type Node struct {
 	Offset   int     // byte offset of the value's first byte in Document.JSON
 	End      int     // byte offset just past the value in Document.JSON
 
-	scalar any                 // a scalar's value: nil, bool, int64, float64 or string
+	// scalar is a scalar's value: nil, bool, int64, float64 or string.
+	// For an object with more than smallObject members it is the index
+	// of its members, a map[string]int from a name to its position in
+	// Children (see memberIndex); for other collections, nil.
+	scalar any
 	native atomic.Pointer[any] // a collection's Value, built on first use
-	index  map[string]int      // member name → position in Children, for objects with more than smallObject members
+}
+
+// memberIndex is an object's name index; nil when it has none.
+func (n *Node) memberIndex() map[string]int {
+	m, _ := n.scalar.(map[string]int)
+	return m
 }
 
 // Value returns the JSON-compatible value of the whole subtree: nil, bool,
@@ -167,8 +176,8 @@ func (n *Node) Member(name string) *Node {
 	if n == nil || n.Kind != Object {
 		return nil
 	}
-	if n.index != nil {
-		if i, ok := n.index[name]; ok {
+	if m := n.memberIndex(); m != nil {
+		if i, ok := m[name]; ok {
 			return n.Children[i]
 		}
 		return nil

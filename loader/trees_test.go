@@ -23,7 +23,7 @@ func sameDocument(a, b *Document) string {
 		twin[x] = y
 		if x.Kind != y.Kind || x.Style != y.Style || x.Pos != y.Pos || x.KeyPos != y.KeyPos || x.Key != y.Key || x.Index != y.Index ||
 			x.Offset != y.Offset || x.End != y.End || twin[x.Parent] != y.Parent || !reflect.DeepEqual(x.Value(), y.Value()) ||
-			!reflect.DeepEqual(x.index, y.index) || len(x.Children) != len(y.Children) {
+			!reflect.DeepEqual(x.memberIndex(), y.memberIndex()) || len(x.Children) != len(y.Children) {
 			return fmt.Sprintf("at %s: %v %v %v %v %q %d %d-%d %v against %v %v %v %v %q %d %d-%d %v", x.Pointer(),
 				x.Kind, x.Style, x.Pos, x.KeyPos, x.Key, x.Index, x.Offset, x.End, x.Value(),
 				y.Kind, y.Style, y.Pos, y.KeyPos, y.Key, y.Index, y.Offset, y.End, y.Value())
