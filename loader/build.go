@@ -17,6 +17,34 @@ type builder struct {
 	values int
 	depth  int // the deepest nesting checked against the limit (YAML only)
 	slab   []Node
+	names  *[nameSlots]string // member names read last, one per slot (see name)
+}
+
+// Member names are few and repeat: a description's thousands of objects
+// share a few dozen names. name keeps the last name read in each slot of
+// a small table, chosen by the name's length and end bytes, so that a
+// name met again is not allocated again; a name longer than maxNameLen is
+// always allocated.
+const (
+	maxNameLen = 64
+	nameSlots  = 512 // a power of two
+)
+
+// name returns the member name raw, shared with its earlier occurrence
+// when that is still in its slot.
+func (b *builder) name(raw []byte) string {
+	if len(raw) == 0 || len(raw) > maxNameLen {
+		return string(raw)
+	}
+	if b.names == nil {
+		b.names = new([nameSlots]string)
+	}
+	slot := &b.names[(len(raw)*131+int(raw[0])*31+int(raw[len(raw)-1])*7+int(raw[len(raw)/2]))&(nameSlots-1)]
+	if *slot == string(raw) {
+		return *slot
+	}
+	*slot = string(raw)
+	return *slot
 }
 
 // newNode allocates a node, counting it against the values limit.

@@ -177,7 +177,7 @@ func (p *jsonParser) readKey(afterComma bool) *Error {
 		return p.errAt(p.i, "expected a string (object member name), found %s%s", p.found(p.i), p.notClosed(f))
 	}
 	start := p.i
-	key, err := p.readString()
+	key, err := p.readName()
 	if err != nil {
 		return err
 	}
@@ -375,6 +375,25 @@ func (p *jsonParser) unexpectedValue(afterComma bool) *Error {
 		msg = "expected a JSON value, found " + strconv.Quote(p.identAt(p.i)) + " (strings must be quoted)"
 	}
 	return p.errAt(p.i, "%s", msg)
+}
+
+// readName reads the member name starting with the quote at p.i: as
+// readString does, a name without escapes shared with its earlier
+// occurrences (see builder.name).
+func (p *jsonParser) readName() (string, *Error) {
+	d := p.data
+	for i := p.i + 1; i < len(d); i++ {
+		c := d[i]
+		if c == '\\' || c < 0x20 || c == '"' && i-p.i-1 > p.opts.Limits.ScalarBytes {
+			break // readString reads it, or says what is wrong
+		}
+		if c == '"' {
+			s := p.name(d[p.i+1 : i])
+			p.i = i + 1
+			return s, nil
+		}
+	}
+	return p.readString()
 }
 
 // readString reads the string starting with the quote at p.i.

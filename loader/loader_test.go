@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -944,6 +945,27 @@ func TestVerbatimJSON(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("NodeAt(%d) = %s, want %s", off, got, want)
+		}
+	}
+}
+
+// TestNamesShared: a member name that repeats is one string, in JSON and
+// in YAML alike; names that collide in the table are still read right.
+func TestNamesShared(t *testing.T) {
+	for name, src := range map[string]string{
+		"n.json": `[{"name": 1, "type": 2, "x\u0041": 0}, {"name": 3, "type": 4, "xA": 5}, {"emantype": 6}]`,
+		"n.yaml": "- name: 1\n  type: 2\n- name: 3\n  type: 4\n- emantype: 6\n",
+	} {
+		doc, err := Parse(name, []byte(src), DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := doc.Root.Children[0].Member("name"), doc.Root.Children[1].Member("name")
+		if a == nil || b == nil || unsafe.StringData(a.Key) != unsafe.StringData(b.Key) {
+			t.Errorf("%s: the two \"name\" keys are not one string", name)
+		}
+		if doc.Root.Children[2].Children[0].Key != "emantype" || doc.Root.Children[1].Children[1].Key != "type" {
+			t.Errorf("%s: names read wrong: %q", name, doc.Root.Value())
 		}
 	}
 }

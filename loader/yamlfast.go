@@ -186,7 +186,7 @@ func (p *yfast) key(off int) (name string, at Pos, after int, isKey, fine bool) 
 			if d[i-1] == ' ' || i-off > maxFastKey {
 				return "", at, 0, false, false
 			}
-			name, ok := p.plainKey(string(d[off:i]), at)
+			name, ok := p.plainKey(p.name(d[off:i]), at)
 			return name, at, i + 1, ok, ok
 		}
 	}
@@ -827,7 +827,7 @@ func (p *yfast) flowKey(off int) (string, Pos, int, bool) {
 	if i+1 >= p.le || d[i+1] != ' ' || d[i-1] == ' ' || i-off > maxFastKey {
 		return "", at, 0, false
 	}
-	name, ok := p.plainKey(string(d[off:i]), at)
+	name, ok := p.plainKey(p.name(d[off:i]), at)
 	return name, at, i + 2, ok
 }
 
