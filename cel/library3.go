@@ -134,6 +134,9 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 		c.mu.Lock()
 		c.misses++
 		c.rememberLocked(id, keep, e)
+		// A plain schema has no reference at all: schemaExternalRefs,
+		// which rules ask next, need not walk it.
+		c.rememberExtRefsLocked(ptr, keep, noExternalRefs)
 		c.mu.Unlock()
 		return e.schema, nil
 	}
@@ -420,13 +423,22 @@ func (l *library) schemaExternalRefsBinding(schema ref.Val) ref.Val {
 	out := types.NewStringList(types.DefaultTypeAdapter, ptrs)
 	if id != nil {
 		c.mu.Lock()
-		if c.extRefs == nil || len(c.extRefs) >= schemaIdentities {
-			c.extRefs = map[unsafe.Pointer]extRefsEntry{}
-		}
-		c.extRefs[id] = extRefsEntry{keep, out}
+		c.rememberExtRefsLocked(id, keep, out)
 		c.mu.Unlock()
 	}
 	return out
+}
+
+// noExternalRefs is schemaExternalRefs' answer for a schema without any.
+var noExternalRefs = types.NewStringList(types.DefaultTypeAdapter, []string{})
+
+// rememberExtRefsLocked keeps schemaExternalRefs' answer for the document
+// map at id, which it keeps alive.
+func (c *schema3Cache) rememberExtRefsLocked(id unsafe.Pointer, keep map[string]any, ptrs ref.Val) {
+	if c.extRefs == nil || len(c.extRefs) >= schemaIdentities {
+		c.extRefs = map[unsafe.Pointer]extRefsEntry{}
+	}
+	c.extRefs[id] = extRefsEntry{keep, ptrs}
 }
 
 // extRefsEntry is schemaExternalRefs' answer for a document map, which it

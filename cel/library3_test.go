@@ -216,8 +216,12 @@ func TestSchemaCacheByIdentity(t *testing.T) {
 			t.Fatalf("schemaExternalRefs: %v", got)
 		}
 	}
-	if len(c.extRefs) != 1 {
-		t.Errorf("schemaExternalRefs kept %d answers for one map", len(c.extRefs))
+	// The plain schema's answer, none, was kept when it was compiled.
+	if len(c.extRefs) != 2 {
+		t.Errorf("schemaExternalRefs kept %d answers for two maps", len(c.extRefs))
+	}
+	if got, ok := lib.schemaExternalRefsBinding(vplain).(traits.Lister); !ok || got.Size() != types.Int(0) || len(c.extRefs) != 2 {
+		t.Errorf("schemaExternalRefs of a plain schema: %v, %d answers kept", got, len(c.extRefs))
 	}
 	// Each identity validates as its own schema.
 	one := adapter.NativeToValue("x")
