@@ -158,7 +158,7 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 	// rule order, whenever the rules do not run one after the other, so
 	// that the order they run in changes nothing (prepare).
 	if nGroups < len(rules) || min(opts.Workers, nGroups) > 1 {
-		l.prepare(rules)
+		l.prepare(rules, opts.Workers)
 	}
 	runs := make([]ruleRun, len(rules))
 	active := make([]*ruleRun, len(rules))
@@ -211,11 +211,22 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 // order one rule after the other would resolve them. The resolver's bound
 // on the values it builds then gives the same result with any number of
 // workers, and the rules only read what is shared.
-func (l *linter) prepare(rules []*Rule) {
+//
+// What may be computed in any order, the resolver and the resolving rules'
+// selections, is computed first by the workers at once; only the
+// resolution itself runs in rule order.
+func (l *linter) prepare(rules []*Rule, workers int) {
 	l.scopeOf(l.doc.Root)
 	if l.rs.refs == nil {
 		return
 	}
+	tasks := []func(){func() { l.resolver() }}
+	for _, r := range rules {
+		if r.resolve {
+			tasks = append(tasks, func() { _, _, _ = l.selected(r) })
+		}
+	}
+	parallelTasks(tasks, workers)
 	refs := l.resolver()
 	for _, r := range rules {
 		if !r.resolve {
@@ -233,6 +244,47 @@ func (l *linter) prepare(rules []*Rule) {
 				_, _ = refs.value(n)
 			}
 		}
+	}
+}
+
+// parallelTasks runs the tasks on up to workers goroutines and returns
+// when all are done; with one worker, on the caller's, in order. A task's
+// panic is raised again on the caller's goroutine, as if it had run there.
+func parallelTasks(tasks []func(), workers int) {
+	workers = min(workers, len(tasks))
+	if workers <= 1 {
+		for _, t := range tasks {
+			t()
+		}
+		return
+	}
+	next := make(chan func())
+	var (
+		wg       sync.WaitGroup
+		panicked sync.Once
+		failure  any
+	)
+	for range workers {
+		wg.Go(func() {
+			defer func() {
+				if p := recover(); p != nil {
+					panicked.Do(func() { failure = p })
+					for range next { // let the sender finish
+					}
+				}
+			}()
+			for t := range next {
+				t()
+			}
+		})
+	}
+	for _, t := range tasks {
+		next <- t
+	}
+	close(next)
+	wg.Wait()
+	if failure != nil {
+		panic(failure)
 	}
 }
 
