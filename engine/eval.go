@@ -299,25 +299,60 @@ func (l *linter) selected(r *Rule) ([]*loader.Node, []any, error) {
 		return c.nodes, c.scopes, c.err
 	}
 	c := l.memo(r.givenKey(), func() (c pathNodes) {
-		seen := map[*loader.Node]bool{}
-		for _, sel := range r.given {
-			sc := l.selection(sel)
-			if sc.err != nil {
-				return pathNodes{err: sc.err}
+		parts := make([]pathNodes, len(r.given))
+		total := 0
+		for i, sel := range r.given {
+			parts[i] = l.selection(sel)
+			if parts[i].err != nil {
+				return pathNodes{err: parts[i].err}
 			}
+			total += len(parts[i].nodes)
+		}
+		c.nodes = make([]*loader.Node, 0, total)
+		if l.rs.scope != nil {
+			c.scopes = make([]any, 0, total)
+		}
+		// A node two paths select is kept where the first selects it.
+		// Paths rarely overlap: the set of nodes seen is built only when
+		// some node is selected twice.
+		seen := overlapping(parts, total)
+		for _, sc := range parts {
 			for i, n := range sc.nodes {
-				if !seen[n] {
-					seen[n] = true
-					c.nodes = append(c.nodes, n)
-					if sc.scopes != nil {
-						c.scopes = append(c.scopes, sc.scopes[i])
+				if seen != nil {
+					if seen[n] {
+						continue
 					}
+					seen[n] = true
+				}
+				c.nodes = append(c.nodes, n)
+				if c.scopes != nil {
+					c.scopes = append(c.scopes, sc.scopes[i])
 				}
 			}
 		}
 		return c
 	})
 	return c.nodes, c.scopes, c.err
+}
+
+// overlapping returns an empty set to note the nodes kept in when some
+// node is in two of the selections, which hold total nodes; nil when none
+// is. Nodes start at distinct offsets, so it sorts their offsets and looks
+// for two equal ones: no set is built for paths that do not overlap.
+func overlapping(parts []pathNodes, total int) map[*loader.Node]bool {
+	offsets := make([]int, 0, total)
+	for _, sc := range parts {
+		for _, n := range sc.nodes {
+			offsets = append(offsets, n.Offset)
+		}
+	}
+	slices.Sort(offsets)
+	for i := 1; i < len(offsets); i++ {
+		if offsets[i] == offsets[i-1] {
+			return make(map[*loader.Node]bool, total)
+		}
+	}
+	return nil
 }
 
 // memo returns the selection named key, computing it with f the first

@@ -483,3 +483,33 @@ func TestBadV2Parts(t *testing.T) {
 		})
 	}
 }
+
+// TestOverlappingPaths: a node that several of a rule's paths select is
+// linted once; paths that do not overlap keep all their nodes.
+func TestOverlappingPaths(t *testing.T) {
+	doc := `names: [x, y]
+items:
+  - {name: a}
+  - {name: b}
+`
+	for given, want := range map[string]int{
+		`[items.1, names.#, items.#, $items, "**.name"]`: 6,
+		`[names.0, names.1, items.0]`:                    3,
+		`[items.#, items.#.name, items.1]`:               4,
+	} {
+		rules := "rules:\n  - id: t.each\n    level: may\n    given: " + given + "\n    checks: [{assert: \"true\"}]\n"
+		rs, err := engine.LoadRuleset(rulesetFS(orderedHeader, rules), "rs", engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := loader.Parse("doc.yaml", []byte(doc), rs.LoadOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes := -1
+		mustLint(t, rs, d, engine.LintOptions{Stats: func(s engine.RuleStats) { nodes = s.Nodes }})
+		if nodes != want {
+			t.Errorf("given %s: %d nodes, want %d", given, nodes, want)
+		}
+	}
+}
