@@ -1,6 +1,7 @@
 package cel
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -156,4 +157,33 @@ func FuzzRawSchema(f *testing.F) {
 		}
 		agree(t, string(schema), s, v)
 	})
+}
+
+// TestRawSchemaHot: a raw schema that serves many values is compiled once
+// and answers by its compiled fast path, with the same verdicts and the
+// same violations as before.
+func TestRawSchemaHot(t *testing.T) {
+	for _, tc := range rawCases {
+		s, err := compileSchemaDraft(mustDecode(t, tc.schema), jsonschema.Draft2020)
+		if err != nil || s.raw == nil {
+			t.Fatalf("%s: not raw (%v)", tc.schema, err)
+		}
+		want := map[string]string{}
+		for _, v := range tc.values {
+			vs, err := s.Validate(mustDecode(t, v))
+			want[v] = fmt.Sprint(vs, err)
+		}
+		for range rawUses {
+			_ = s.validate(mustDecode(t, tc.values[0]))
+		}
+		if s.s == nil {
+			t.Errorf("%s: not compiled after %d values", tc.schema, rawUses+len(tc.values))
+		}
+		for _, v := range tc.values {
+			vs, err := s.Validate(mustDecode(t, v))
+			if got := fmt.Sprint(vs, err); got != want[v] {
+				t.Errorf("%s on %s: hot %s, raw %s", tc.schema, v, got, want[v])
+			}
+		}
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -63,6 +64,7 @@ type Schema struct {
 	// raw, when not nil, is a schema of the plain subset (see
 	// rawschema.go), which the library compiles only when it is needed.
 	raw      any
+	uses     atomic.Int64 // validations of a raw schema, up to rawUses
 	once     sync.Once
 	s        *jsonschema.Schema
 	fast     *fastSchema // nil when the schema uses a keyword it does not know
@@ -90,13 +92,30 @@ func (s *Schema) compiled() (*jsonschema.Schema, *fastSchema, error) {
 // library returns the compiled schema the library validates v with, or
 // nil when a fast path (the raw schema's, or else the compiled one's) is
 // sure that v is valid.
+//
+// A raw schema is read as it is while it serves few values; one that
+// serves many (a rule's schema fragment, asked about every node the rule
+// selects) is then compiled once, and its compiled fast path, which reads
+// no Go map, serves the rest.
 func (s *Schema) library(v any) (*jsonschema.Schema, error) {
 	if s.raw != nil {
-		if ok, sure := rawValid(s.raw, jvOf(v), 0); ok && sure {
-			return nil, nil
+		if s.uses.Load() < rawUses && s.uses.Add(1) <= rawUses {
+			if ok, sure := rawValid(s.raw, jvOf(v), 0); ok && sure {
+				return nil, nil
+			}
+			lib, _, err := s.compiled()
+			return lib, err
 		}
-		lib, _, err := s.compiled()
-		return lib, err
+		lib, fast, err := s.compiled()
+		if err != nil {
+			return nil, err
+		}
+		if fast != nil {
+			if ok, sure := fast.valid(v); ok && sure {
+				return nil, nil
+			}
+		}
+		return lib, nil
 	}
 	if s.fast != nil {
 		if ok, sure := s.fast.valid(v); ok && sure {
@@ -105,6 +124,10 @@ func (s *Schema) library(v any) (*jsonschema.Schema, error) {
 	}
 	return s.s, nil
 }
+
+// rawUses is how many values a raw schema validates before it is
+// compiled (see Schema.library).
+const rawUses = 64
 
 // SchemaViolation is one finding of a validation failure.
 //
