@@ -485,6 +485,8 @@ type linter struct {
 	selMu      sync.Mutex
 	selections map[string]*selectionEntry // by path text, or a rule's paths' (Rule.givenKey)
 
+	sharedVars sharedVars // the rules' shareable document variables
+
 	stats []RuleStats // by rule, when LintOptions.Stats is set; each written by its rule's goroutine
 }
 
@@ -640,7 +642,7 @@ func (rr *ruleRun) begin() bool {
 		return false
 	}
 	rr.sel, rr.scopes = nodes, scopes
-	rr.ruleFrame = &frame{parent: l.docFrame}
+	rr.ruleFrame = &frame{parent: l.docFrame, shared: &l.sharedVars}
 	rr.ruleFrame.addLazy(rr.ctx, r.docVars, &rr.spend)
 	return true
 }
@@ -1233,9 +1235,20 @@ func (s *spend) eval(ctx context.Context, p *program, act interpreter.Activation
 	if s.over != nil {
 		return nil, s.over
 	}
+	v, cost, err := s.run(ctx, p, act)
+	return s.charge(p, v, cost, err)
+}
+
+// run evaluates p, under the spend's deadline.
+func (s *spend) run(ctx context.Context, p *program, act interpreter.Activation) (ref.Val, uint64, error) {
 	ctx, cancel := s.context(ctx, p)
-	v, cost, err := p.Eval(ctx, act)
-	cancel()
+	defer cancel()
+	return p.Eval(ctx, act)
+}
+
+// charge counts an evaluation of p that cost cost and gave v or err, and
+// returns what eval returns for it.
+func (s *spend) charge(p *program, v ref.Val, cost uint64, err error) (ref.Val, error) {
 	s.cost += cost
 	if s.budget > 0 && s.cost > s.budget {
 		// Remembered, so that what reads this value reports where the
@@ -1290,6 +1303,52 @@ type frame struct {
 
 	lazyCtx   context.Context // what lazy variables are evaluated under
 	lazySpend *spend          // and charged to
+	shared    *sharedVars     // where lazy variables with a share key are computed once; nil: none is
+}
+
+// sharedVars are the values of the rules' shareable document variables
+// (see markShared) on one document, each computed by the first rule that
+// reads it. Every rule that reads one is charged its cost, as if it had
+// computed it: budgets, and so diagnostics, are the same as without
+// sharing. An evaluation that fails is not shared: each rule then
+// evaluates the variable itself, and reports its own error.
+type sharedVars struct {
+	mu   sync.Mutex
+	vals map[shareKey]*sharedVar
+}
+
+type sharedVar struct {
+	mu   sync.Mutex // held while the value is computed
+	done bool
+	val  ref.Val
+	cost uint64
+}
+
+// eval returns the value of v, a variable with a share key, charged to s.
+func (m *sharedVars) eval(v *variable, s *spend, ctx context.Context, act interpreter.Activation) (ref.Val, error) {
+	if s.over != nil {
+		return nil, s.over
+	}
+	m.mu.Lock()
+	e := m.vals[v.share]
+	if e == nil {
+		if m.vals == nil {
+			m.vals = map[shareKey]*sharedVar{}
+		}
+		e = &sharedVar{}
+		m.vals[v.share] = e
+	}
+	m.mu.Unlock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.done {
+		return s.charge(v.prg, e.val, e.cost, nil)
+	}
+	val, cost, err := s.run(ctx, v.prg, act)
+	if err == nil && !types.IsError(val) {
+		e.done, e.val, e.cost = true, val, cost
+	}
+	return s.charge(v.prg, val, cost, err)
 }
 
 type lazyVar struct {
@@ -1449,7 +1508,13 @@ func scopeIdentity(scope any) (any, bool) {
 // eval evaluates a lazy variable of f and keeps its value.
 func (f *frame) eval(l *lazyVar) ref.Val {
 	l.done = true
-	v, err := f.lazySpend.eval(f.lazyCtx, l.v.prg, f)
+	var v ref.Val
+	var err error
+	if f.shared != nil && l.v.share != (shareKey{}) {
+		v, err = f.shared.eval(l.v, f.lazySpend, f.lazyCtx, f)
+	} else {
+		v, err = f.lazySpend.eval(f.lazyCtx, l.v.prg, f)
+	}
 	if err != nil {
 		// WrapErr keeps the cause (budget, cost limit, timeout) and its
 		// location at the variable for whoever reads it.

@@ -513,3 +513,66 @@ items:
 		}
 	}
 }
+
+// TestSharedDocumentVariables: rules whose document variables have the
+// same expression, reading only root, compute it once per document, yet
+// each is charged its cost as if alone; a variable that reads one of its
+// rule's own is never shared.
+func TestSharedDocumentVariables(t *testing.T) {
+	rules := `rules:
+  - id: t.a
+    level: may
+    given: $items
+    documentVariables: {names: "root.items.map(i, i.name)"}
+    checks: [{assert: "false", messageExpression: "'a ' + names[1]"}]
+  - id: t.b
+    level: may
+    given: $items
+    documentVariables: {names: "root.items.map(i, i.name)"}
+    checks: [{assert: "false", messageExpression: "'b ' + names[0]"}]
+  - id: t.x
+    level: may
+    given: $items
+    documentVariables: {k: "'x'", names: "[k]"}
+    checks: [{assert: "false", messageExpression: "'x ' + names[0]"}]
+  - id: t.y
+    level: may
+    given: $items
+    documentVariables: {k: "'y'", names: "[k]"}
+    checks: [{assert: "false", messageExpression: "'y ' + names[0]"}]
+`
+	doc := "items:\n  - {name: p}\n  - {name: q}\n"
+	rs, err := engine.LoadRuleset(rulesetFS(orderedHeader, rules), "rs", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := loader.Parse("doc.yaml", []byte(doc), rs.LoadOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lint := func(only string, workers int) (msgs []string, costs map[string]uint64) {
+		costs = map[string]uint64{}
+		opts := engine.LintOptions{Workers: workers, Stats: func(s engine.RuleStats) { costs[s.Rule.ID] = s.Cost }}
+		if only != "" {
+			opts.Filter = func(r *engine.Rule) bool { return r.ID == only }
+		}
+		for _, x := range mustLint(t, rs, d, opts) {
+			msgs = append(msgs, x.Message)
+		}
+		slices.Sort(msgs)
+		return msgs, costs
+	}
+	for _, workers := range []int{1, 2} {
+		msgs, costs := lint("", workers)
+		want := []string{"a q", "a q", "b p", "b p", "x x", "x x", "y y", "y y"}
+		if !slices.Equal(msgs, want) {
+			t.Errorf("workers=%d: %q, want %q", workers, msgs, want)
+		}
+		for _, id := range []string{"t.a", "t.b", "t.x", "t.y"} {
+			_, alone := lint(id, 1)
+			if costs[id] != alone[id] || costs[id] == 0 {
+				t.Errorf("workers=%d: %s charged %d with the others, %d alone", workers, id, costs[id], alone[id])
+			}
+		}
+	}
+}

@@ -200,7 +200,13 @@ type assumption struct {
 
 type variable struct {
 	name string
+	text string // the expression
 	prg  *program
+	// share, for a rule's document variable that reads only root and the
+	// ruleset's document variables, names its value: rules whose variables
+	// have the same share key compute it once per document (see
+	// sharedVars). Zero for any other variable.
+	share shareKey
 	// perScope: the variable reads nothing but scope, root and variables
 	// that are themselves the same for every node of a document or of a
 	// scope; a rule's run evaluates it once per distinct scope.
@@ -774,9 +780,39 @@ func compileVars(env *cel.Env, file string, vars loader.Vars, limit uint64) (*ce
 			continue
 		}
 		env = next
-		out = append(out, &variable{name: v.Name, prg: prg})
+		out = append(out, &variable{name: v.Name, text: v.Expr.Text, prg: prg})
 	}
 	return env, out, issues.Err()
+}
+
+// shareKey names a rule document variable's value within one document:
+// its expression, compiled in the ruleset's environment.
+type shareKey struct {
+	env  *cel.Env
+	text string
+}
+
+// markShared gives a share key to each of a rule's document variables that
+// reads nothing but root and the ruleset's document variables (none of
+// them hidden by a variable of the rule's own of the same name): its value
+// and cost are the same in every rule that declares it.
+func markShared(env *cel.Env, docVars, ruleDocVars []*variable) {
+	outer := map[string]bool{"root": true}
+	for _, v := range docVars {
+		outer[v.name] = true
+	}
+	for _, v := range ruleDocVars {
+		delete(outer, v.name)
+	}
+next:
+	for _, v := range ruleDocVars {
+		for _, name := range v.prg.FreeVariables() {
+			if !outer[name] {
+				continue next
+			}
+		}
+		v.share = shareKey{env: env, text: v.text}
+	}
 }
 
 // markPerScope marks the rule variables whose value is the same for every
@@ -1034,6 +1070,7 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 	env, docVars, err := compileVars(rs.env, file, spec.DocVariables, DocumentCostLimit)
 	issues.Append(err)
 	r.docVars = docVars
+	markShared(rs.env, rs.docVars, r.docVars)
 	if r.assume, err = compileAssume(env, file, spec.Assume); err != nil {
 		issues.Append(err)
 	}
