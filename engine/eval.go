@@ -397,8 +397,11 @@ func (r *Rule) givenKey() string {
 // for each step (see selector.match), and their scopes.
 func (l *linter) selection(sel *selector) pathNodes {
 	return l.memo(sel.text, func() (c pathNodes) {
-		c.nodes, c.err = l.prefixNodes(sel, len(sel.parts))
-		if c.err != nil {
+		if l.doc.Values < interleaveMin {
+			// A small document: steps are cheap, and remembering every
+			// prefix would cost more than it saves.
+			c.err = sel.match(l.doc, func(n *loader.Node) { c.nodes = append(c.nodes, n) })
+		} else if c.nodes, c.err = l.prefixNodes(sel, len(sel.parts)); c.err != nil {
 			c.err = fmt.Errorf("selection path %q: %w", sel.text, c.err)
 		}
 		if c.err == nil && l.rs.scope != nil {
@@ -424,7 +427,7 @@ func (l *linter) prefixNodes(sel *selector, k int) ([]*loader.Node, error) {
 		// entry is the caller's.
 		return sel.step(l.doc, 0, []*loader.Node{l.doc.Root})
 	}
-	c := l.memo(prefixKey+sel.prefix(k), func() (c pathNodes) {
+	c := l.memo(sel.prefixKeys[k-1], func() (c pathNodes) {
 		cur, err := l.prefixNodes(sel, k-1)
 		if err != nil || len(cur) == 0 {
 			return pathNodes{err: err}
@@ -434,10 +437,6 @@ func (l *linter) prefixNodes(sel *selector, k int) ([]*loader.Node, error) {
 	})
 	return c.nodes, c.err
 }
-
-// prefixKey starts the memo key of a path prefix's nodes, apart from the
-// keys of whole selections (which carry scopes).
-const prefixKey = "\x01prefix "
 
 // pathNodes is a selection on the document and the nodes' scopes, or why
 // it failed.

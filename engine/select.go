@@ -21,6 +21,10 @@ import (
 type selector struct {
 	text  string
 	parts []component
+	// prefixKeys[k] is the memo key of what the first k+1 components
+	// select (see linter.prefixNodes), apart from the keys of whole
+	// selections, which carry scopes.
+	prefixKeys []string
 }
 
 type componentKind uint8
@@ -124,6 +128,9 @@ func parseSelector(path string) (*selector, error) {
 			return nil, fmt.Errorf("selection path %q: expected '.' at offset %d, found %q", path, i, path[i])
 		}
 		i++
+	}
+	for k := range s.parts {
+		s.prefixKeys = append(s.prefixKeys, "\x01prefix "+s.prefix(k+1))
 	}
 	return s, nil
 }
