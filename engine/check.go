@@ -84,7 +84,7 @@ func compileCheck(env *cel.Env, file string, spec *loader.CheckSpec) (*check, er
 	if spec.When != nil {
 		// Line feeds end any // comment in either text.
 		text := "(\n" + spec.When.Text + "\n) ? optional.of(\n" + test.Text + "\n) : optional.none()"
-		if fused, err := compileAt(env, text, cel.Origin{File: file, Line: test.Pos.Line, Col: test.Pos.Col}); err == nil {
+		if fused, err := compileAt(env, text, cel.Origin{File: file, Line: int(test.Pos.Line), Col: int(test.Pos.Col)}); err == nil {
 			c.fused = fused
 		}
 	}
@@ -126,10 +126,10 @@ func compileTemplate(env *cel.Env, file string, s loader.Scalar) (template, erro
 		case ch == '{':
 			end := closingBrace(text[i:])
 			if end < 0 {
-				return nil, &loader.Error{File: file, Pos: loader.Pos{Line: s.Pos.Line, Col: s.Pos.Col + i}, Msg: "unclosed '{' in template; write '{{' for a literal brace"}
+				return nil, &loader.Error{File: file, Pos: loader.Pos{Line: s.Pos.Line, Col: s.Pos.Col + int32(i)}, Msg: "unclosed '{' in template; write '{{' for a literal brace"}
 			}
 			expr := text[i+1 : i+end]
-			prg, err := compileAt(env, expr, cel.Origin{File: file, Line: s.Pos.Line, Col: s.Pos.Col + i + 1})
+			prg, err := compileAt(env, expr, cel.Origin{File: file, Line: int(s.Pos.Line), Col: int(s.Pos.Col) + i + 1})
 			if err != nil {
 				return nil, err
 			}
@@ -140,7 +140,7 @@ func compileTemplate(env *cel.Env, file string, s loader.Scalar) (template, erro
 			t = append(t, templatePart{expr: prg})
 			i += end
 		case ch == '}':
-			return nil, &loader.Error{File: file, Pos: loader.Pos{Line: s.Pos.Line, Col: s.Pos.Col + i}, Msg: "unmatched '}' in template; write '}}' for a literal brace"}
+			return nil, &loader.Error{File: file, Pos: loader.Pos{Line: s.Pos.Line, Col: s.Pos.Col + int32(i)}, Msg: "unmatched '}' in template; write '}}' for a literal brace"}
 		default:
 			lit.WriteByte(ch)
 		}

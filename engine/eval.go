@@ -340,7 +340,7 @@ func (l *linter) selected(r *Rule) ([]*loader.Node, []any, error) {
 // is. Nodes start at distinct offsets, so it sorts their offsets and looks
 // for two equal ones: no set is built for paths that do not overlap.
 func overlapping(parts []pathNodes, total int) map[*loader.Node]bool {
-	offsets := make([]int, 0, total)
+	offsets := make([]int32, 0, total)
 	for _, sc := range parts {
 		for _, n := range sc.nodes {
 			offsets = append(offsets, n.Offset)
@@ -1160,7 +1160,7 @@ func (rr *ruleRun) report(n *loader.Node, rel, msg string, c *check) {
 		d := rr.diag(ptr, msg, c)
 		for _, u := range uses {
 			start, _ := rr.doc.Span(u)
-			d.Related = append(d.Related, Related{Message: "referenced here", Pointer: u, Line: start.Line, Column: start.Col})
+			d.Related = append(d.Related, Related{Message: "referenced here", Pointer: u, Line: int(start.Line), Column: int(start.Col)})
 		}
 		rr.out = append(rr.out, d)
 		return
@@ -1207,8 +1207,8 @@ func (rr *ruleRun) diag(ptr, msg string, c *check) Diagnostic {
 	start, end := rr.doc.Span(ptr)
 	d := Diagnostic{
 		File: rr.doc.Name, RuleID: rr.rule.ID, Severity: rr.rule.Severity, Aliases: rr.rule.Codes[0].Aliases,
-		Message: msg, Pointer: ptr, Line: start.Line, Column: start.Col,
-		EndLine: end.Line, EndColumn: end.Col,
+		Message: msg, Pointer: ptr, Line: int(start.Line), Column: int(start.Col),
+		EndLine: int(end.Line), EndColumn: int(end.Col),
 	}
 	if c != nil {
 		d.Code, d.Severity, d.Aliases = c.code, c.severity, c.aliases

@@ -222,7 +222,7 @@ type program struct {
 }
 
 func compileExpr(env *cel.Env, file string, e loader.Expr) (*program, error) {
-	return compileAt(env, e.Text, cel.Origin{File: file, Line: e.Pos.Line, Col: e.Pos.Col, Block: e.Block, Indent: e.Indent})
+	return compileAt(env, e.Text, cel.Origin{File: file, Line: int(e.Pos.Line), Col: int(e.Pos.Col), Block: e.Block, Indent: e.Indent})
 }
 
 func compileAt(env *cel.Env, text string, o cel.Origin) (*program, error) {
@@ -230,7 +230,7 @@ func compileAt(env *cel.Env, text string, o cel.Origin) (*program, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &program{Program: p, file: o.File, pos: loader.Pos{Line: o.Line, Col: o.Col}}, nil
+	return &program{Program: p, file: o.File, pos: loader.Pos{Line: int32(o.Line), Col: int32(o.Col)}}, nil
 }
 
 // Options tune loading.

@@ -283,10 +283,10 @@ func deep(cur []*loader.Node, nested bool) []*loader.Node {
 	var out, stack []*loader.Node
 	end := -1 // End of the last subtree walked
 	for _, root := range cur {
-		if nested && root.Offset < end {
+		if nested && int(root.Offset) < end {
 			continue
 		}
-		end = root.End
+		end = int(root.End)
 		stack = append(stack[:0], root)
 		for len(stack) > 0 {
 			n := stack[len(stack)-1]
@@ -302,7 +302,7 @@ func deep(cur []*loader.Node, nested bool) []*loader.Node {
 
 // sortByOffset sorts nodes into document order, unless they already are.
 func sortByOffset(nodes []*loader.Node) {
-	cmp := func(a, b *loader.Node) int { return a.Offset - b.Offset }
+	cmp := func(a, b *loader.Node) int { return int(a.Offset - b.Offset) }
 	if !slices.IsSortedFunc(nodes, cmp) {
 		slices.SortFunc(nodes, cmp)
 	}
@@ -369,14 +369,14 @@ func locate(doc *loader.Document, n *loader.Node, rel int) (*loader.Node, error)
 	// A query on an array matches its elements: found among n's children
 	// (by offset, which is unique to a node) without searching the whole
 	// document's nodes.
-	at := n.Offset + rel
+	at := int(n.Offset) + rel
 	kids := n.Children
-	if i, found := slices.BinarySearchFunc(kids, at, func(c *loader.Node, at int) int { return c.Offset - at }); found && rel > 0 {
+	if i, found := slices.BinarySearchFunc(kids, at, func(c *loader.Node, at int) int { return int(c.Offset) - at }); found && rel > 0 {
 		return kids[i], nil
 	}
 	m := doc.NodeAt(at)
 	if m == nil || rel <= 0 {
-		return nil, fmt.Errorf("internal error: no node at offset %d under %q", n.Offset+rel, n.Pointer())
+		return nil, fmt.Errorf("internal error: no node at offset %d under %q", at, n.Pointer())
 	}
 	return m, nil
 }

@@ -69,7 +69,7 @@ func refSelect(t *testing.T, doc *loader.Document, s *selector) (out []*loader.N
 				if !res.Exists() {
 					continue
 				}
-				m := doc.NodeAt(n.Offset + res.Index)
+				m := doc.NodeAt(int(n.Offset) + res.Index)
 				if m == nil || m.Parent != n {
 					t.Fatalf("reference: gjson found %q in %s at %d, not a child", c.text, raw, res.Index)
 				}
@@ -96,7 +96,7 @@ func refSelect(t *testing.T, doc *loader.Document, s *selector) (out []*loader.N
 					switch {
 					case !res.Exists() && first != nil:
 						t.Fatalf("reference: gjson finds no %q in %s, the pattern matches %q", c.text, raw, first.Pointer())
-					case res.Exists() && (first == nil || n.Offset+res.Index != first.Offset):
+					case res.Exists() && (first == nil || int(n.Offset)+res.Index != int(first.Offset)):
 						t.Fatalf("reference: gjson finds %q in %s at %d, the first match is %v", c.text, raw, res.Index, first)
 					}
 				}

@@ -33,7 +33,7 @@ func (e *Error) Error() string {
 	case e.Pos.Line > 0 && e.Pos.Col > 0:
 		return file + ":" + e.Pos.String() + ": " + e.Msg
 	case e.Pos.Line > 0:
-		return file + ":" + strconv.Itoa(e.Pos.Line) + ": " + e.Msg
+		return file + ":" + strconv.Itoa(int(e.Pos.Line)) + ": " + e.Msg
 	}
 	return file + ": " + e.Msg
 }

@@ -18,7 +18,9 @@ func Extract(name string, src []byte, n *Node, opts Options) (*Document, error) 
 		format = "json"
 	}
 	doc := &Document{Name: name, Format: format, Root: root, Source: src}
-	doc.JSON, doc.nodes = render(root, 0, b.values)
+	if doc.JSON, doc.nodes = render(root, 0, b.values, MaxJSONBytes); doc.JSON == nil {
+		return nil, jsonSizeError(name)
+	}
 	doc.Values = len(doc.nodes)
 	return doc, nil
 }

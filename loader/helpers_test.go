@@ -43,7 +43,7 @@ func checkDocument(doc *Document) string {
 			return
 		}
 		count++
-		if got := doc.NodeAt(n.Offset); got != n {
+		if got := doc.NodeAt(int(n.Offset)); got != n {
 			problem = fmt.Sprintf("NodeAt(%d) for %q returned %v", n.Offset, n.Pointer(), got)
 			return
 		}
@@ -51,7 +51,7 @@ func checkDocument(doc *Document) string {
 			problem = fmt.Sprintf("Lookup(%q) did not return the node", n.Pointer())
 			return
 		}
-		if n.End <= n.Offset || n.End > len(doc.JSON) || !json.Valid(doc.JSON[n.Offset:n.End]) {
+		if n.End <= n.Offset || int(n.End) > len(doc.JSON) || !json.Valid(doc.JSON[n.Offset:n.End]) {
 			problem = fmt.Sprintf("bad span [%d,%d) for %q", n.Offset, n.End, n.Pointer())
 			return
 		}
@@ -64,7 +64,7 @@ func checkDocument(doc *Document) string {
 				problem = fmt.Sprintf("child %d of %q has the wrong parent", i, n.Pointer())
 				return
 			}
-			if n.Kind == Array && c.Index != i || n.Kind == Object && (c.Index != -1 || c.KeyPos.Line < 1) {
+			if n.Kind == Array && int(c.Index) != i || n.Kind == Object && (c.Index != -1 || c.KeyPos.Line < 1) {
 				problem = fmt.Sprintf("child %d of %q: Index %d KeyPos %v", i, n.Pointer(), c.Index, c.KeyPos)
 				return
 			}

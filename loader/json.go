@@ -63,7 +63,7 @@ func (t *lineTracker) pos(off int) Pos {
 		}
 	}
 	t.off, t.line, t.col = off, line, col
-	return Pos{Line: line, Col: col}
+	return Pos{Line: int32(line), Col: int32(col)}
 }
 
 // parseJSON reads data into a tree whose nodes' Offset and End are byte
@@ -122,14 +122,14 @@ func (p *jsonParser) newValue(kind Kind) (*Node, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	n.Offset = p.i
+	n.Offset = int32(p.i)
 	if len(p.stack) == 0 {
 		return n, nil
 	}
 	f := &p.stack[len(p.stack)-1]
 	n.Parent = f.node
 	if f.node.Kind == Array {
-		n.Index = len(p.kids) - f.base
+		n.Index = int32(len(p.kids) - f.base)
 		p.kids = append(p.kids, n)
 		return n, nil
 	}
@@ -151,7 +151,7 @@ func (p *jsonParser) newValue(kind Kind) (*Node, *Error) {
 // closeTop finishes the innermost container and pops it.
 func (p *jsonParser) closeTop() *Node {
 	f := p.stack[len(p.stack)-1]
-	f.node.End = p.i
+	f.node.End = int32(p.i)
 	kids := p.kids[f.base:]
 	if f.node.Kind == Array {
 		finishArray(f.node, kids)
@@ -254,7 +254,7 @@ func (p *jsonParser) run() (*Node, *Error) {
 				return nil, err
 			}
 			node.scalar = s
-			node.End = p.i
+			node.End = int32(p.i)
 			n = node
 		case 't', 'f', 'n':
 			var kind Kind
@@ -277,7 +277,7 @@ func (p *jsonParser) run() (*Node, *Error) {
 			}
 			node.scalar = val
 			p.i += len(lit)
-			node.End = p.i
+			node.End = int32(p.i)
 			n = node
 		default:
 			if c == '-' || (c >= '0' && c <= '9') {
@@ -290,7 +290,7 @@ func (p *jsonParser) run() (*Node, *Error) {
 					return nil, err
 				}
 				node.scalar = v
-				node.End = p.i
+				node.End = int32(p.i)
 				n = node
 				break
 			}

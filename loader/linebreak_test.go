@@ -27,17 +27,17 @@ func TestLineBreaks(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s %s: no %s", c.file, name, c.node)
 			}
-			if n.Pos != (Pos{3, c.col}) {
+			if n.Pos != (Pos{3, int32(c.col)}) {
 				t.Errorf("%s %s: %s at %v, want 3:%d", c.file, name, c.node, n.Pos, c.col)
 			}
 			if off := doc.Offset(n.Pos); off < 0 || doc.Source[off] != '3' {
 				t.Errorf("%s %s: Offset(%v) = %d", c.file, name, n.Pos, off)
 			}
-			if end := doc.End(n); end != (Pos{3, c.col + 1}) {
+			if end := doc.End(n); end != (Pos{3, int32(c.col + 1)}) {
 				t.Errorf("%s %s: End(%s) = %v", c.file, name, c.node, end)
 			}
 			e := parseErr(t, c.file, strings.Replace(src, "X", c.bad, 1), DefaultOptions())
-			if e.Pos.Line != 3 || c.file == "b.json" && e.Pos.Col != c.col {
+			if e.Pos.Line != 3 || c.file == "b.json" && int(e.Pos.Col) != c.col {
 				t.Errorf("%s %s: error at %v, want 3:%d: %v", c.file, name, e.Pos, c.col, e)
 			}
 		}

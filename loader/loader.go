@@ -139,6 +139,15 @@ type Limits struct {
 // would only let a document crash the process with a stack overflow.
 const MaxDepth = 10_000
 
+// MaxBytes is the hard ceiling on Limits.Bytes, and MaxJSONBytes on the
+// size of a document's JSON (Document.JSON, which a YAML document's
+// aliases can make larger than its source): a node's offsets and
+// positions are 32-bit numbers (see Node).
+const (
+	MaxBytes     = 1 << 30
+	MaxJSONBytes = 1<<31 - 1<<20
+)
+
 // DefaultLimits returns the default limits: 64 MiB, depth 256, 2,000,000
 // values and 8 MiB per scalar.
 func DefaultLimits() Limits {
@@ -151,6 +160,7 @@ func (l Limits) withDefaults() Limits {
 	if l.Bytes <= 0 {
 		l.Bytes = d.Bytes
 	}
+	l.Bytes = min(l.Bytes, MaxBytes)
 	if l.Depth <= 0 {
 		l.Depth = d.Depth
 	}
@@ -201,13 +211,22 @@ func Parse(name string, data []byte, opts Options) (*Document, error) {
 }
 
 // newDocument is the document of root, rendered, with counted values and
-// the deepest nesting checked while it was read.
-func newDocument(name, format string, root *Node, src []byte, counted, depth int) *Document {
+// the deepest nesting checked while it was read; an error when its JSON
+// would be longer than MaxJSONBytes.
+func newDocument(name, format string, root *Node, src []byte, counted, depth int) (*Document, *Error) {
 	doc := &Document{Name: name, Format: format, Root: root, Source: src}
-	doc.JSON, doc.nodes = render(root, len(src), counted)
+	if doc.JSON, doc.nodes = render(root, len(src), counted, MaxJSONBytes); doc.JSON == nil {
+		return nil, jsonSizeError(name)
+	}
 	doc.Values = len(doc.nodes)
 	doc.counted, doc.depth = counted, depth
-	return doc
+	return doc, nil
+}
+
+// jsonSizeError says that a document's JSON would be too long.
+func jsonSizeError(name string) *Error {
+	return limitError(name, Pos{}, "bytes",
+		fmt.Sprintf("the document, written as JSON, would be longer than %d bytes (its aliases repeat too much)", MaxJSONBytes))
 }
 
 // verbatim reports whether the document's JSON is its input.
@@ -257,7 +276,7 @@ func parse(name string, data []byte, opts Options) (*Document, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return newDocument(name, format, root, data, b.values, b.depth), nil
+	return newDocument(name, format, root, data, b.values, b.depth)
 }
 
 // ParseFile reads and parses the file at path (see Parse). The size limit is

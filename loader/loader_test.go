@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -967,5 +968,39 @@ func TestNamesShared(t *testing.T) {
 		if doc.Root.Children[2].Children[0].Key != "emantype" || doc.Root.Children[1].Children[1].Key != "type" {
 			t.Errorf("%s: names read wrong: %q", name, doc.Root.Value())
 		}
+	}
+}
+
+// TestRenderLimit: a document whose JSON would be longer than the limit
+// (a YAML document's aliases can make it far longer than its source) is
+// refused, not given offsets that wrap.
+func TestRenderLimit(t *testing.T) {
+	doc, err := Parse("r.yaml", []byte("a: [xxxx, {b: yyyy}]\nc: zzzz\n"), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := len(doc.JSON)
+	for limit := 0; limit <= full+1; limit++ {
+		js, order := render(doc.Root, 0, 8, limit)
+		if (js != nil) != (limit >= full) || js != nil && (len(js) != full || len(order) != doc.Values) {
+			t.Errorf("limit %d of %d: got %d bytes, %d nodes", limit, full, len(js), len(order))
+		}
+	}
+	if e := jsonSizeError("r.yaml"); e.Limit != "bytes" || e.File != "r.yaml" || !strings.Contains(e.Msg, "longer than") {
+		t.Errorf("jsonSizeError: %+v", e)
+	}
+	if l := (Limits{Bytes: 1 << 40}).withDefaults(); l.Bytes != MaxBytes {
+		t.Errorf("a 1 TiB byte limit stays %d; want the ceiling %d", l.Bytes, MaxBytes)
+	}
+}
+
+// TestNodeSize: a node takes 104 bytes (a 9 MB document has some 360,000);
+// its integers are 32 bits wide, which MaxBytes and MaxJSONBytes make safe.
+func TestNodeSize(t *testing.T) {
+	if got := unsafe.Sizeof(Node{}); got != 104 {
+		t.Errorf("a Node is %d bytes, want 104", got)
+	}
+	if MaxBytes > math.MaxInt32 || MaxJSONBytes > math.MaxInt32 {
+		t.Errorf("MaxBytes %d or MaxJSONBytes %d does not fit a node's int32 offsets", MaxBytes, MaxJSONBytes)
 	}
 }

@@ -35,10 +35,10 @@ func (k Kind) String() string {
 }
 
 // Pos is a 1-based line and column; columns count Unicode code points.
-type Pos struct{ Line, Col int }
+type Pos struct{ Line, Col int32 }
 
 // String returns "line:col".
-func (p Pos) String() string { return strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col) }
+func (p Pos) String() string { return strconv.Itoa(int(p.Line)) + ":" + strconv.Itoa(int(p.Col)) }
 
 // IsZero reports whether p is the zero (unknown) position.
 func (p Pos) IsZero() bool { return p.Line == 0 && p.Col == 0 }
@@ -49,17 +49,20 @@ func (p Pos) IsZero() bool { return p.Line == 0 && p.Col == 0 }
 // encoding/json and JavaScript's JSON.parse: its node takes the place of the
 // first occurrence in Children (so member order is the order in which keys
 // first appear) and the earlier node is dropped from the tree.
+//
+// Its integers are 32 bits wide, so that a node takes 104 bytes: no
+// document the loader accepts has 2^31 bytes (see MaxBytes).
 type Node struct {
 	Kind     Kind
 	Style    Style   // how a YAML scalar or collection is written; Plain for JSON
+	Index    int32   // element index when Parent is an array; -1 otherwise
 	Pos      Pos     // where the value starts in the source
 	KeyPos   Pos     // where the member name starts, for object members; zero otherwise
+	Offset   int32   // byte offset of the value's first byte in Document.JSON
+	End      int32   // byte offset just past the value in Document.JSON
 	Parent   *Node   // nil for the root
 	Key      string  // member name, when Parent is an object
-	Index    int     // element index when Parent is an array; -1 otherwise
 	Children []*Node // array elements, or object members in source order
-	Offset   int     // byte offset of the value's first byte in Document.JSON
-	End      int     // byte offset just past the value in Document.JSON
 
 	// scalar is a scalar's value: nil, bool, int64, float64 or string.
 	// For an object with more than smallObject members it is the index
@@ -140,7 +143,7 @@ func (n *Node) Pointer() string {
 	for c := n; c.Parent != nil; c = c.Parent {
 		depth--
 		if c.Parent.Kind == Array {
-			toks[depth] = strconv.Itoa(c.Index)
+			toks[depth] = strconv.Itoa(int(c.Index))
 		} else {
 			toks[depth] = c.Key
 		}
@@ -277,12 +280,12 @@ func (d *Document) walk(pointer string) (n *Node, complete bool) {
 // are in offset order, by binary search.
 func (d *Document) NodeAt(offset int) *Node {
 	n := d.Root
-	for n != nil && n.Offset != offset {
-		if offset < n.Offset || offset >= n.End {
+	for n != nil && int(n.Offset) != offset {
+		if offset < int(n.Offset) || offset >= int(n.End) {
 			return nil
 		}
 		kids := n.Children
-		i := sort.Search(len(kids), func(i int) bool { return kids[i].Offset > offset })
+		i := sort.Search(len(kids), func(i int) bool { return int(kids[i].Offset) > offset })
 		if i == 0 {
 			return nil
 		}

@@ -8,16 +8,31 @@ import (
 // render writes the compact normalised JSON of root, setting every node's
 // Offset and End, and returns the nodes in rendering order (which is also
 // increasing Offset order). It is iterative and linear in the output size.
-func render(root *Node, sizeHint, values int) ([]byte, []*Node) {
-	buf := make([]byte, 0, sizeHint+64)
+// It returns nil when the JSON would be longer than limit bytes (at most
+// MaxJSONBytes, which a node's 32-bit offsets can index).
+func render(root *Node, sizeHint, values, limit int) ([]byte, []*Node) {
+	buf := make([]byte, 0, min(sizeHint, limit)+64)
 	order := make([]*Node, 0, values)
 	type frame struct {
 		n *Node
 		i int
 	}
 	var stack []frame
+	over := false
+	// at is the current offset, or false once the JSON is too long.
+	at := func() (int32, bool) {
+		if len(buf) > limit {
+			over = true
+			return 0, false
+		}
+		return int32(len(buf)), true
+	}
 	visit := func(n *Node) {
-		n.Offset = len(buf)
+		off, ok := at()
+		if !ok {
+			return
+		}
+		n.Offset = off
 		order = append(order, n)
 		switch n.Kind {
 		case Object:
@@ -42,10 +57,10 @@ func render(root *Node, sizeHint, values int) ([]byte, []*Node) {
 		case String:
 			buf = AppendJSONString(buf, n.scalar.(string))
 		}
-		n.End = len(buf)
+		n.End, _ = at()
 	}
 	visit(root)
-	for len(stack) > 0 {
+	for len(stack) > 0 && !over {
 		top := &stack[len(stack)-1]
 		n := top.n
 		if top.i == len(n.Children) {
@@ -54,7 +69,7 @@ func render(root *Node, sizeHint, values int) ([]byte, []*Node) {
 			} else {
 				buf = append(buf, ']')
 			}
-			n.End = len(buf)
+			n.End, _ = at()
 			stack = stack[:len(stack)-1]
 			continue
 		}
@@ -68,6 +83,9 @@ func render(root *Node, sizeHint, values int) ([]byte, []*Node) {
 			buf = append(buf, ':')
 		}
 		visit(c)
+	}
+	if over {
+		return nil, nil
 	}
 	return buf, order
 }

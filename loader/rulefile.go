@@ -690,10 +690,10 @@ func (r *reader) expr(n *Node) *Expr {
 		// Keep every character on its source line: CEL reads line breaks
 		// as spaces, so a folded scalar means the same.
 		first := n.Pos.Line + 1
-		line := r.line(first)
+		line := r.line(int(first))
 		col := len(line) - len(strings.TrimLeft(line, " ")) + 1
-		e.Block, e.Indent, e.Pos = true, col-1, Pos{first, col}
-		e.Text = blockText(r.linesFrom(first), col)
+		e.Block, e.Indent, e.Pos = true, col-1, Pos{first, int32(col)}
+		e.Text = blockText(r.linesFrom(int(first)), col)
 	}
 	return e
 }

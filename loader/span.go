@@ -157,11 +157,11 @@ func (sc *spanCache) lineEnd(li int) int {
 // offset converts a position to a byte offset, -1 when it is outside the
 // source. The position just past a line's last character is inside.
 func (sc *spanCache) offset(p Pos) int {
-	if p.Line < 1 || p.Line > len(sc.lines) || p.Col < 1 {
+	if p.Line < 1 || int(p.Line) > len(sc.lines) || p.Col < 1 {
 		return -1
 	}
-	start, lim := sc.lines[p.Line-1], sc.lineEnd(p.Line-1)
-	need := p.Col - 1
+	start, lim := sc.lines[p.Line-1], sc.lineEnd(int(p.Line)-1)
+	need := int(p.Col) - 1
 	if need > lim-start {
 		return -1
 	}
@@ -219,20 +219,20 @@ func (sc *spanCache) pos(off int) Pos {
 	} else {
 		col = sc.charIndex(off) - sc.charIndex(start)
 	}
-	return Pos{Line: li + 1, Col: col + 1}
+	return Pos{Line: int32(li + 1), Col: int32(col + 1)}
 }
 
 // posAfter is pos(off) given an earlier offset start at position at: when
 // both are on one line it counts only the characters between them.
 func (sc *spanCache) posAfter(off, start int, at Pos) Pos {
-	if li := at.Line - 1; li+1 >= len(sc.lines) || off < sc.lines[li+1] {
-		return Pos{Line: at.Line, Col: at.Col + countChars(sc.src[start:off])}
+	if li := int(at.Line) - 1; li+1 >= len(sc.lines) || off < sc.lines[li+1] {
+		return Pos{Line: at.Line, Col: at.Col + int32(countChars(sc.src[start:off]))}
 	}
 	return sc.pos(off)
 }
 
 // col returns the 0-based column of offset off.
-func (sc *spanCache) col(off int) int { return sc.pos(off).Col - 1 }
+func (sc *spanCache) col(off int) int { return int(sc.pos(off).Col - 1) }
 
 // Offset returns the byte offset in d.Source of the character at p, or -1
 // when p is outside the source. The position just past the last character
@@ -285,7 +285,7 @@ func (d *Document) owns(n *Node) bool {
 		p := c.Parent
 		switch p.Kind {
 		case Array:
-			if c.Index < 0 || c.Index >= len(p.Children) || p.Children[c.Index] != c {
+			if c.Index < 0 || int(c.Index) >= len(p.Children) || p.Children[c.Index] != c {
 				return false
 			}
 		case Object:
@@ -412,9 +412,9 @@ func (sc *spanCache) findOriginals() {
 	byPos := slices.Clone(sc.nodes)
 	slices.SortStableFunc(byPos, func(a, b *Node) int {
 		if a.Pos.Line != b.Pos.Line {
-			return a.Pos.Line - b.Pos.Line
+			return int(a.Pos.Line - b.Pos.Line)
 		}
-		return a.Pos.Col - b.Pos.Col
+		return int(a.Pos.Col - b.Pos.Col)
 	})
 	sc.originals = map[Pos]*Node{}
 	for i := 0; i < len(byPos); {
@@ -444,7 +444,7 @@ func inPlace(n *Node) bool {
 	case p.Kind == Object:
 		return posLess(n.KeyPos, n.Pos)
 	}
-	return posLess(p.Pos, n.Pos) && (n.Index <= 0 || n.Index < len(p.Children) && posLess(p.Children[n.Index-1].Pos, n.Pos))
+	return posLess(p.Pos, n.Pos) && (n.Index <= 0 || int(n.Index) < len(p.Children) && posLess(p.Children[n.Index-1].Pos, n.Pos))
 }
 
 func (sc *spanCache) isCopy(n *Node) bool { return sc.original(n) != n }
@@ -847,7 +847,7 @@ func (sc *spanCache) parentIndent(n *Node) int {
 	}
 	src := sc.src
 	if p.Kind == Object {
-		col := n.KeyPos.Col - 1
+		col := int(n.KeyPos.Col) - 1
 		if o := sc.offset(n.KeyPos); o >= 0 {
 			// An explicit key "? key": the mapping is at the "?".
 			j := o - 1
@@ -875,7 +875,7 @@ func (sc *spanCache) parentIndent(n *Node) int {
 		}
 	}
 	// The element is on a line of its own: its parent is left of it.
-	li := n.Pos.Line - 1
+	li := int(n.Pos.Line) - 1
 	if li < 0 || li >= len(sc.lines) {
 		return -1
 	}
@@ -898,7 +898,7 @@ func (sc *spanCache) dashCol(e *Node) (int, bool) {
 		j--
 	}
 	if j >= 0 && sc.src[j] == '-' {
-		return e.Pos.Col - 1 - (o - j), true
+		return int(e.Pos.Col) - 1 - (o - j), true
 	}
 	return 0, false
 }

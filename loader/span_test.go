@@ -265,14 +265,14 @@ func TestEndLongLine(t *testing.T) {
 		doc := mustParse(t, name, sb.String(), DefaultOptions())
 		for i, want := range ends {
 			n := doc.Root.Children[i]
-			if got := doc.End(n); got != (Pos{1, want}) {
+			if got := doc.End(n); got != (Pos{1, int32(want)}) {
 				t.Fatalf("%s: End(/%d) = %v, want 1:%d", name, i, got, want)
 			}
 			if off := doc.Offset(n.Pos); off < 0 || doc.Source[off] != '"' {
 				t.Fatalf("%s: Offset(%v) = %d", name, n.Pos, off)
 			}
 		}
-		if got, want := doc.End(doc.Root), (Pos{1, utf8.RuneCountInString(sb.String()) + 1}); got != want {
+		if got, want := doc.End(doc.Root), (Pos{1, int32(utf8.RuneCountInString(sb.String()) + 1)}); got != want {
 			t.Errorf("%s: End(root) = %v, want %v", name, got, want)
 		}
 	}
@@ -973,7 +973,7 @@ func (g *yamlGen) flow(ptr string, ind, depth int) {
 // (the generator writes "\n" or "\r\n").
 func posIn(src []byte, off int) Pos {
 	start := bytes.LastIndexByte(src[:off], '\n') + 1
-	return Pos{Line: 1 + bytes.Count(src[:off], []byte("\n")), Col: 1 + utf8.RuneCount(src[start:off])}
+	return Pos{Line: int32(1 + bytes.Count(src[:off], []byte("\n"))), Col: int32(1 + utf8.RuneCount(src[start:off]))}
 }
 
 func TestEndGeneratedYAML(t *testing.T) { checkGeneratedYAML(t, 1, 3000) }

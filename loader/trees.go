@@ -243,7 +243,11 @@ func decodeTree(name string, data []byte, opts Options, enc []byte) (*Document, 
 	if d.verbatim {
 		return verbatimDocument(name, root, data, int(counted)), nil
 	}
-	return newDocument(name, format, root, data, int(counted), int(depth)), nil
+	doc, err := newDocument(name, format, root, data, int(counted), int(depth))
+	if err != nil {
+		return nil, errBadTree
+	}
+	return doc, nil
 }
 
 type treeDecoder struct {
@@ -280,7 +284,7 @@ func (d *treeDecoder) pos() Pos {
 	if line > math.MaxInt32 || col > math.MaxInt32 {
 		d.err = true
 	}
-	return Pos{Line: int(line), Col: int(col)}
+	return Pos{Line: int32(line), Col: int32(col)}
 }
 
 func (d *treeDecoder) byte() byte {
@@ -316,7 +320,7 @@ func (d *treeDecoder) node(member bool, depth int) *Node {
 			d.err = true
 			return nil
 		}
-		n.Offset, n.End = int(off), int(off+length)
+		n.Offset, n.End = int32(off), int32(off+length)
 	}
 	if member {
 		n.Key = d.str()
@@ -362,7 +366,7 @@ func (d *treeDecoder) node(member bool, depth int) *Node {
 			}
 			c.Parent = n
 			if kind == Array {
-				c.Index = i
+				c.Index = int32(i)
 			}
 			d.kids = append(d.kids, c)
 		}

@@ -254,7 +254,7 @@ func TestConcurrentPrescan(t *testing.T) {
 				if err != nil {
 					return nil, err
 				}
-				return newDocument("c.yaml", "yaml", root, []byte(text), b.values, b.depth), nil
+				return newDocument("c.yaml", "yaml", root, []byte(text), b.values, b.depth)
 			}
 			want, wantErr := parse(false)
 			got, gotErr := parse(true)

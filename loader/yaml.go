@@ -90,7 +90,7 @@ func parseYAMLWith(b *builder, data []byte, concurrent, fast bool) (*Node, *Erro
 		return b.newNode(Null, Pos{1, 1})
 	}
 	if len(doc.Content) == 0 {
-		return b.newNode(Null, Pos{doc.Line, doc.Column})
+		return b.newNode(Null, Pos{int32(doc.Line), int32(doc.Column)})
 	}
 	root := doc.Content[0]
 	if !b.rejects(Aliases) && bytes.IndexByte(data, '*') >= 0 {
@@ -125,7 +125,7 @@ func (c *yamlConv) decodeStream(in io.Reader) (*yaml.Node, *Error) {
 			return nil, c.yamlError(err)
 		}
 		if c.rejects(MultipleDocuments) {
-			return nil, c.errorf(Pos{next.Line, next.Column}, "a second YAML document starts here; only one document is allowed")
+			return nil, c.errorf(Pos{int32(next.Line), int32(next.Column)}, "a second YAML document starts here; only one document is allowed")
 		}
 	}
 	return &doc, nil
@@ -344,7 +344,8 @@ func (c *yamlConv) yamlError(err error) *Error {
 	msg := err.Error()
 	var pos Pos
 	if m := yamlErrLineRE.FindStringSubmatch(msg); m != nil {
-		pos.Line, _ = strconv.Atoi(m[1])
+		line, _ := strconv.Atoi(m[1])
+		pos.Line = int32(min(line, math.MaxInt32))
 		msg = m[2]
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
@@ -427,7 +428,7 @@ func scalarStyle(s yaml.Style) Style {
 	return Plain
 }
 
-func ypos(y *yaml.Node) Pos { return Pos{Line: y.Line, Col: y.Column} }
+func ypos(y *yaml.Node) Pos { return Pos{Line: int32(y.Line), Col: int32(y.Column)} }
 
 // convert converts y, whose parent container is at nesting depth depth.
 func (c *yamlConv) convert(y *yaml.Node, depth int) (*Node, *Error) {
@@ -555,7 +556,7 @@ func (c *yamlConv) sequence(y *yaml.Node, depth int) (*Node, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		child.Parent, child.Index = n, i
+		child.Parent, child.Index = n, int32(i)
 		if c.release {
 			y.Content[i] = nil
 		}

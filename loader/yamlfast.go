@@ -129,7 +129,7 @@ func (p *yfast) pos(off int) Pos {
 		}
 	}
 	p.colLine, p.colOff, p.colCol = p.ls, off, col
-	return Pos{Line: p.line, Col: col + 1}
+	return Pos{Line: int32(p.line), Col: int32(col + 1)}
 }
 
 // seqIndicator reports a block sequence entry's "-" at off.
@@ -669,7 +669,7 @@ func (p *yfast) flow(off, depth, parentCol int) (*Node, int, bool) {
 			}
 			child.Parent = n
 			if kind == Array {
-				child.Index = len(p.kids) - base
+				child.Index = int32(len(p.kids) - base)
 				p.kids = append(p.kids, child)
 			} else {
 				child.Key, child.KeyPos = key, keyPos
@@ -941,7 +941,7 @@ func (p *yfast) seq(off, depth int) (*Node, bool) {
 		if !ok {
 			return nil, false
 		}
-		child.Parent, child.Index = n, len(p.kids)-base
+		child.Parent, child.Index = n, int32(len(p.kids)-base)
 		p.kids = append(p.kids, child)
 		if p.eof || p.ind() < col || p.ind() == col && !p.seqIndicator(p.cs) {
 			break

@@ -38,7 +38,7 @@ type yblock struct {
 type ypending struct {
 	kind byte
 	col  int // the column a node on a later line must be indented past
-	line int
+	line int32
 	pos  Pos
 }
 
@@ -119,7 +119,7 @@ func (s *yscan) resolve(pos Pos, dash bool, end bool) *Error {
 		return nil
 	}
 	s.pend = ypending{}
-	node := !end && (pos.Line == p.line || pos.Col-1 > p.col || p.kind == ':' && dash && pos.Col-1 == p.col)
+	node := !end && (pos.Line == p.line || int(pos.Col)-1 > p.col || p.kind == ':' && dash && int(pos.Col)-1 == p.col)
 	if node {
 		s.isKey = p.kind == '?'
 		return nil
@@ -230,7 +230,7 @@ func (s *yscan) run() (int, *Error) {
 			return i, s.endDoc()
 		}
 		pos := s.lt.pos(i)
-		col := pos.Col - 1
+		col := int(pos.Col) - 1
 		c := src[i]
 		if len(s.flow) == 0 {
 			// Block context.
@@ -356,7 +356,7 @@ func (s *yscan) run() (int, *Error) {
 			if len(s.flow) == 0 {
 				// Back in block context: the collection may be a key.
 				var err *Error
-				if i, err = s.node(i, s.flowAt.Col-1, s.flowAt, true); err != nil {
+				if i, err = s.node(i, int(s.flowAt.Col)-1, s.flowAt, true); err != nil {
 					return i, err
 				}
 			}

@@ -464,7 +464,7 @@ func inputDiagnostic(file string, err error) engine.Diagnostic {
 	if errors.As(err, &le) {
 		d.Message = le.Msg
 		if le.Pos.Line > 0 {
-			d.Line, d.Column = le.Pos.Line, max(le.Pos.Col, 1)
+			d.Line, d.Column = int(le.Pos.Line), int(max(le.Pos.Col, 1))
 		}
 		if errors.Is(err, loader.ErrNotRegular) {
 			d.Message += " (give a stream on standard input as '-')"

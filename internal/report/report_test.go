@@ -490,13 +490,13 @@ func TestTextFrameLineBreaks(t *testing.T) {
 			if e.Pos.String() != c.pos {
 				t.Errorf("%s %s: error at %v, want %s (%v)", c.file, nl.name, e.Pos, c.pos, err)
 			}
-			d := engine.Diagnostic{File: c.file, RuleID: "r", Severity: engine.Error, Message: "m", Line: e.Pos.Line, Column: e.Pos.Col}
+			d := engine.Diagnostic{File: c.file, RuleID: "r", Severity: engine.Error, Message: "m", Line: int(e.Pos.Line), Column: int(e.Pos.Col)}
 			got := render(t, "text", Input{Diagnostics: []engine.Diagnostic{d}, Sources: map[string][]byte{c.file: src}})
 			line := c.lines[2]
 			if c.file == "a.yaml" {
 				line = strings.Replace(line, "?", "3", 1)
 			}
-			want := "    3 | " + line + "\n      | " + strings.Repeat(" ", e.Pos.Col-1) + "^\n"
+			want := "    3 | " + line + "\n      | " + strings.Repeat(" ", int(e.Pos.Col)-1) + "^\n"
 			if !strings.Contains(got, want) {
 				t.Errorf("%s %s: frame not found: want %q in\n%s", c.file, nl.name, want, got)
 			}

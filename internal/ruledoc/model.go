@@ -132,7 +132,7 @@ func build(rs *engine.Ruleset, r *engine.Rule) (*model, error) {
 		}
 	}
 
-	block, err := ruleBlock(r.Text, r.Pos.Line)
+	block, err := ruleBlock(r.Text, int(r.Pos.Line))
 	if err != nil {
 		return nil, &loader.Error{File: r.File, Pos: r.Pos, Msg: fmt.Sprintf("rule %s: %v", r.ID, err), Err: err}
 	}

@@ -218,7 +218,7 @@ func TestRuleBlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range rf.Rules {
-		got, err := ruleBlock([]byte(multiRule), r.Pos.Line)
+		got, err := ruleBlock([]byte(multiRule), int(r.Pos.Line))
 		if err != nil {
 			t.Fatalf("%s: %v", r.ID.Value, err)
 		}
