@@ -73,7 +73,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fset.StringVar(&f.only, "rule", "", "run only these comma-separated rule `ids`; id/code keeps only that finding of the rule")
 	fset.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "lint this many files at once")
 	fset.StringVar(&f.color, "color", "auto", "colour text output: auto, always, never")
-	fset.Var((*byteSize)(&f.maxBytes), "max-bytes", "refuse documents larger than this `size`: bytes, or with a unit (10KB, 16MiB, 1GB; default: the ruleset's limit)")
+	fset.Var((*byteSize)(&f.maxBytes), "max-bytes", "refuse documents larger than this `size`: bytes, or with a unit (10KB, 16MiB, 1GB; default: the ruleset's limit; at most 1GiB)")
 	fset.Var((*byteSize)(&f.maxScalarB), "max-scalar-bytes", "refuse strings longer than this `size` (bytes, or with a unit as for --max-bytes; default: the ruleset's limit)")
 	fset.IntVar(&f.maxDepth, "max-depth", 0, "refuse documents nested deeper than this (default: the ruleset's limit)")
 	fset.IntVar(&f.maxValues, "max-values", 0, "refuse documents with more values than this (default: the ruleset's limit)")
