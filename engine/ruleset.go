@@ -179,6 +179,7 @@ type Rule struct {
 	scopeValues []string     // nil: independent of the scope
 	fixtures    fixtureDir   // where the examples' sources are
 	pending     *pendingBody // loaded lazily: what ready compiles; nil when compiled
+	weight      int          // a rough cost of linting one node: 1 + its checks and variables
 }
 
 // Code is one distinct finding of a rule: "" for the rule's own.
@@ -973,6 +974,7 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 		Tag:      rs.Tag,
 		resolve:  spec.Resolve,
 		fixtures: fix,
+		weight:   1 + len(spec.Checks) + len(spec.Variables),
 	}
 
 	var issues loader.Issues
