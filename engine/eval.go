@@ -168,6 +168,7 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 		l.lintRules(rules, order[lo:hi], runs, active[lo:lo:hi], results)
 	}
 	if workers := min(opts.Workers, nGroups); workers > 1 {
+		bounds = l.splitHeavy(rules, order, bounds, workers)
 		next := make(chan int)
 		var wg sync.WaitGroup
 		for range workers {
@@ -248,6 +249,42 @@ func (l *linter) prepare(rules []*Rule, workers int) {
 	}
 }
 
+// splitHeavy returns the bounds of the groups with every group that would
+// hold more than its share of the work (half of a worker's, by the
+// estimates of heaviestFirst) split into one group per rule, so that its
+// rules can run on different workers.
+func (l *linter) splitHeavy(rules []*Rule, order, bounds []int, workers int) []int {
+	est := l.estimates(rules, order, bounds)
+	total := 0
+	for _, e := range est {
+		total += e
+	}
+	out := []int{0}
+	for c := range len(bounds) - 1 {
+		lo, hi := bounds[c], bounds[c+1]
+		if hi-lo > 1 && est[c] > total/(2*workers) {
+			for i := lo + 1; i < hi; i++ {
+				out = append(out, i)
+			}
+		}
+		out = append(out, hi)
+	}
+	return out
+}
+
+// estimates are rough estimates of the groups' work: the nodes each rule
+// selects, for the selections already made, times its checks and
+// variables; 0 for the others.
+func (l *linter) estimates(rules []*Rule, order, bounds []int) []int {
+	est := make([]int, len(bounds)-1)
+	for c := range est {
+		for _, i := range order[bounds[c]:bounds[c+1]] {
+			est[c] += l.selectedSoFar(rules[i]) * rules[i].weight
+		}
+	}
+	return est
+}
+
 // heaviestFirst returns the groups (order[bounds[c]:bounds[c+1]] is group
 // c) in the order the workers take them: the heaviest first, as far as
 // what is already known tells (the nodes each rule selects, for the
@@ -256,14 +293,8 @@ func (l *linter) prepare(rules []*Rule, workers int) {
 // at the end. The order changes nothing but the time: what a rule finds
 // and spends is the same in any order.
 func (l *linter) heaviestFirst(rules []*Rule, order, bounds []int) []int {
-	n := len(bounds) - 1
-	est := make([]int, n)
-	for c := range n {
-		for _, i := range order[bounds[c]:bounds[c+1]] {
-			est[c] += l.selectedSoFar(rules[i]) * rules[i].weight
-		}
-	}
-	groups := make([]int, n)
+	est := l.estimates(rules, order, bounds)
+	groups := make([]int, len(est))
 	for c := range groups {
 		groups[c] = c
 	}
