@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/celint/celint/loader"
@@ -40,11 +41,12 @@ const (
 
 type component struct {
 	kind  componentKind
-	text  string // the gjson path of this component (for compWild, the match pattern)
-	key   string // compKey: the member name, '\' escapes removed
-	index int    // compKey: the array index the text names; -1 when it names none
-	glob  glob   // compWild: the compiled pattern
-	end   int    // the offset in the path just past the component
+	text  string     // the gjson path of this component (for compWild, the match pattern)
+	key   string     // compKey: the member name, '\' escapes removed
+	index int        // compKey: the array index the text names; -1 when it names none
+	glob  glob       // compWild: the compiled pattern
+	end   int        // the offset in the path just past the component
+	tree  *treeQuery // a query that is decided on the tree, without gjson; nil: gjson decides
 }
 
 // parseSelector splits a gjson path into components. It accepts keys (with
@@ -78,7 +80,11 @@ func parseSelector(path string) (*selector, error) {
 				kind = compQueryAll
 				i++
 			}
-			s.parts = append(s.parts, component{kind: kind, text: path[start:i]})
+			c := component{kind: kind, text: path[start:i]}
+			if q, ok := parseTreeQuery(c.text); ok {
+				c.tree = &q
+			}
+			s.parts = append(s.parts, c)
 		case path[i] == '#':
 			i++
 			s.parts = append(s.parts, component{kind: compEach, text: "#"})
@@ -343,6 +349,17 @@ func (c component) step(doc *loader.Document, n *loader.Node, out []*loader.Node
 	if n.Kind != loader.Array {
 		return out, nil
 	}
+	if q := c.tree; q != nil {
+		for _, e := range n.Children {
+			if q.matches(e) {
+				out = append(out, e)
+				if c.kind == compQueryOne {
+					break
+				}
+			}
+		}
+		return out, nil
+	}
 	res := gjson.GetBytes(doc.JSON[n.Offset:n.End], c.text)
 	if c.kind == compQueryAll {
 		for _, idx := range res.Indexes {
@@ -379,4 +396,115 @@ func locate(doc *loader.Document, n *loader.Node, rel int) (*loader.Node, error)
 		return nil, fmt.Errorf("internal error: no node at offset %d under %q", at, n.Pointer())
 	}
 	return m, nil
+}
+
+// treeQuery is a query of the plain form #(key==value) or #(key!=value),
+// decided on the tree as gjson decides it on the JSON text (queryMatches),
+// without reading that text: an element matches when it is an object with
+// the member key and the member, compared with value, passes. Any other
+// query is gjson's to decide.
+type treeQuery struct {
+	key   string
+	equal bool   // "==" (or "="); else "!="
+	value string // as gjson reads it: the literal without its quotes
+}
+
+// parseTreeQuery reads the text of a query component ("#(...)" or
+// "#(...)#") as a treeQuery; false when it is not of the plain form: a key
+// of letters, digits, '_' and '-' that starts with a letter or '_', the
+// operator == (or =) or !=, and a value without quotes inside, escapes,
+// brackets or parentheses, nor gjson's leading '~'.
+func parseTreeQuery(text string) (treeQuery, bool) {
+	inner, ok := strings.CutPrefix(text, "#(")
+	if !ok {
+		return treeQuery{}, false
+	}
+	inner = strings.TrimSuffix(inner, "#")
+	if inner, ok = strings.CutSuffix(inner, ")"); !ok || strings.ContainsAny(inner, "\\()[]") {
+		return treeQuery{}, false
+	}
+	j := strings.IndexAny(inner, "!=<>%")
+	if j < 0 {
+		return treeQuery{}, false
+	}
+	q := treeQuery{key: gjsonTrim(inner[:j])}
+	rest := inner[j:]
+	switch {
+	case strings.HasPrefix(rest, "=="):
+		q.equal, rest = true, rest[2:]
+	case strings.HasPrefix(rest, "!="):
+		rest = rest[2:]
+	case strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "=<") && !strings.HasPrefix(rest, "=>"):
+		q.equal, rest = true, rest[1:]
+	default:
+		return treeQuery{}, false
+	}
+	q.value = gjsonTrim(rest)
+	if len(q.value) >= 2 && q.value[0] == '"' && q.value[len(q.value)-1] == '"' {
+		q.value = q.value[1 : len(q.value)-1]
+	}
+	if strings.ContainsAny(q.value, "\"") || strings.HasPrefix(q.value, "~") || !plainQueryKey(q.key) {
+		return treeQuery{}, false
+	}
+	return q, true
+}
+
+// gjsonTrim trims what gjson's query parser trims: bytes up to ' '.
+func gjsonTrim(s string) string {
+	for len(s) > 0 && s[0] <= ' ' {
+		s = s[1:]
+	}
+	for len(s) > 0 && s[len(s)-1] <= ' ' {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// plainQueryKey reports whether gjson reads key as one member name and
+// never as an array index or a pattern.
+func plainQueryKey(key string) bool {
+	if key == "" || !(key[0] == '_' || key[0] >= 'a' && key[0] <= 'z' || key[0] >= 'A' && key[0] <= 'Z') {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if !(c == '_' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// matches reports whether the array element e passes the query, as
+// gjson's queryMatches decides: a string member compares as a string, a
+// number as a number (the value read by strconv.ParseFloat, 0 when it is
+// not a number), true and false against the words "true" and "false";
+// null, an object, an array or no member at all never pass.
+func (q *treeQuery) matches(e *loader.Node) bool {
+	m := e.Member(q.key) // nil unless e is an object with that member
+	if m == nil {
+		return false
+	}
+	switch m.Kind {
+	case loader.String:
+		s, _ := m.Value().(string)
+		return (s == q.value) == q.equal
+	case loader.Number:
+		want, _ := strconv.ParseFloat(q.value, 64)
+		var got float64
+		switch x := m.Value().(type) {
+		case int64:
+			got = float64(x)
+		case float64:
+			got = x
+		}
+		return (got == want) == q.equal
+	case loader.Bool:
+		word := "false"
+		if b, _ := m.Value().(bool); b {
+			word = "true"
+		}
+		return (q.value == word) == q.equal
+	}
+	return false
 }

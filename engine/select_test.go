@@ -378,3 +378,31 @@ func FuzzGlob(f *testing.F) {
 		}
 	})
 }
+
+// TestTreeQueries: the plain queries are decided on the tree (FuzzSelect
+// checks that they select what gjson selects); the others are gjson's.
+func TestTreeQueries(t *testing.T) {
+	for text, want := range map[string]*treeQuery{
+		`#(mode=="form")#`: {key: "mode", equal: true, value: "form"},
+		`#(mode=="url")`:   {key: "mode", equal: true, value: "url"},
+		`#( m != 1 )#`:     {key: "m", value: "1"},
+		`#(m=true)`:        {key: "m", equal: true, value: "true"},
+		`#(m_2-x=="")#`:    {key: "m_2-x", equal: true, value: ""},
+		`#(m)#`:            nil, // existence
+		`#(m>1)#`:          nil,
+		`#(m=<1)#`:         nil,
+		`#(m%"x*")#`:       nil,
+		`#(m=="a\"b")#`:    nil,
+		`#(m=="(x)")#`:     nil,
+		`#(m==~true)#`:     nil,
+		`#(a.b=="x")#`:     nil,
+		`#(0=="x")#`:       nil,
+		`#(#(==3))#`:       nil,
+		`#(name%"*")#`:     nil,
+	} {
+		got, ok := parseTreeQuery(text)
+		if ok != (want != nil) || ok && got != *want {
+			t.Errorf("parseTreeQuery(%s) = %+v, %v; want %+v", text, got, ok, want)
+		}
+	}
+}
