@@ -39,7 +39,10 @@ type resolved struct {
 func newResolver(doc *loader.Document, cfg *refConfig) *resolver {
 	x := &resolver{doc: doc, cfg: cfg, values: map[*loader.Node]resolved{},
 		none: !bytes.Contains(doc.JSON, cfg.needle)}
-	if cfg.at != nil {
+	// A document that never mentions the key has no reference: which
+	// objects would be one does not matter (every question about a node
+	// is answered by mayHold first).
+	if cfg.at != nil && !x.none {
 		x.recognised = map[*loader.Node]bool{}
 		for _, sel := range cfg.at {
 			_ = sel.match(doc, func(n *loader.Node) { x.recognised[n] = true })
@@ -51,7 +54,7 @@ func newResolver(doc *loader.Document, cfg *refConfig) *resolver {
 // reference returns the reference a node makes, if it is a recognised
 // reference object.
 func (x *resolver) reference(n *loader.Node) (string, bool) {
-	if n.Kind != loader.Object || x.recognised != nil && !x.recognised[n] {
+	if x.none || n.Kind != loader.Object || x.recognised != nil && !x.recognised[n] {
 		return "", false
 	}
 	m := n.Member(x.cfg.key)
