@@ -55,6 +55,7 @@ func notRegularError(file string, mode fs.FileMode) *Error {
 // readRegular reads f, which has the info st, reported as file: at most
 // limit bytes, and nothing unless it is a regular file.
 func readRegular(f fs.File, st fs.FileInfo, file string, limit int64) ([]byte, error) {
+	limit = min(limit, MaxBytes) // no document is larger; and limit+1 cannot overflow
 	if !st.Mode().IsRegular() {
 		return nil, notRegularError(file, st.Mode())
 	}

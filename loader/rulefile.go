@@ -437,6 +437,10 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 					n := r.count(v)
 					switch key {
 					case "bytes":
+						if n > MaxBytes {
+							r.add(v.Pos, "limits.bytes: %d is above %d, the largest document celint reads", n, MaxBytes)
+							n = MaxBytes
+						}
 						l.Bytes = n
 					case "depth":
 						if n > MaxDepth {

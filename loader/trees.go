@@ -222,6 +222,9 @@ var errBadTree = errors.New("celint: bad parsed tree")
 // decodeTree builds the Document that Parse(name, data, opts) returns from
 // its encoded tree.
 func decodeTree(name string, data []byte, opts Options, enc []byte) (*Document, error) {
+	if int64(len(data)) > opts.Limits.Bytes {
+		return nil, errBadTree // Parse refuses it
+	}
 	d := treeDecoder{b: &builder{file: name, opts: opts}, size: len(data)}
 	var ok bool
 	if d.strs, d.in, ok = keyed.ReadTable(enc); !ok {
@@ -354,7 +357,7 @@ func (d *treeDecoder) node(member bool, depth int) *Node {
 		n.scalar = d.str()
 	case Array, Object:
 		count := d.uint()
-		if d.err || count > uint64(len(d.in)) {
+		if d.err || count > uint64(len(d.in)) || count > math.MaxInt32 {
 			d.err = true
 			return nil
 		}

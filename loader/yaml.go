@@ -344,8 +344,11 @@ func (c *yamlConv) yamlError(err error) *Error {
 	msg := err.Error()
 	var pos Pos
 	if m := yamlErrLineRE.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		pos.Line = int32(min(line, math.MaxInt32))
+		// The line is below math.MaxInt32 (the input is at most MaxBytes),
+		// so that the increment below cannot wrap; any other is ignored.
+		if l, err := strconv.ParseInt(m[1], 10, 32); err == nil && l < math.MaxInt32 {
+			pos.Line = int32(l)
+		}
 		msg = m[2]
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")

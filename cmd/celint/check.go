@@ -73,7 +73,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fset.StringVar(&f.only, "rule", "", "run only these comma-separated rule `ids`; id/code keeps only that finding of the rule")
 	fset.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "lint this many files at once")
 	fset.StringVar(&f.color, "color", "auto", "colour text output: auto, always, never")
-	fset.Var((*byteSize)(&f.maxBytes), "max-bytes", "refuse documents larger than this `size`: bytes, or with a unit (10KB, 16MiB, 1GB; default: the ruleset's limit; at most 1GiB)")
+	fset.Var((*byteSize)(&f.maxBytes), "max-bytes", "refuse documents larger than this `size`: bytes, or with a unit (10KB, 16MiB, 1GiB; default: the ruleset's limit; at most 1GiB)")
 	fset.Var((*byteSize)(&f.maxScalarB), "max-scalar-bytes", "refuse strings longer than this `size` (bytes, or with a unit as for --max-bytes; default: the ruleset's limit)")
 	fset.IntVar(&f.maxDepth, "max-depth", 0, "refuse documents nested deeper than this (default: the ruleset's limit)")
 	fset.IntVar(&f.maxValues, "max-values", 0, "refuse documents with more values than this (default: the ruleset's limit)")
@@ -130,6 +130,9 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if f.jobs < 1 {
 		return exitError, &usageError{command: "check", msg: "--jobs must be at least 1"}
+	}
+	if f.maxBytes > loader.MaxBytes {
+		return exitError, &usageError{command: "check", msg: fmt.Sprintf("--max-bytes: at most %d (1GiB), the largest document celint reads", loader.MaxBytes)}
 	}
 	if f.maxScalarB > math.MaxInt32 {
 		return exitError, &usageError{command: "check", msg: "--max-scalar-bytes: at most 2GiB"}
@@ -427,6 +430,7 @@ func loadStdin(cat *engine.Catalog, pinned *engine.Ruleset, in inputs) ([]byte, 
 			limit = max(limit, rs.LoadOptions.Limits.Bytes)
 		}
 	}
+	limit = min(limit, loader.MaxBytes) // as the loader lowers it
 	if in.stdin == nil {
 		return nil, nil, nil, &loader.Error{File: in.stdinName, Msg: "cannot read standard input: there is none"}
 	}
