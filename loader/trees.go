@@ -231,6 +231,9 @@ func decodeTree(name string, data []byte, opts Options, enc []byte) (*Document, 
 		return nil, errBadTree
 	}
 	counted, depth := d.uint(), d.uint()
+	if counted > uint64(opts.Limits.Values) || depth > uint64(opts.Limits.Depth) {
+		return nil, errBadTree // Parse would have refused it; and counted sizes a slice
+	}
 	switch d.byte() {
 	case 0:
 	case 1:
