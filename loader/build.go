@@ -174,7 +174,7 @@ func decimalDigits(s string) (string, int) {
 		neg := strings.HasPrefix(e, "-")
 		e = strings.TrimLeft(e, "+-")
 		for _, c := range []byte(e) {
-			if exp < 1<<40 {
+			if exp < 1<<26 { // saturates far past any float64 exponent, and fits a 32-bit int
 				exp = exp*10 + int(c-'0')
 			}
 		}
