@@ -51,6 +51,7 @@ type yscan struct {
 	flow   []byte // '[' or '{' of each open flow collection
 	pend   ypending
 	props  bool // properties were read and their node is still to come
+	propAt Pos  // where the first of those properties starts
 	isKey  bool // the next node is an explicit key
 	values int
 	flowAt Pos  // where the outermost open flow collection starts
@@ -262,8 +263,16 @@ func (s *yscan) run() (int, *Error) {
 			}
 			startOfLine, s.begun = false, true
 			dash := c == '-' && isBlankz(src, i+1)
+			// A node that starts with properties starts where they do, on
+			// their line: that decides whether it is the pending
+			// indicator's node, and the column of a key.
+			at := pos
+			if s.props && s.propAt.Line == pos.Line {
+				at = s.propAt
+			}
+			kcol := int(at.Col) - 1 // the column of the node, as a key
 			if c != '&' && c != '!' {
-				if err := s.resolve(pos, dash, false); err != nil {
+				if err := s.resolve(at, dash, false); err != nil {
 					return i, err
 				}
 			}
@@ -286,17 +295,20 @@ func (s *yscan) run() (int, *Error) {
 			case (c == '?' || c == ':') && isBlankz(src, i+1):
 				s.isKey, s.props = false, false
 				if c == '?' {
-					if n := len(s.block); n == 0 || s.block[n-1].col < col {
-						if err := s.pushBlock(col, 'm', pos); err != nil {
+					if n := len(s.block); n == 0 || s.block[n-1].col < kcol {
+						if err := s.pushBlock(kcol, 'm', pos); err != nil {
 							return i, err
 						}
 					}
-					s.pend = ypending{kind: '?', col: col, line: pos.Line, pos: pos}
-				} else if err := s.blockKey(col, pos, Pos{pos.Line, pos.Col + 1}); err != nil {
+					s.pend = ypending{kind: '?', col: kcol, line: pos.Line, pos: pos}
+				} else if err := s.blockKey(kcol, pos, Pos{pos.Line, pos.Col + 1}); err != nil {
 					return i, err
 				}
 				i++
 			case c == '&' || c == '!':
+				if !s.props {
+					s.propAt = pos
+				}
 				i = s.skipProp(i)
 				s.props = true
 			case c == '|' || c == '>':
@@ -329,7 +341,7 @@ func (s *yscan) run() (int, *Error) {
 					continue
 				}
 				var err *Error
-				if i, err = s.node(e, col, pos, false); err != nil {
+				if i, err = s.node(e, kcol, pos, false); err != nil {
 					return i, err
 				}
 			}
