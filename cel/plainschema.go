@@ -31,7 +31,7 @@ const (
 // plainWalk counts the values of the schema it walks.
 type plainWalk struct{ values int }
 
-// simpleTypes are the names "type" may hold.
+// simpleType reports whether s is one of the names "type" may hold.
 func simpleType(s string) bool {
 	switch s {
 	case "array", "boolean", "integer", "null", "number", "object", "string":

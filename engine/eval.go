@@ -168,7 +168,8 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 		l.lintRules(rules, order[lo:hi], runs, active[lo:lo:hi], results)
 	}
 	if workers := min(opts.Workers, nGroups); workers > 1 {
-		bounds = l.splitHeavy(rules, order, bounds, workers)
+		var seq []int
+		bounds, seq = l.schedule(rules, order, bounds, workers)
 		next := make(chan int)
 		var wg sync.WaitGroup
 		for range workers {
@@ -180,7 +181,7 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 				}
 			}()
 		}
-		for _, c := range l.heaviestFirst(rules, order, bounds) {
+		for _, c := range seq {
 			if ctx.Err() != nil {
 				break
 			}
@@ -249,57 +250,46 @@ func (l *linter) prepare(rules []*Rule, workers int) {
 	}
 }
 
-// splitHeavy returns the bounds of the groups with every group that would
-// hold more than its share of the work (half of a worker's, by the
-// estimates of heaviestFirst) split into one group per rule, so that its
-// rules can run on different workers.
-func (l *linter) splitHeavy(rules []*Rule, order, bounds []int, workers int) []int {
-	est := l.estimates(rules, order, bounds)
+// schedule returns the groups the workers take, as new bounds over order,
+// and the order in which they take them. Each rule's work is estimated
+// roughly, as far as what is already known tells: the nodes it selects,
+// for the selections prepare made, times its checks and variables (0 for
+// the others). A group that would hold more than its share (half of a
+// worker's) is split into one group per rule, so that its rules can run
+// on different workers; then the heaviest go first, the others in rule
+// order after them, so that a heavy group is not left to run alone at the
+// end. The order changes nothing but the time: what a rule finds and
+// spends is the same in any order.
+func (l *linter) schedule(rules []*Rule, order, bounds []int, workers int) (groups []int, next []int) {
+	work := make([]int, len(order)) // by position in order
 	total := 0
-	for _, e := range est {
-		total += e
+	for k, i := range order {
+		work[k] = l.selectedSoFar(rules[i]) * rules[i].weight
+		total += work[k]
 	}
-	out := []int{0}
+	sum := func(lo, hi int) (n int) {
+		for _, w := range work[lo:hi] {
+			n += w
+		}
+		return n
+	}
+	groups = []int{0}
 	for c := range len(bounds) - 1 {
 		lo, hi := bounds[c], bounds[c+1]
-		if hi-lo > 1 && est[c] > total/(2*workers) {
+		if hi-lo > 1 && sum(lo, hi) > total/(2*workers) {
 			for i := lo + 1; i < hi; i++ {
-				out = append(out, i)
+				groups = append(groups, i)
 			}
 		}
-		out = append(out, hi)
+		groups = append(groups, hi)
 	}
-	return out
-}
-
-// estimates are rough estimates of the groups' work: the nodes each rule
-// selects, for the selections already made, times its checks and
-// variables; 0 for the others.
-func (l *linter) estimates(rules []*Rule, order, bounds []int) []int {
-	est := make([]int, len(bounds)-1)
+	est := make([]int, len(groups)-1)
+	next = make([]int, len(est))
 	for c := range est {
-		for _, i := range order[bounds[c]:bounds[c+1]] {
-			est[c] += l.selectedSoFar(rules[i]) * rules[i].weight
-		}
+		est[c], next[c] = sum(groups[c], groups[c+1]), c
 	}
-	return est
-}
-
-// heaviestFirst returns the groups (order[bounds[c]:bounds[c+1]] is group
-// c) in the order the workers take them: the heaviest first, as far as
-// what is already known tells (the nodes each rule selects, for the
-// selections prepare made, times its checks and variables), the others in
-// rule order after them, so that a heavy group is not left to run alone
-// at the end. The order changes nothing but the time: what a rule finds
-// and spends is the same in any order.
-func (l *linter) heaviestFirst(rules []*Rule, order, bounds []int) []int {
-	est := l.estimates(rules, order, bounds)
-	groups := make([]int, len(est))
-	for c := range groups {
-		groups[c] = c
-	}
-	slices.SortStableFunc(groups, func(a, b int) int { return est[b] - est[a] })
-	return groups
+	slices.SortStableFunc(next, func(a, b int) int { return est[b] - est[a] })
+	return groups, next
 }
 
 // parallelTasks runs the tasks on up to workers goroutines and returns
