@@ -319,7 +319,7 @@ type guard struct {
 func newGuard(env *gocel.Env, limit uint64) (*guard, error) {
 	g := &guard{limit: limit, impls: map[string]*functions.Overload{}}
 	for _, fn := range env.Functions() {
-		bindings, err := fn.Bindings()
+		bindings, err := fastBindings(fn)
 		if err != nil {
 			return nil, err
 		}

@@ -124,6 +124,47 @@ type nconst struct{ v ref.Val }
 
 func (c *nconst) exec(*nstate) ref.Val { return c.v }
 
+// nfolded is a call of a pure function on constants, made once when the
+// program is compiled; it charges what the call would.
+type nfolded struct {
+	v    ref.Val
+	cost uint64
+}
+
+func (f *nfolded) exec(s *nstate) ref.Val {
+	if !s.add(f.cost) {
+		return nil
+	}
+	return f.v
+}
+
+// foldable reports whether fn's calls on constants are made once, when
+// the program is compiled: a pure function whose results are cheap to
+// keep.
+func foldable(fn string) bool {
+	switch fn {
+	case "optional.of", "optional.ofNonZeroValue", "optional.none":
+		return true
+	}
+	return false
+}
+
+// fold returns the call made once, when its arguments are constants and it
+// succeeds; otherwise the call itself.
+func fold(c *ncall) nnode {
+	for _, a := range c.args {
+		if _, ok := a.(*nconst); !ok {
+			return c
+		}
+	}
+	s := &nstate{limit: ^uint64(0)}
+	v := c.exec(s)
+	if v == nil {
+		return c
+	}
+	return &nfolded{v: v, cost: s.n}
+}
+
 // An nchain is a variable or an operand, with the field and index
 // selections that follow it: an attribute.
 type nchain struct {
@@ -345,16 +386,48 @@ func (a *nlogic) exec(s *nstate) ref.Val {
 type nequal struct {
 	l, r   nnode
 	negate bool
+	lchain *nchain // l, when it is a chain: read without building its optional
 }
 
 func (e *nequal) exec(s *nstate) ref.Val {
-	l := e.l.exec(s)
+	var l ref.Val
+	found := walkValue
+	if e.lchain != nil {
+		// e.l.exec, without the optional an optional chain would build
+		if !s.add(e.lchain.wrappers) {
+			return nil
+		}
+		l, found = e.lchain.walk(s)
+		if found == walkAbsent {
+			l, found = types.OptionalNone, walkValue
+		}
+	} else {
+		l = e.l.exec(s)
+	}
 	if bad(l) {
 		return nil
 	}
 	r := e.r.exec(s)
 	if bad(r) {
 		return nil
+	}
+	if found == walkPresent {
+		// l is the value of an optional: a scalar, compared as
+		// types.Equal compares optional.of(l) with r.
+		if !s.add(1) {
+			return nil
+		}
+		eq := types.False
+		if o, ok := r.(*types.Optional); ok && o.HasValue() {
+			eq, ok = l.Equal(o.GetValue()).(types.Bool)
+			if !ok {
+				return nil
+			}
+		}
+		if e.negate {
+			return !eq
+		}
+		return eq
 	}
 	c := uint64(1)
 	if !scalar(l) && !scalar(r) {
@@ -772,7 +845,7 @@ func (c *nativeCompiler) selection(e celast.Expr) (nnode, bool) {
 	return ch, true
 }
 
-func (c *nativeCompiler) call(e celast.Expr) (nnode, bool) {
+func (c *nativeCompiler) call(e celast.Expr) (node nnode, ok bool) {
 	call := e.AsCall()
 	fn := call.FunctionName()
 	r, found := c.ast.ReferenceMap()[e.ID()]
@@ -804,7 +877,11 @@ func (c *nativeCompiler) call(e celast.Expr) (nnode, bool) {
 	case "_?_:_":
 		return &ncond{args[0], args[1], args[2]}, true
 	case "_==_", "_!=_":
-		return &nequal{l: args[0], r: args[1], negate: fn == "_!=_"}, true
+		eq := &nequal{l: args[0], r: args[1], negate: fn == "_!=_"}
+		if ch, ok := args[0].(*nchain); ok && !ch.testOnly {
+			eq.lchain = ch
+		}
+		return eq, true
 	case "_[_]":
 		return c.index(args, false)
 	case "_[?_]", "_?._":
@@ -834,6 +911,11 @@ func (c *nativeCompiler) call(e celast.Expr) (nnode, bool) {
 		return nil, false
 	}
 	nc := &ncall{args: args, trait: impl.OperandTrait}
+	defer func() {
+		if node != nil && foldable(fn) {
+			node = fold(nc)
+		}
+	}()
 	switch n := len(args); {
 	case n == 0:
 		if impl.Function == nil {
