@@ -57,6 +57,10 @@ type nstate struct {
 // foldState is the accumulator state of a running comprehension.
 type foldState struct {
 	initialized, mutable bool
+	// emptyList: the accumulator is still the empty list it started as,
+	// standing for the mutable list cel-go makes at once, which is made
+	// only when the loop first adds to it (most lists stay empty).
+	emptyList bool
 }
 
 // add charges c; false when the total passes the limit.
@@ -203,6 +207,70 @@ func (c *nchain) resolve(s *nstate) ref.Val {
 		return types.OptionalOf(v)
 	}
 	return v
+}
+
+// execUnwrapped is exec for a function that unwraps an optional argument
+// (unwrapsOptional): a value found by an optional selection is given as it
+// is, not as the optional exec would build, unless it is an optional
+// itself.
+func (c *nchain) execUnwrapped(s *nstate) ref.Val {
+	if !s.add(c.wrappers) {
+		return nil
+	}
+	v, r := c.walk(s)
+	switch r {
+	case walkAbsent:
+		return types.OptionalNone
+	case walkPresent:
+		if _, isOpt := v.(*types.Optional); isOpt {
+			return types.OptionalOf(v)
+		}
+	}
+	return v
+}
+
+// unwrapsOptional reports whether the overload's implementation treats an
+// optional argument as its value, or as null when it has none
+// (unwrapOptional): passing the value itself gives the same result.
+func unwrapsOptional(overload string) bool {
+	switch overload {
+	case "dyn_as_list", "dyn_as_map", "dyn_as_string", "dyn_as_int":
+		return true
+	}
+	return false
+}
+
+// nof is optional.of: a bool's optional is one of two built once (the
+// fused when and test of a check wrap a bool).
+type nof struct {
+	arg   nnode
+	unary functions.UnaryOp
+}
+
+// The optionals of true and false, which nothing changes.
+var (
+	optTrue  = types.OptionalOf(types.True)
+	optFalse = types.OptionalOf(types.False)
+)
+
+func (o *nof) exec(s *nstate) ref.Val {
+	v := o.arg.exec(s)
+	if bad(v) {
+		return nil
+	}
+	var out ref.Val
+	switch v {
+	case types.True:
+		out = optTrue
+	case types.False:
+		out = optFalse
+	default:
+		out = o.unary(v)
+	}
+	if bad(out) || !s.add(1+shallow(out)) {
+		return nil
+	}
+	return out
 }
 
 // What a chain's walk found.
@@ -490,20 +558,28 @@ func (o *nopt) exec(s *nstate) ref.Val {
 // ncall is a call: guarded (charged what its cost measures before it runs)
 // or metered (a unit plus its result's length, after).
 type ncall struct {
-	args    []nnode
-	guarded callCost
-	exec1   func([]ref.Val) ref.Val // a guarded call's implementation
-	unary   functions.UnaryOp
-	binary  functions.BinaryOp
-	varargs functions.FunctionOp
-	trait   int
+	args []nnode
+	// unwrapFirst is args[0], an optional chain read without building its
+	// optional, for a function that unwraps it (unwrapsOptional).
+	unwrapFirst *nchain
+	guarded     callCost
+	exec1       func([]ref.Val) ref.Val // a guarded call's implementation
+	unary       functions.UnaryOp
+	binary      functions.BinaryOp
+	varargs     functions.FunctionOp
+	trait       int
 }
 
 func (c *ncall) exec(s *nstate) ref.Val {
 	base := len(s.stack)
 	defer func() { s.stack = s.stack[:base] }()
-	for _, a := range c.args {
-		v := a.exec(s)
+	for i, a := range c.args {
+		var v ref.Val
+		if i == 0 && c.unwrapFirst != nil {
+			v = c.unwrapFirst.execUnwrapped(s)
+		} else {
+			v = a.exec(s)
+		}
 		if bad(v) {
 			return nil
 		}
@@ -612,8 +688,7 @@ func (f *nfold) accuValue(s *nstate) ref.Val {
 			return nil
 		}
 		if l, ok := v.(traits.Lister); ok && l.Size() == types.IntZero {
-			v = types.NewMutableList(f.adapter)
-			st.mutable = true
+			st.mutable, st.emptyList = true, true
 		}
 		if m, ok := v.(traits.Mapper); ok && m.Size() == types.IntZero {
 			v = types.NewMutableMap(f.adapter, map[ref.Val]ref.Val{})
@@ -641,6 +716,16 @@ func (f *nfold) iterate(s *nstate, st *foldState, v ref.Val) (more, ok bool) {
 	a := f.step.exec(s)
 	if bad(a) {
 		return false, false
+	}
+	if st.emptyList {
+		// The step added to the empty list: what it gave (the same
+		// elements, of the same size, as cel-go's mutable list holds by
+		// then) becomes the mutable list later steps add to.
+		if l, ok := a.(traits.Lister); ok && l.Size() != types.IntZero {
+			m := types.NewMutableList(f.adapter)
+			m.Add(a)
+			a, st.emptyList = m, false
+		}
 	}
 	s.slots[f.accuSlot] = a
 	st.initialized = true
@@ -911,9 +996,17 @@ func (c *nativeCompiler) call(e celast.Expr) (node nnode, ok bool) {
 		return nil, false
 	}
 	nc := &ncall{args: args, trait: impl.OperandTrait}
+	if unwrapsOptional(overload) {
+		if ch, ok := args[0].(*nchain); ok && !ch.testOnly {
+			nc.unwrapFirst = ch
+		}
+	}
 	defer func() {
 		if node != nil && foldable(fn) {
 			node = fold(nc)
+		}
+		if f, ok := node.(*ncall); ok && overload == "optional_of" && f.unary != nil {
+			node = &nof{arg: args[0], unary: f.unary}
 		}
 	}()
 	switch n := len(args); {

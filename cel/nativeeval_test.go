@@ -199,6 +199,18 @@ var nativeCases = []nativeCase{
 	{expr: `self.?obj == optional.of({'x': 1})`},
 	{expr: `self.?obj == optional.ofNonZeroValue({})`},
 	{expr: `self.items.filter(i, i.?n == optional.of(1)).size()`},
+	// optional.of on a bool, as a check's fused when and test
+	{expr: `self.flag ? optional.of(self.n == 3) : optional.none()`},
+	{expr: `(self.n > 1) ? optional.of(self.name) : optional.none()`},
+	{expr: `optional.of(self.n != 3).value()`},
+	// the total helpers read an optional chain's value as it is
+	{expr: `asMap(self.?obj).size()`},
+	{expr: `asMap(self.?missing).size()`},
+	{expr: `asString(self.?name) + asString(self.obj.?y.?z)`},
+	{expr: `asList(self.?tags).size() + asList(self.?name).size()`},
+	{expr: `asInt(self.?n) + asInt(self.?missing)`},
+	{expr: `asInt([optional.of(1)][?0])`},
+	{expr: `asList(self.?items).map(i, asInt(i.?n))`},
 	// conditionals and logic
 	{expr: `self.n > 2 ? 'big' : 'small'`},
 	{expr: `self.flag ? self.obj.x : self.obj.y.z`},

@@ -601,6 +601,7 @@ type ruleRun struct {
 	// frame once the node's evaluation returns.
 	nodeFrame, eachFrame *frame
 	eachKeys             []eachKey
+	eachMembers          []*loader.Node
 }
 
 // eachKey is a member of the map an 'each' check iterates, with its name
@@ -988,6 +989,19 @@ func (rr *ruleRun) runCheck(c *check, n *loader.Node, parent *frame) error {
 		size := int(t.Size().(types.Int))
 		for i := 0; i < size; i++ {
 			fr.vals[0], fr.vals[1], fr.vals[2] = t.Get(types.Int(i)), int64(i), int64(i)
+			if err := rr.runOne(c, n, fr); err != nil {
+				return err
+			}
+		}
+	case nodeMap:
+		// A document object: its members sorted by name, read from the
+		// node, as the general case below reads them through the map.
+		members := append(rr.eachMembers[:0], t.n.Children...)
+		rr.eachMembers = nil
+		defer func() { clear(members); rr.eachMembers = members[:0] }()
+		slices.SortFunc(members, func(a, b *loader.Node) int { return strings.Compare(a.Key, b.Key) })
+		for i, m := range members {
+			fr.vals[0], fr.vals[1], fr.vals[2] = celValue(m), int64(i), types.String(m.Key)
 			if err := rr.runOne(c, n, fr); err != nil {
 				return err
 			}
