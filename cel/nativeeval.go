@@ -153,14 +153,19 @@ func foldable(fn string) bool {
 	return false
 }
 
-// fold returns the call made once, when its arguments are constants and it
-// succeeds; otherwise the call itself.
-func fold(c *ncall) nnode {
-	for _, a := range c.args {
-		if _, ok := a.(*nconst); !ok {
-			return c
+// constants reports whether every node is a constant.
+func constants(nodes []nnode) bool {
+	for _, n := range nodes {
+		if _, ok := n.(*nconst); !ok {
+			return false
 		}
 	}
+	return true
+}
+
+// fold returns the call, whose arguments are constants, made once; the
+// call itself when it does not succeed.
+func fold(c *ncall) nnode {
 	s := &nstate{limit: ^uint64(0)}
 	v := c.exec(s)
 	if v == nil {
@@ -209,22 +214,30 @@ func (c *nchain) resolve(s *nstate) ref.Val {
 	return v
 }
 
-// execUnwrapped is exec for a function that unwraps an optional argument
-// (unwrapsOptional): a value found by an optional selection is given as it
-// is, not as the optional exec would build, unless it is an optional
-// itself.
-func (c *nchain) execUnwrapped(s *nstate) ref.Val {
+// unwrapped is exec without the optional an optional selection would
+// build around what it found: present reports that v is that value. An
+// optional selection that found nothing gives optional.none(), as exec.
+func (c *nchain) unwrapped(s *nstate) (v ref.Val, present bool) {
 	if !s.add(c.wrappers) {
-		return nil
+		return nil, false
 	}
 	v, r := c.walk(s)
 	switch r {
 	case walkAbsent:
-		return types.OptionalNone
+		return types.OptionalNone, false
 	case walkPresent:
-		if _, isOpt := v.(*types.Optional); isOpt {
-			return types.OptionalOf(v)
-		}
+		return v, true
+	}
+	return v, false
+}
+
+// execUnwrapped is exec for a function that unwraps an optional argument
+// (unwrapsOptional): a value found by an optional selection is given as it
+// is, unless it is an optional itself.
+func (c *nchain) execUnwrapped(s *nstate) ref.Val {
+	v, present := c.unwrapped(s)
+	if _, isOpt := v.(*types.Optional); present && isOpt {
+		return types.OptionalOf(v)
 	}
 	return v
 }
@@ -459,16 +472,9 @@ type nequal struct {
 
 func (e *nequal) exec(s *nstate) ref.Val {
 	var l ref.Val
-	found := walkValue
+	present := false // l is the value of the optional e.l would give
 	if e.lchain != nil {
-		// e.l.exec, without the optional an optional chain would build
-		if !s.add(e.lchain.wrappers) {
-			return nil
-		}
-		l, found = e.lchain.walk(s)
-		if found == walkAbsent {
-			l, found = types.OptionalNone, walkValue
-		}
+		l, present = e.lchain.unwrapped(s)
 	} else {
 		l = e.l.exec(s)
 	}
@@ -479,9 +485,9 @@ func (e *nequal) exec(s *nstate) ref.Val {
 	if bad(r) {
 		return nil
 	}
-	if found == walkPresent {
-		// l is the value of an optional: a scalar, compared as
-		// types.Equal compares optional.of(l) with r.
+	if present {
+		// An optional is a scalar, compared as types.Equal compares
+		// optional.of(l) with r.
 		if !s.add(1) {
 			return nil
 		}
@@ -930,7 +936,7 @@ func (c *nativeCompiler) selection(e celast.Expr) (nnode, bool) {
 	return ch, true
 }
 
-func (c *nativeCompiler) call(e celast.Expr) (node nnode, ok bool) {
+func (c *nativeCompiler) call(e celast.Expr) (nnode, bool) {
 	call := e.AsCall()
 	fn := call.FunctionName()
 	r, found := c.ast.ReferenceMap()[e.ID()]
@@ -1001,14 +1007,6 @@ func (c *nativeCompiler) call(e celast.Expr) (node nnode, ok bool) {
 			nc.unwrapFirst = ch
 		}
 	}
-	defer func() {
-		if node != nil && foldable(fn) {
-			node = fold(nc)
-		}
-		if f, ok := node.(*ncall); ok && overload == "optional_of" && f.unary != nil {
-			node = &nof{arg: args[0], unary: f.unary}
-		}
-	}()
 	switch n := len(args); {
 	case n == 0:
 		if impl.Function == nil {
@@ -1030,6 +1028,12 @@ func (c *nativeCompiler) call(e celast.Expr) (node nnode, ok bool) {
 			return nil, false
 		}
 		nc.varargs = impl.Function
+	}
+	switch {
+	case foldable(fn) && constants(args):
+		return fold(nc), true
+	case overload == "optional_of" && nc.unary != nil && nc.trait == 0:
+		return &nof{arg: args[0], unary: nc.unary}, true
 	}
 	return nc, true
 }

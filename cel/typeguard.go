@@ -115,8 +115,7 @@ func assignable(t *types.Type, v ref.Val) bool {
 	if v == nil || types.IsUnknownOrError(v) {
 		return false
 	}
-	switch t.Kind() {
-	case types.DynKind, types.AnyKind, types.TypeParamKind:
+	if isDyn(t) {
 		return true
 	}
 	// The types whose assignability is their name alone, and the lists
