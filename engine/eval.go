@@ -226,7 +226,7 @@ func (l *linter) prepare(rules []*Rule, workers int) {
 	tasks := []func(){func() { l.resolver() }}
 	for _, r := range rules {
 		if r.resolve {
-			tasks = append(tasks, func() { _, _, _ = l.selected(r) })
+			tasks = append(tasks, func() { _, _ = l.selected(r) })
 		}
 	}
 	parallelTasks(tasks, workers)
@@ -235,12 +235,16 @@ func (l *linter) prepare(rules []*Rule, workers int) {
 		if !r.resolve {
 			continue
 		}
-		nodes, scopes, err := l.selected(r)
+		nodes, err := l.selected(r)
 		if err != nil {
 			continue
 		}
+		var scopes []any
+		if r.scopeValues != nil {
+			scopes = l.scopesOf(r)
+		}
 		for i, n := range nodes {
-			if r.scopeValues != nil && !intersects(scopes[i], r.scopeValues) {
+			if scopes != nil && !intersects(scopes[i], r.scopeValues) {
 				continue
 			}
 			if refs.mayHold(n) {
@@ -334,14 +338,13 @@ func parallelTasks(tasks []func(), workers int) {
 }
 
 // selected returns the nodes the rule's paths select, each once, in the
-// order of its paths, with each node's scope (nil when the ruleset declares
-// none). What a path, or a rule's paths together, select is computed once
+// order of its paths. What a path, or a rule's paths together, select is computed once
 // per document, whichever rules select by them. The slices are shared:
 // read only.
-func (l *linter) selected(r *Rule) ([]*loader.Node, []any, error) {
+func (l *linter) selected(r *Rule) ([]*loader.Node, error) {
 	if len(r.given) == 1 {
 		c := l.selection(r.given[0])
-		return c.nodes, c.scopes, c.err
+		return c.nodes, c.err
 	}
 	c := l.memo(r.givenKey(), func() (c pathNodes) {
 		parts := make([]pathNodes, len(r.given))
@@ -354,15 +357,12 @@ func (l *linter) selected(r *Rule) ([]*loader.Node, []any, error) {
 			total += len(parts[i].nodes)
 		}
 		c.nodes = make([]*loader.Node, 0, total)
-		if l.rs.scope != nil {
-			c.scopes = make([]any, 0, total)
-		}
 		// A node two paths select is kept where the first selects it.
 		// Paths rarely overlap: the set of nodes seen is built only when
 		// some node is selected twice.
 		seen := overlapping(parts, total)
 		for _, sc := range parts {
-			for i, n := range sc.nodes {
+			for _, n := range sc.nodes {
 				if seen != nil {
 					if seen[n] {
 						continue
@@ -370,14 +370,11 @@ func (l *linter) selected(r *Rule) ([]*loader.Node, []any, error) {
 					seen[n] = true
 				}
 				c.nodes = append(c.nodes, n)
-				if c.scopes != nil {
-					c.scopes = append(c.scopes, sc.scopes[i])
-				}
 			}
 		}
 		return c
 	})
-	return c.nodes, c.scopes, c.err
+	return c.nodes, c.err
 }
 
 // overlapping returns an empty set to note the nodes kept in when some
@@ -455,7 +452,7 @@ func (r *Rule) givenKey() string {
 }
 
 // selection is what one path selects: distinct nodes, in document order
-// for each step (see selector.match), and their scopes.
+// for each step (see selector.match).
 func (l *linter) selection(sel *selector) pathNodes {
 	return l.memo(sel.text, func() (c pathNodes) {
 		if l.doc.Values < interleaveMin {
@@ -464,12 +461,6 @@ func (l *linter) selection(sel *selector) pathNodes {
 			c.err = sel.match(l.doc, func(n *loader.Node) { c.nodes = append(c.nodes, n) })
 		} else if c.nodes, c.err = l.prefixNodes(sel, len(sel.parts)); c.err != nil {
 			c.err = fmt.Errorf("selection path %q: %w", sel.text, c.err)
-		}
-		if c.err == nil && l.rs.scope != nil {
-			c.scopes = make([]any, len(c.nodes))
-			for i, n := range c.nodes {
-				c.scopes[i] = l.scopeOf(n)
-			}
 		}
 		return c
 	})
@@ -499,12 +490,56 @@ func (l *linter) prefixNodes(sel *selector, k int) ([]*loader.Node, error) {
 	return c.nodes, c.err
 }
 
-// pathNodes is a selection on the document and the nodes' scopes, or why
-// it failed.
+// pathNodes is a selection on the document, or why it failed; or the
+// scopes of a selection's nodes (see scopesOf).
 type pathNodes struct {
 	nodes  []*loader.Node
-	scopes []any // nil when the ruleset declares no scope
+	scopes []any
 	err    error
+}
+
+// scopesOf returns the scopes of the nodes the rule selects, in the order
+// of selected(r); nil when the ruleset declares no scope. They are looked
+// up once per document for each set of paths, when a rule first reads a
+// node's scope (most never do), and shared by the rules that select by
+// the same paths.
+func (l *linter) scopesOf(r *Rule) []any {
+	if l.rs.scope == nil {
+		return nil
+	}
+	return l.memo("\x00scopes\x00"+r.givenKey(), func() (c pathNodes) {
+		nodes, _ := l.selected(r)
+		c.scopes = make([]any, len(nodes))
+		var cur scopeCursor
+		for i, n := range nodes {
+			c.scopes[i] = l.scopeIn(n, &cur)
+		}
+		return c
+	}).scopes
+}
+
+// scopeCursor is the last parent whose scope scopeIn looked up: a
+// selection's nodes come in document order, so that siblings follow one
+// another.
+type scopeCursor struct {
+	parent *loader.Node
+	scope  any
+}
+
+// scopeIn is scopeOf(n) for the nodes of a selection, in turn: a node's
+// scope is its own, or else its parent's, which is looked up once for a
+// run of siblings. Unlike scopeOf, it does not remember n's scope.
+func (l *linter) scopeIn(n *loader.Node, cur *scopeCursor) any {
+	if n.Parent == nil {
+		return l.scopeOf(n)
+	}
+	if cur.parent != n.Parent {
+		cur.parent, cur.scope = n.Parent, l.scopeOf(n.Parent)
+	}
+	if v, ok := l.ownScope(n); ok {
+		return v
+	}
+	return cur.scope
 }
 
 // compact sorts diagnostics and reports each finding once: a value
@@ -588,8 +623,8 @@ type ruleRun struct {
 	elapsed  time.Duration // spent in the rule's steps, for stats
 	index    int           // the rule's place among the document's rules
 
-	// The rule's nodes and their scopes, the next to lint, and the frame
-	// of its document variables (begin).
+	// The rule's nodes, the next to lint, and the frame of its document
+	// variables (begin); the nodes' scopes, once one is read (nodeScope).
 	sel       []*loader.Node
 	scopes    []any
 	next      int
@@ -680,7 +715,7 @@ func (l *linter) timed(rr *ruleRun, f func() bool) (more bool) {
 // form and its frame. False when there is nothing to lint.
 func (rr *ruleRun) begin() bool {
 	l, r := rr.linter, rr.rule
-	nodes, scopes, err := l.selected(r)
+	nodes, err := l.selected(r)
 	if err != nil {
 		rr.ruleError(l.doc.Root, err)
 		return false
@@ -702,7 +737,7 @@ func (rr *ruleRun) begin() bool {
 		rr.ruleError(l.doc.Root, err)
 		return false
 	}
-	rr.sel, rr.scopes = nodes, scopes
+	rr.sel = nodes
 	rr.ruleFrame = &frame{parent: l.docFrame, shared: &l.sharedVars}
 	rr.ruleFrame.addLazy(rr.ctx, r.docVars, &rr.spend)
 	return true
@@ -720,11 +755,7 @@ func (rr *ruleRun) step() bool {
 		rr.ruleError(n, rr.stopped())
 		return false
 	}
-	var scope any
-	if rr.scopes != nil {
-		scope = rr.scopes[i]
-	}
-	if err := rr.lintNode(rr.ruleFrame, n, scope); err != nil {
+	if err := rr.lintNode(rr.ruleFrame, n); err != nil {
 		switch {
 		case l.ctx.Err() != nil:
 			return false
@@ -769,11 +800,8 @@ var nodeNames = []string{"self", "scope"}
 var eachNames = []string{"item", "index", "key"}
 
 // lintNode evaluates the rule on n, whose scope is scope.
-func (rr *ruleRun) lintNode(parent *frame, n *loader.Node, scope any) error {
+func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 	r := rr.rule
-	if r.scopeValues != nil && !intersects(scope, r.scopeValues) {
-		return nil
-	}
 	fr := rr.nodeFrame
 	if fr == nil {
 		fr = new(frame)
@@ -781,8 +809,12 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node, scope any) error {
 	rr.nodeFrame = nil // a nested use gets a frame of its own
 	defer func() { rr.nodeFrame = fr }()
 	*fr = frame{parent: parent, names: nodeNames, self: docTree{n}, node: nodeVars{rr: rr, n: n}, lazy: fr.lazy[:0]}
-	fr.buf[0], fr.buf[1] = celValue(n), scope
+	// The node's scope (vals[1]) is looked up when first read (scope).
+	fr.buf[0], fr.buf[1] = celValue(n), nil
 	fr.vals = fr.buf[:2]
+	if r.scopeValues != nil && !intersects(fr.scope(), r.scopeValues) {
+		return nil
+	}
 	if r.resolve && rr.rs.refs != nil {
 		refs := rr.resolver()
 		if refs.mayHold(n) {
@@ -819,7 +851,7 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node, scope any) error {
 		}
 	}
 	for _, c := range r.checks {
-		if c.scopeValues != nil && !intersects(scope, c.scopeValues) {
+		if c.scopeValues != nil && !intersects(fr.scope(), c.scopeValues) {
 			continue
 		}
 		if ok, err := rr.assumed(c.assume, fr); err != nil {
@@ -938,17 +970,42 @@ func (l *linter) scopeOf(n *loader.Node) any {
 			break
 		}
 		path = append(path, a)
-		if a.Kind == loader.Object && (l.scopeHolders == nil || l.scopeHolders[a]) {
-			if m := a.Member(sc.member); m != nil {
-				scope = m.Value()
-				break
-			}
+		if v, ok := l.ownScope(a); ok {
+			scope = v
+			break
 		}
 	}
 	for _, a := range path {
 		l.scopes[a] = scope
 	}
 	return scope
+}
+
+// nodeScope returns the scope of n, the node the rule is linting: from
+// the scopes of the rule's selection, looked up with the first.
+func (rr *ruleRun) nodeScope(n *loader.Node) any {
+	l := rr.linter
+	if l.rs.scope == nil {
+		return nil
+	}
+	if rr.scopes == nil {
+		rr.scopes = l.scopesOf(rr.rule)
+	}
+	if i := rr.next - 1; i >= 0 && i < len(rr.scopes) && rr.sel[i] == n {
+		return rr.scopes[i]
+	}
+	return l.scopeOf(n)
+}
+
+// ownScope is the value of n's scope member, when n is an object where the
+// member counts and has it.
+func (l *linter) ownScope(n *loader.Node) (any, bool) {
+	if n.Kind == loader.Object && (l.scopeHolders == nil || l.scopeHolders[n]) {
+		if m := n.Member(l.rs.scope.member); m != nil {
+			return m.Value(), true
+		}
+	}
+	return nil, false
 }
 
 // intersects reports whether a node's scope shares a value with values. A
@@ -1466,7 +1523,18 @@ const (
 	doneParentScope
 	doneSelfKeys
 	doneResolveErr
+	doneScope
 )
+
+// scope returns a node's frame's scope, vals[1], looking it up on first
+// use: most rules never read it.
+func (f *frame) scope() any {
+	if f.node.done&doneScope == 0 {
+		f.node.done |= doneScope
+		f.vals[1] = f.node.rr.nodeScope(f.node.n)
+	}
+	return f.vals[1]
+}
 
 // get returns the variable name, if it is one of a node's.
 func (v *nodeVars) get(name string) (any, bool) {
@@ -1511,6 +1579,9 @@ func (f *frame) ResolveName(name string) (any, bool) {
 	for fr := f; fr != nil; fr = fr.parent {
 		for i, n := range fr.names {
 			if n == name {
+				if i == 1 && fr.node.rr != nil {
+					return fr.scope(), true
+				}
 				return fr.vals[i], true
 			}
 		}
@@ -1534,7 +1605,7 @@ func (f *frame) Parent() interpreter.Activation { return nil }
 // per scope in a rule's run on a document (variable.perScope).
 func (f *frame) get(l *lazyVar) ref.Val {
 	if !l.done && l.v.perScope && f.node.rr != nil {
-		if k, ok := scopeIdentity(f.vals[1]); ok {
+		if k, ok := scopeIdentity(f.scope()); ok {
 			rr, key := f.node.rr, memoKey{l.v, k}
 			if v, ok := rr.memo[key]; ok {
 				l.done, l.val = true, v

@@ -138,6 +138,10 @@ func finishObject(n *Node, kids []*Node, index map[string]int) {
 	n.Children = append([]*Node(nil), kids...)
 	if index != nil {
 		n.scalar = index
+		return
+	}
+	for _, k := range kids {
+		n.names |= nameBit(k.Key)
 	}
 }
 

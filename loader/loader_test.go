@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -179,6 +180,48 @@ func TestMemberLargeObject(t *testing.T) {
 		}
 		if doc.Root.Member("k100") != nil {
 			t.Errorf("%s: Member(k100) should be nil", format)
+		}
+	}
+}
+
+// TestMemberSmallObjects checks Member on small objects, whose lookups
+// skip the members when the name's bit is not set: every name of a set of
+// small objects, in JSON and YAML, is found, and every other name of a
+// pool (many sharing a bit with a member) is not.
+func TestMemberSmallObjects(t *testing.T) {
+	pool := []string{"", "a", "b", "name", "nmae", "title", "type", "description", "inputSchema",
+		"outputSchema", "examples", "elicitations", "annotations", "properties", "required", "items",
+		"x\\u00e9", "\\u00e9x", "k1", "k2", "k10", "k17", "\\u0000", "mode", "url", "$ref"}
+	for start := range pool {
+		for size := 1; size <= 8; size++ {
+			keys := map[string]bool{}
+			var sb strings.Builder
+			sb.WriteString("{")
+			for i := range size {
+				k := pool[(start+i*3)%len(pool)]
+				if keys[k] {
+					continue
+				}
+				if len(keys) > 0 {
+					sb.WriteString(",")
+				}
+				keys[k] = true
+				fmt.Fprintf(&sb, `"%s": %d`, k, i)
+			}
+			sb.WriteString("}")
+			for _, format := range []string{"json", "yaml"} {
+				doc := mustParse(t, "small."+format, sb.String(), DefaultOptions())
+				for _, k := range pool {
+					name := k
+					if v, err := strconv.Unquote(`"` + k + `"`); err == nil {
+						name = v
+					}
+					m := doc.Root.Member(name)
+					if keys[k] != (m != nil) || m != nil && m.Key != name {
+						t.Fatalf("%s %s: Member(%q) = %v, want present: %v", format, sb.String(), name, m, keys[k])
+					}
+				}
+			}
 		}
 	}
 }

@@ -55,6 +55,7 @@ func (p Pos) IsZero() bool { return p.Line == 0 && p.Col == 0 }
 type Node struct {
 	Kind     Kind
 	Style    Style   // how a YAML scalar or collection is written; Plain for JSON
+	names    uint16  // a small object's member names, one bit each (see nameBit); 0 when unknown
 	Index    int32   // element index when Parent is an array; -1 otherwise
 	Pos      Pos     // where the value starts in the source
 	KeyPos   Pos     // where the member name starts, for object members; zero otherwise
@@ -185,12 +186,28 @@ func (n *Node) Member(name string) *Node {
 		}
 		return nil
 	}
+	// Most lookups that miss are answered by the names' bits, without
+	// reading a member node: siblings are far apart in memory (each is
+	// followed by its own subtree), so every member read is a cache miss.
+	if n.names != 0 && n.names&nameBit(name) == 0 {
+		return nil
+	}
 	for _, c := range n.Children {
 		if c.Key == name {
 			return c
 		}
 	}
 	return nil
+}
+
+// nameBit is a member name's bit in an object's names: a hash of its
+// length and three of its bytes, cheap enough to compute at each lookup.
+func nameBit(name string) uint16 {
+	h := uint(len(name))
+	if len(name) > 0 {
+		h += uint(name[0])*5 + uint(name[len(name)/2])*3 + uint(name[len(name)-1])
+	}
+	return 1 << (h & 15)
 }
 
 // Elem returns the i-th element, or nil when i is out of range or n is not
