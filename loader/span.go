@@ -34,7 +34,7 @@ const charBlock = 512
 type spanCache struct {
 	src   []byte
 	yaml  bool
-	lines []int // byte offset of the start of each line
+	lines lineIndex
 	chars []int // chars[k]: number of characters in src[:k*charBlock]
 
 	// irregular is set for YAML documents whose tree is not in source order:
@@ -60,7 +60,7 @@ func (d *Document) spanData() *spanCache {
 func newSpanCache(d *Document) *spanCache {
 	src := d.Source
 	sc := &spanCache{src: src, yaml: d.Format == "yaml"}
-	sc.lines = lineStarts(src)
+	sc.lines = newLineIndex(src)
 	sc.chars = make([]int, len(src)/charBlock+1)
 	total := 0
 	for k := 1; k < len(sc.chars); k++ {
@@ -85,29 +85,6 @@ func newSpanCache(d *Document) *spanCache {
 		}
 	}
 	return sc
-}
-
-// lineStarts returns the start offset of every line of src: lines end at
-// "\r\n", a lone '\r' or '\n', in JSON and YAML alike.
-func lineStarts(src []byte) []int {
-	lines := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
-	if bytes.IndexByte(src, '\r') < 0 {
-		for i := 0; ; {
-			j := bytes.IndexByte(src[i:], '\n')
-			if j < 0 {
-				return lines
-			}
-			i += j + 1
-			lines = append(lines, i)
-		}
-	}
-	for i := 0; i < len(src); i++ {
-		switch {
-		case src[i] == '\n', src[i] == '\r' && (i+1 >= len(src) || src[i+1] != '\n'):
-			lines = append(lines, i+1)
-		}
-	}
-	return lines
 }
 
 // countChars counts the bytes of b that are not UTF-8 continuation bytes,
@@ -140,13 +117,13 @@ func (sc *spanCache) charIndex(off int) int {
 // lineEnd returns the offset just past the last character of line li
 // (0-based), before its line break.
 func (sc *spanCache) lineEnd(li int) int {
-	if li+1 >= len(sc.lines) {
+	if li+1 >= sc.lines.count() {
 		return len(sc.src)
 	}
-	e := sc.lines[li+1]
+	e := sc.lines.start(li + 1)
 	src := sc.src
 	switch {
-	case src[e-1] == '\n' && e-2 >= sc.lines[li] && src[e-2] == '\r':
+	case src[e-1] == '\n' && e-2 >= 0 && src[e-2] == '\r':
 		return e - 2
 	case src[e-1] == '\n' || src[e-1] == '\r':
 		return e - 1
@@ -157,10 +134,10 @@ func (sc *spanCache) lineEnd(li int) int {
 // offset converts a position to a byte offset, -1 when it is outside the
 // source. The position just past a line's last character is inside.
 func (sc *spanCache) offset(p Pos) int {
-	if p.Line < 1 || int(p.Line) > len(sc.lines) || p.Col < 1 {
+	if p.Line < 1 || int(p.Line) > sc.lines.count() || p.Col < 1 {
 		return -1
 	}
-	start, lim := sc.lines[p.Line-1], sc.lineEnd(int(p.Line)-1)
+	start, lim := sc.lines.start(int(p.Line)-1), sc.lineEnd(int(p.Line)-1)
 	need := int(p.Col) - 1
 	if need > lim-start {
 		return -1
@@ -211,8 +188,8 @@ func (sc *spanCache) offset(p Pos) int {
 
 // pos converts a byte offset (0 ≤ off ≤ len(src)) to a position.
 func (sc *spanCache) pos(off int) Pos {
-	li := sort.SearchInts(sc.lines, off+1) - 1
-	start := sc.lines[li]
+	li := sc.lines.lineOf(off)
+	start := sc.lines.start(li)
 	var col int
 	if off-start < 2*charBlock {
 		col = countChars(sc.src[start:off])
@@ -225,7 +202,7 @@ func (sc *spanCache) pos(off int) Pos {
 // posAfter is pos(off) given an earlier offset start at position at: when
 // both are on one line it counts only the characters between them.
 func (sc *spanCache) posAfter(off, start int, at Pos) Pos {
-	if li := int(at.Line) - 1; li+1 >= len(sc.lines) || off < sc.lines[li+1] {
+	if li := int(at.Line) - 1; li+1 >= sc.lines.count() || sc.lines.lineOf(off) <= li {
 		return Pos{Line: at.Line, Col: at.Col + int32(countChars(sc.src[start:off]))}
 	}
 	return sc.pos(off)
@@ -876,14 +853,15 @@ func (sc *spanCache) parentIndent(n *Node) int {
 	}
 	// The element is on a line of its own: its parent is left of it.
 	li := int(n.Pos.Line) - 1
-	if li < 0 || li >= len(sc.lines) {
+	if li < 0 || li >= sc.lines.count() {
 		return -1
 	}
-	i := sc.lines[li]
+	start := sc.lines.start(li)
+	i := start
 	for i < len(src) && src[i] == ' ' {
 		i++
 	}
-	return i - sc.lines[li] - 1
+	return i - start - 1
 }
 
 // dashCol returns the column of the "-" before sequence element e on its
