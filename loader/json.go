@@ -154,9 +154,9 @@ func (p *jsonParser) closeTop() *Node {
 	f.node.End = int32(p.i)
 	kids := p.kids[f.base:]
 	if f.node.Kind == Array {
-		finishArray(f.node, kids)
+		p.finishArray(f.node, kids)
 	} else {
-		finishObject(f.node, kids, f.index)
+		p.finishObject(f.node, kids, f.index)
 	}
 	clear(kids)
 	p.kids = p.kids[:f.base]

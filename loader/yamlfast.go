@@ -691,9 +691,9 @@ func (p *yfast) flow(off, depth, parentCol int) (*Node, int, bool) {
 		}
 	}
 	if kind == Object {
-		finishObject(n, p.kids[base:], index)
+		p.finishObject(n, p.kids[base:], index)
 	} else {
-		finishArray(n, p.kids[base:])
+		p.finishArray(n, p.kids[base:])
 	}
 	p.kids = p.kids[:base]
 	return n, i, true
@@ -951,7 +951,7 @@ func (p *yfast) seq(off, depth int) (*Node, bool) {
 		}
 		off = p.cs
 	}
-	finishArray(n, p.kids[base:])
+	p.finishArray(n, p.kids[base:])
 	p.kids = p.kids[:base]
 	return n, true
 }
@@ -1004,7 +1004,7 @@ func (p *yfast) mapping(off, depth int) (*Node, bool) {
 		}
 		off = p.cs
 	}
-	finishObject(n, p.kids[base:], index)
+	p.finishObject(n, p.kids[base:], index)
 	p.kids = p.kids[:base]
 	return n, true
 }
