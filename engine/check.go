@@ -21,6 +21,7 @@ type check struct {
 	scopeValues   []string // nil: wherever the rule applies
 	assume        *assumption
 	each          *program
+	eachText      string // each's text: checks of a rule with the same text share its value on a node (see ruleRun.eachOf)
 	when          *program
 	test          *program
 	// fused is when and test in one program, "when ? optional.of(test) :
@@ -60,6 +61,7 @@ func compileCheck(env *cel.Env, file string, spec *loader.CheckSpec) (*check, er
 		if c.each, err = compileExpr(env, file, *spec.Each); err != nil {
 			return nil, err
 		}
+		c.eachText = spec.Each.Text
 	}
 	env, err = env.Extend(
 		cel.Var{Name: "item", Type: gocel.DynType},

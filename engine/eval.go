@@ -635,8 +635,12 @@ type ruleRun struct {
 	// Frames and scratch space reused from node to node: nothing keeps a
 	// frame once the node's evaluation returns.
 	nodeFrame, eachFrame *frame
-	eachKeys             []eachKey
-	eachMembers          []*loader.Node
+	// nodeSeq numbers the rule's node frames, and each is the last value
+	// of a check's 'each' (eachOf).
+	nodeSeq     uint64
+	each        eachMemo
+	eachKeys    []eachKey
+	eachMembers []*loader.Node
 }
 
 // eachKey is a member of the map an 'each' check iterates, with its name
@@ -808,7 +812,8 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 	}
 	rr.nodeFrame = nil // a nested use gets a frame of its own
 	defer func() { rr.nodeFrame = fr }()
-	*fr = frame{parent: parent, names: nodeNames, self: docTree{n}, node: nodeVars{rr: rr, n: n}, lazy: fr.lazy[:0]}
+	rr.nodeSeq++
+	*fr = frame{parent: parent, names: nodeNames, self: docTree{n}, node: nodeVars{rr: rr, n: n, seq: rr.nodeSeq}, lazy: fr.lazy[:0]}
 	// The node's scope (vals[1]) is looked up when first read (scope).
 	fr.buf[0], fr.buf[1] = celValue(n), nil
 	fr.vals = fr.buf[:2]
@@ -1028,7 +1033,7 @@ func (rr *ruleRun) runCheck(c *check, n *loader.Node, parent *frame) error {
 	if c.each == nil {
 		return rr.runOne(c, n, parent)
 	}
-	coll, err := rr.eval(c.each, parent)
+	coll, err := rr.eachOf(c, parent)
 	if err != nil {
 		return err
 	}
@@ -1088,6 +1093,35 @@ func (rr *ruleRun) runCheck(c *check, n *loader.Node, parent *frame) error {
 		}
 	}
 	return nil
+}
+
+// eachMemo is the value of an 'each' on one node's frame, and its cost.
+type eachMemo struct {
+	seq  uint64 // the frame's nodeVars.seq; 0: none
+	text string
+	coll ref.Val
+	cost uint64
+}
+
+// eachOf evaluates c's 'each' in fr. The checks of a rule that iterate the
+// same expression (most iterate, say, self.examples, each with its own
+// test) get the value the first computed on the node, and are charged its
+// cost again: budgets are spent as if each had evaluated it.
+func (rr *ruleRun) eachOf(c *check, fr *frame) (ref.Val, error) {
+	s := &rr.spend
+	if s.over != nil {
+		return nil, s.over
+	}
+	seq := fr.node.seq
+	if m := &rr.each; seq != 0 && m.seq == seq && m.text == c.eachText {
+		return s.charge(c.each, m.coll, m.cost, nil)
+	}
+	v, cost, err := s.run(rr.ctx, c.each, fr)
+	coll, err := s.charge(c.each, v, cost, err)
+	if err == nil && seq != 0 {
+		rr.each = eachMemo{seq: seq, text: c.eachText, coll: coll, cost: cost}
+	}
+	return coll, err
 }
 
 func (rr *ruleRun) runOne(c *check, n *loader.Node, fr *frame) error {
@@ -1508,8 +1542,9 @@ func (f *frame) addLazy(ctx context.Context, vars []*variable, s *spend) {
 // not read — path, parentScope, selfKey, selfKeys, parent, resolveError —
 // computed when first read, without allocating for those never read.
 type nodeVars struct {
-	rr *ruleRun // nil in frames that are not a node's
-	n  *loader.Node
+	rr  *ruleRun // nil in frames that are not a node's
+	n   *loader.Node
+	seq uint64 // the node frame's number in the rule's run (ruleRun.nodeSeq)
 
 	done        uint8 // which of the cached values below are computed
 	path        string
