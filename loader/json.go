@@ -50,6 +50,23 @@ type lineTracker struct {
 	line, col int
 }
 
+// newLine notes that a line starts at offset start, the parser having
+// passed its line break: tokenPos then need not look for line breaks.
+func (t *lineTracker) newLine(start int) {
+	t.off, t.line, t.col = start, t.line+1, 1
+}
+
+// tokenPos is pos(off) for an offset whose line's break, if any, newLine
+// was told: it only counts the characters since the last position.
+func (t *lineTracker) tokenPos(off int) Pos {
+	if off < t.off { // not reached: the parser asks in increasing order
+		return posAt(t.data, off)
+	}
+	t.col += countChars(t.data[t.off:off])
+	t.off = off
+	return Pos{Line: int32(t.line), Col: int32(t.col)}
+}
+
 func (t *lineTracker) pos(off int) Pos {
 	d := t.data
 	line, col := t.line, t.col
@@ -93,12 +110,26 @@ func (p *jsonParser) found(i int) string {
 	return strconv.QuoteRune(r)
 }
 
+// skipWS skips whitespace, counting its line breaks: outside whitespace,
+// JSON has none (a string holds them escaped), so that the positions of
+// the tokens after it are counted from the last (see jsonParser.pos).
 func (p *jsonParser) skipWS() {
 	d, i := p.data, p.i
 	for i < len(d) {
 		switch d[i] {
-		case ' ', '\t', '\n', '\r':
+		case ' ', '\t':
 			i++
+			continue
+		case '\n':
+			i++
+			p.lt.newLine(i)
+			continue
+		case '\r':
+			i++
+			if i < len(d) && d[i] == '\n' {
+				i++
+			}
+			p.lt.newLine(i)
 			continue
 		}
 		break
@@ -117,7 +148,7 @@ func (p *jsonParser) notClosed(f *jsonFrame) string {
 // newValue creates the node for the value starting at p.i and attaches it to
 // the innermost open container.
 func (p *jsonParser) newValue(kind Kind) (*Node, *Error) {
-	pos := p.lt.pos(p.i)
+	pos := p.lt.tokenPos(p.i)
 	n, err := p.newNode(kind, pos)
 	if err != nil {
 		return nil, err
@@ -181,7 +212,7 @@ func (p *jsonParser) readKey(afterComma bool) *Error {
 	if err != nil {
 		return err
 	}
-	p.keyPos = p.lt.pos(start)
+	p.keyPos = p.lt.tokenPos(start)
 	p.key = key
 	if p.i-start != len(key)+2 {
 		p.rewritten = true // written with an escape
@@ -405,7 +436,7 @@ func (p *jsonParser) readString() (string, *Error) {
 		c := d[i]
 		if c == '"' {
 			if i-start-1 > p.opts.Limits.ScalarBytes {
-				return "", p.scalarError(p.lt.pos(start), "the string", i-start-1)
+				return "", p.scalarError(p.lt.tokenPos(start), "the string", i-start-1)
 			}
 			p.i = i + 1
 			return string(d[start+1 : i]), nil
@@ -435,7 +466,7 @@ func (p *jsonParser) readEscapedString(start, i int) (string, *Error) {
 		switch {
 		case c == '"':
 			if len(buf) > p.opts.Limits.ScalarBytes {
-				return "", p.scalarError(p.lt.pos(start), "the string", len(buf))
+				return "", p.scalarError(p.lt.tokenPos(start), "the string", len(buf))
 			}
 			p.i = i + 1
 			return string(buf), nil
@@ -568,7 +599,7 @@ func (p *jsonParser) readNumber() (any, *Error) {
 	}
 	lex := d[start:i]
 	if len(lex) > p.opts.Limits.ScalarBytes {
-		return nil, p.scalarError(p.lt.pos(start), "the number", len(lex))
+		return nil, p.scalarError(p.lt.tokenPos(start), "the number", len(lex))
 	}
 	p.i = i
 	if isInt {

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -63,5 +64,94 @@ func TestLineIndex(t *testing.T) {
 				t.Fatalf("len %d: lineOf(%d) = %d, want %d", len(src), off, got, li)
 			}
 		}
+	}
+}
+
+// TestLineTracker compares lineTracker, which skips eight bytes at a time,
+// with a byte-at-a-time count, at every offset of sources with every kind
+// of line break and multi-byte characters, asked in steps of every size.
+func TestLineTracker(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	pieces := []string{"a", " ", "\n", "\r", "\r\n", "é", "日本", "\U0001F600", "xxxxxxxxxxxx", "        "}
+	for n := range 200 {
+		var b []byte
+		for range rng.IntN(80) {
+			b = append(b, pieces[rng.IntN(len(pieces))]...)
+		}
+		want := make([]Pos, len(b)+1)
+		line, col := 1, 1
+		for i := 0; i <= len(b); i++ {
+			want[i] = Pos{Line: int32(line), Col: int32(col)}
+			if i == len(b) {
+				break
+			}
+			if c := b[i]; c == '\n' || c == '\r' && (i+1 >= len(b) || b[i+1] != '\n') {
+				line, col = line+1, 1
+			} else if c&0xC0 != 0x80 {
+				col++
+			}
+		}
+		step := 1 + n%17
+		lt := lineTracker{data: b, line: 1, col: 1}
+		for off := 0; off <= len(b); off += step {
+			if got := lt.pos(off); got != want[off] {
+				t.Fatalf("%q: pos(%d) = %v, want %v", b, off, got, want[off])
+			}
+		}
+	}
+}
+
+// TestJSONPositions checks every value's position, counted by the JSON
+// reader from the line breaks its whitespace skipping passes, against a
+// count from the start of the input, on documents with every kind of line
+// break, tabs and multi-byte characters.
+func TestJSONPositions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	ws := []string{"", " ", "\n", "\r\n", "\r", "\t", "\n\n  ", "\r\r\n "}
+	strs := []string{`""`, `"a"`, `"é"`, `"日本語"`, `"\u00e9\n"`, "\"\U0001F600\"", "\"\U0001F600x\""}
+	var value func(depth int) string
+	value = func(depth int) string {
+		w := func() string { return ws[rng.IntN(len(ws))] }
+		switch k := rng.IntN(6); {
+		case depth > 3 || k == 0:
+			return strs[rng.IntN(len(strs))]
+		case k == 1:
+			return []string{"1", "-2.5e3", "true", "null"}[rng.IntN(4)]
+		case k == 2:
+			s := "[" + w()
+			for i := range rng.IntN(4) {
+				if i > 0 {
+					s += "," + w()
+				}
+				s += value(depth+1) + w()
+			}
+			return s + "]"
+		default:
+			s := "{" + w()
+			for i := range rng.IntN(4) {
+				if i > 0 {
+					s += "," + w()
+				}
+				s += fmt.Sprintf(`"k%dé"`, i) + w() + ":" + w() + value(depth+1) + w()
+			}
+			return s + "}"
+		}
+	}
+	for range 300 {
+		src := []byte(ws[rng.IntN(len(ws))] + value(0) + ws[rng.IntN(len(ws))])
+		root, _, err := parseJSON(&builder{file: "p.json", opts: DefaultOptions()}, src)
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		var walk func(n *Node)
+		walk = func(n *Node) {
+			if want := posAt(src, int(n.Offset)); n.Pos != want {
+				t.Fatalf("%q: value at offset %d has position %v, want %v", src, n.Offset, n.Pos, want)
+			}
+			for _, c := range n.Children {
+				walk(c)
+			}
+		}
+		walk(root)
 	}
 }
