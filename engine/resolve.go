@@ -38,7 +38,7 @@ type resolved struct {
 
 func newResolver(doc *loader.Document, cfg *refConfig) *resolver {
 	x := &resolver{doc: doc, cfg: cfg, values: map[*loader.Node]resolved{},
-		none: !bytes.Contains(doc.JSON, cfg.needle)}
+		none: !containsNeedle(doc.JSON, cfg.needle)}
 	// A document that never mentions the key has no reference: which
 	// objects would be one does not matter (every question about a node
 	// is answered by mayHold first).
@@ -69,7 +69,30 @@ func (x *resolver) reference(n *loader.Node) (string, bool) {
 // all (as a member name, or as a string equal to it): most nodes do not,
 // and need no resolving.
 func (x *resolver) mayHold(n *loader.Node) bool {
-	return !x.none && bytes.Contains(x.doc.JSON[n.Offset:n.End], x.cfg.needle)
+	return !x.none && containsNeedle(x.doc.JSON[n.Offset:n.End], x.cfg.needle)
+}
+
+// containsNeedle is bytes.Contains(data, needle) for a needle of two bytes
+// or more whose first byte is common, such as a JSON string with its
+// quotes: it searches from the second byte (bytes.Index skips to a rare
+// first byte quickly, and falls back to testing every offset when the
+// first byte keeps matching), then checks the first.
+func containsNeedle(data, needle []byte) bool {
+	if len(needle) < 2 {
+		return bytes.Contains(data, needle)
+	}
+	rest := needle[1:]
+	for off := 1; off < len(data); {
+		i := bytes.Index(data[off:], rest)
+		if i < 0 {
+			return false
+		}
+		if data[off+i-1] == needle[0] {
+			return true
+		}
+		off += i + 1
+	}
+	return false
 }
 
 // target follows the reference object n, and the references its target

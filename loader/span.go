@@ -35,7 +35,11 @@ type spanCache struct {
 	src   []byte
 	yaml  bool
 	lines lineIndex
-	chars []int // chars[k]: number of characters in src[:k*charBlock]
+	// chars[k] is the number of characters in src[:k*charBlock]; built
+	// on first use (charTable): only a position far into a long line needs
+	// it.
+	chars     []int
+	charsOnce sync.Once
 
 	// irregular is set for YAML documents whose tree is not in source order:
 	// alias expansions (copies that carry the anchored node's positions) or
@@ -61,12 +65,6 @@ func newSpanCache(d *Document) *spanCache {
 	src := d.Source
 	sc := &spanCache{src: src, yaml: d.Format == "yaml"}
 	sc.lines = newLineIndex(src)
-	sc.chars = make([]int, len(src)/charBlock+1)
-	total := 0
-	for k := 1; k < len(sc.chars); k++ {
-		total += countChars(src[(k-1)*charBlock : k*charBlock])
-		sc.chars[k] = total
-	}
 	if sc.yaml {
 		sc.irregular = len(d.nodes) == 0
 		// In a tree built straight from the source, positions strictly
@@ -108,10 +106,25 @@ func isCont(c byte) bool { return c&0xC0 == 0x80 }
 
 func posLess(a, b Pos) bool { return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col }
 
+// charTable returns chars, building it on first use.
+func (sc *spanCache) charTable() []int {
+	sc.charsOnce.Do(func() {
+		src := sc.src
+		chars := make([]int, len(src)/charBlock+1)
+		total := 0
+		for k := 1; k < len(chars); k++ {
+			total += countChars(src[(k-1)*charBlock : k*charBlock])
+			chars[k] = total
+		}
+		sc.chars = chars
+	})
+	return sc.chars
+}
+
 // charIndex returns the number of characters before byte offset off.
 func (sc *spanCache) charIndex(off int) int {
 	k := off / charBlock
-	return sc.chars[k] + countChars(sc.src[k*charBlock:off])
+	return sc.charTable()[k] + countChars(sc.src[k*charBlock:off])
 }
 
 // lineEnd returns the offset just past the last character of line li
@@ -161,8 +174,9 @@ func (sc *spanCache) offset(p Pos) int {
 		return i
 	}
 	target := sc.charIndex(start) + need
-	k := sort.Search(len(sc.chars), func(k int) bool { return sc.chars[k] > target }) - 1
-	i, cnt := k*charBlock, sc.chars[k]
+	chars := sc.charTable()
+	k := sort.Search(len(chars), func(k int) bool { return chars[k] > target }) - 1
+	i, cnt := k*charBlock, chars[k]
 	if i < start {
 		i, cnt = start, sc.charIndex(start)
 	}
