@@ -51,6 +51,7 @@ type nstate struct {
 	slots   []ref.Val // comprehension variables and accumulators
 	folds   []foldState
 	stack   []ref.Val // the arguments of the calls under way
+	high    int       // the most of stack used in this evaluation
 	adapter types.Adapter
 }
 
@@ -82,8 +83,8 @@ func (p *nativeProgram) run(s *nstate, act interpreter.Activation, limit uint64)
 			v, cost, ok = nil, 0, false
 		}
 		clear(s.slots)
-		clear(s.stack[:cap(s.stack)])
-		s.act = nil
+		clear(s.stack[:s.high])
+		s.act, s.high = nil, 0
 	}()
 	s.act, s.n, s.limit, s.adapter = act, 0, limit, p.adapter
 	s.slots = grow(s.slots, p.slots)
@@ -310,10 +311,14 @@ func (c *nchain) walk(s *nstate) (ref.Val, int) {
 		if !found {
 			return nil, walkValue
 		}
-		if _, isErr := raw.(*types.Err); isErr {
+		switch v := raw.(type) {
+		case *types.Err:
 			return nil, walkValue
+		case ref.Val:
+			obj = v // what NativeToValue returns for a CEL value
+		default:
+			obj = c.adapter.NativeToValue(raw)
 		}
-		obj = c.adapter.NativeToValue(raw)
 	}
 	if bad(obj) {
 		return nil, walkValue
@@ -577,8 +582,18 @@ type ncall struct {
 }
 
 func (c *ncall) exec(s *nstate) ref.Val {
+	// The arguments are pushed on the stack, and popped however the call
+	// ends (a panic ends the whole evaluation, whose next run starts with
+	// an empty stack).
 	base := len(s.stack)
-	defer func() { s.stack = s.stack[:base] }()
+	out := c.call(s)
+	s.stack = s.stack[:base]
+	return out
+}
+
+// call pushes the arguments on the stack and calls the function.
+func (c *ncall) call(s *nstate) ref.Val {
+	base := len(s.stack)
 	for i, a := range c.args {
 		var v ref.Val
 		if i == 0 && c.unwrapFirst != nil {
@@ -587,10 +602,12 @@ func (c *ncall) exec(s *nstate) ref.Val {
 			v = a.exec(s)
 		}
 		if bad(v) {
+			s.high = max(s.high, len(s.stack)) // (cleared when the run ends)
 			return nil
 		}
 		s.stack = append(s.stack, v)
 	}
+	s.high = max(s.high, len(s.stack))
 	vals := s.stack[base:]
 	if c.guarded != nil {
 		cost := c.guarded(vals, s.limit)
