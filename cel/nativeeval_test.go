@@ -8,8 +8,10 @@ import (
 	"sync"
 	"testing"
 
+	gocel "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/interpreter"
 )
 
 // The native evaluator (nativeeval.go) must give what cel-go gives, value
@@ -392,6 +394,7 @@ func TestNativeAgrees(t *testing.T) {
 	e := newEnv(t, Config{ReferenceKey: "$ref", VerifyNative: reports.record})
 	acts := nativeTestActivations()
 	completed, gaveUp := 0, 0
+	var scratch Scratch
 	for _, tc := range nativeCases {
 		p, err := e.Compile(tc.expr, Origin{})
 		if err != nil {
@@ -414,6 +417,10 @@ func TestNativeAgrees(t *testing.T) {
 			}
 			if got := evalOutcome(nf, act); !got.same(want) {
 				t.Errorf("%s on activation %d: native first gave %v, cel-go %v", tc.expr, i, got, want)
+			}
+			// EvalIn, its state reused from one evaluation to the next
+			if v, c, err := nf.EvalIn(context.Background(), &scratch, &mapActivation{vars: act}); !(outcome{v, c, err}).same(want) {
+				t.Errorf("%s on activation %d: EvalIn gave %v, cel-go %v", tc.expr, i, outcome{v, c, err}, want)
 			}
 			for _, m := range reports.take() {
 				t.Errorf("%s on activation %d: VerifyNative reported %s", tc.expr, i, m)
@@ -624,4 +631,60 @@ func FuzzNativeAgrees(f *testing.F) {
 			t.Errorf("%s on %s: the native plan gave %v, cel-go %v", expr, doc, nat, want)
 		}
 	})
+}
+
+// nestedActivation computes x, while an evaluation runs, by evaluating
+// inner with the same Scratch.
+type nestedActivation struct {
+	inner   *Program
+	scratch *Scratch
+	t       *testing.T
+}
+
+func (a *nestedActivation) ResolveName(name string) (any, bool) {
+	switch name {
+	case "x":
+		v, _, err := a.inner.EvalIn(context.Background(), a.scratch, a)
+		if err != nil {
+			a.t.Errorf("inner evaluation: %v", err)
+		}
+		return v, true
+	case "y":
+		return types.Int(21), true
+	}
+	return nil, false
+}
+
+func (a *nestedActivation) Parent() interpreter.Activation { return nil }
+
+// TestEvalInNested evaluates, with one Scratch, an expression whose
+// variable is computed by another evaluation with the same Scratch while
+// the first runs: each gets a state of its own.
+func TestEvalInNested(t *testing.T) {
+	e := newEnv(t, Config{Variables: []Var{{Name: "x", Type: gocel.DynType}, {Name: "y", Type: gocel.DynType}}})
+	outer, err := e.Compile(`[1, 2, 3].map(i, i + x).filter(v, v > 43)`, Origin{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner, err := e.Compile(`[y, y].map(v, v)[0] + y`, Origin{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if outer.nativePlan() == nil || inner.nativePlan() == nil {
+		t.Fatal("both expressions should have a native plan")
+	}
+	var s Scratch
+	act := &nestedActivation{inner: inner, scratch: &s, t: t}
+	for range 3 {
+		v, _, err := outer.EvalIn(context.Background(), &s, act)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(v); got != "[44, 45]" {
+			t.Fatalf("got %s, want [44, 45]", got)
+		}
+	}
+	if len(s.free) != 2 {
+		t.Errorf("the scratch keeps %d states, want 2 (one per nesting level)", len(s.free))
+	}
 }

@@ -153,6 +153,39 @@ func (p *Program) Interruptible() bool { return p.loops && p.limit > DefaultCost
 // activations holds the meteredActivations of evaluations that ended.
 var activations = sync.Pool{New: func() any { return new(meteredActivation) }}
 
+// Scratch keeps the buffers of native evaluations for one goroutine to
+// reuse (EvalIn): the state an evaluation needs, without a pool's cost at
+// every call. The zero value is ready to use. A Scratch must not be used by
+// two goroutines at once; evaluations nested in one another (a variable
+// the activation computes while the expression runs) may share it.
+type Scratch struct{ free []*nstate }
+
+// EvalIn is Eval for an interpreter.Activation, with the state of the
+// evaluation taken from s: the same result, cost and errors. A nil s is
+// Eval.
+func (p *Program) EvalIn(ctx context.Context, s *Scratch, activation interpreter.Activation) (ref.Val, uint64, error) {
+	if s == nil || activation == nil || ctx == nil || p.verify != nil || p.Interruptible() || ctx.Err() != nil {
+		return p.Eval(ctx, activation)
+	}
+	nat := p.nativePlan()
+	if nat == nil {
+		return p.Eval(ctx, activation)
+	}
+	var ns *nstate
+	if n := len(s.free); n > 0 {
+		ns, s.free = s.free[n-1], s.free[:n-1]
+	} else {
+		ns = new(nstate)
+	}
+	v, cost, ok := nat.run(ns, activation, p.limit) // run recovers a panic: ok is false
+	s.free = append(s.free, ns)
+	if ok {
+		return v, cost, nil
+	}
+	// What the native plan gives up is cel-go's, as in Eval.
+	return p.Eval(ctx, activation)
+}
+
 // classify turns cel-go's evaluation errors into celint's.
 func (p *Program) classify(ctx context.Context, err error) error {
 	var cancelled interpreter.EvalCancelledError

@@ -591,6 +591,10 @@ type spend struct {
 	budget   uint64
 	over     error     // set once the budget is exhausted
 	deadline time.Time // the rule's wall-clock safety net; zero: none
+	// scratch, when not nil, is what evaluations charged here reuse: a
+	// rule's run is one goroutine's at a time (the document variables'
+	// spend, which rules share, has none).
+	scratch *cel.Scratch
 }
 
 // deadlineStride is how many nodes a rule's run lints between two reads
@@ -635,6 +639,7 @@ type ruleRun struct {
 	// Frames and scratch space reused from node to node: nothing keeps a
 	// frame once the node's evaluation returns.
 	nodeFrame, eachFrame *frame
+	scratch              cel.Scratch // the state of the rule's evaluations (spend.scratch)
 	// nodeSeq numbers the rule's node frames, and each is the last value
 	// of a check's 'each' (eachOf).
 	nodeSeq     uint64
@@ -677,6 +682,7 @@ func (l *linter) lintRules(rules []*Rule, idx []int, runs []ruleRun, active []*r
 		// of a many-file run.
 		rr := &runs[i]
 		*rr = ruleRun{linter: l, ctx: l.ctx, rule: r, index: i, spend: spend{budget: l.opts.Budget, deadline: time.Now().Add(l.opts.RuleTimeout)}}
+		rr.spend.scratch = &rr.scratch
 		if l.timed(rr, rr.begin) {
 			active = append(active, rr)
 		}
@@ -1406,6 +1412,9 @@ func (s *spend) eval(ctx context.Context, p *program, act interpreter.Activation
 
 // run evaluates p, under the spend's deadline.
 func (s *spend) run(ctx context.Context, p *program, act interpreter.Activation) (ref.Val, uint64, error) {
+	if s.deadline.IsZero() || !p.Interruptible() {
+		return p.EvalIn(ctx, s.scratch, act)
+	}
 	ctx, cancel := s.context(ctx, p)
 	defer cancel()
 	return p.Eval(ctx, act)
