@@ -550,6 +550,43 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // or exponent (an error if it does not fit), else float64 made int64 when
 // integral and exactly representable; a literal that float64 cannot hold
 // exactly (see exactFloat) is an error.
+// pow10 are the powers of ten a float64 holds exactly.
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// shortDecimal reads a JSON number written with a decimal point, no
+// exponent and at most 15 digits, such as 1.5 or -0.25: its value is the
+// quotient of two integers that float64 holds exactly, which the division
+// rounds correctly (strconv.ParseFloat's own fast path), and the number is
+// exact in exactFloat's sense (any decimal of 15 digits or fewer reads back
+// as itself). False for any other number, which ParseFloat reads.
+func shortDecimal(lex []byte) (float64, bool) {
+	neg := lex[0] == '-'
+	if neg {
+		lex = lex[1:]
+	}
+	var m int64
+	digits, frac := 0, -1
+	for i, c := range lex {
+		switch {
+		case c >= '0' && c <= '9':
+			m = m*10 + int64(c-'0')
+			digits++
+		case c == '.' && frac < 0:
+			frac = len(lex) - i - 1
+		default:
+			return 0, false
+		}
+	}
+	if frac < 0 || digits > 15 {
+		return 0, false
+	}
+	f := float64(m) / pow10[frac]
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
 func (p *jsonParser) readNumber() (any, *Error) {
 	d := p.data
 	start := p.i
@@ -622,6 +659,9 @@ func (p *jsonParser) readNumber() (any, *Error) {
 			return nil, p.errAt(start, "integer %s is outside the 64-bit range", shorten(string(lex)))
 		}
 		return v, nil
+	}
+	if f, ok := shortDecimal(lex); ok {
+		return normFloat(f), nil
 	}
 	f, err := strconv.ParseFloat(string(lex), 64)
 	if err != nil && (!errors.Is(err, strconv.ErrRange) || math.IsInf(f, 0)) {

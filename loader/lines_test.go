@@ -2,7 +2,9 @@ package loader
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 )
 
@@ -153,5 +155,48 @@ func TestJSONPositions(t *testing.T) {
 			}
 		}
 		walk(root)
+	}
+}
+
+// TestShortDecimal compares shortDecimal with strconv.ParseFloat and
+// exactFloat on decimals of up to 15 digits, and checks that it leaves
+// longer ones and exponents to them.
+func TestShortDecimal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 200000 {
+		digits := 1 + rng.IntN(15)
+		b := make([]byte, 0, 20)
+		if rng.IntN(2) == 0 {
+			b = append(b, '-')
+		}
+		point := 1 + rng.IntN(digits)
+		for i := range digits {
+			if i == point {
+				b = append(b, '.')
+			}
+			b = append(b, byte('0'+rng.IntN(10)))
+		}
+		if point == digits {
+			b = append(b, ".0"...)
+			if digits == 15 {
+				continue // 16 digits
+			}
+		}
+		got, ok := shortDecimal(b)
+		if !ok {
+			t.Fatalf("shortDecimal(%s) declined", b)
+		}
+		want, err := strconv.ParseFloat(string(b), 64)
+		if err != nil || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("shortDecimal(%s) = %v, ParseFloat %v (%v)", b, got, want, err)
+		}
+		if !exactFloat(string(b), want) {
+			t.Fatalf("%s: exactFloat is false", b)
+		}
+	}
+	for _, s := range []string{"1234567890.1234567", "1e5", "1.5e-3", "12", "0.1234567890123456", "1.2.3"} {
+		if _, ok := shortDecimal([]byte(s)); ok {
+			t.Errorf("shortDecimal(%s) accepted it", s)
+		}
 	}
 }
