@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -43,6 +44,7 @@ type fastSchema struct {
 	required           []string
 	propNames          *fastSchema
 	props              map[string]*fastSchema
+	propList           []namedSchema // props, when they are few: a scan is quicker than the map
 	patProps           []fastPattern
 	addlFalse          bool // additionalProperties: false
 	addl               *fastSchema
@@ -168,6 +170,12 @@ func (b *fastBuilder) build(s *jsonschema.Schema) *fastSchema {
 		f.props = make(map[string]*fastSchema, len(s.Properties))
 		for name, ps := range s.Properties {
 			f.props[name] = b.build(ps)
+		}
+		if len(f.props) <= fewProps {
+			for name, ps := range f.props {
+				f.propList = append(f.propList, namedSchema{name, ps})
+			}
+			slices.SortFunc(f.propList, func(a, b namedSchema) int { return strings.Compare(a.name, b.name) })
 		}
 	}
 	for re, ps := range s.PatternProperties {
@@ -453,9 +461,31 @@ func (f *fastSchema) checkObject(obj jv, depth int) (ok, sure bool) {
 	return ok, sure
 }
 
+// namedSchema is a property's name and schema.
+type namedSchema struct {
+	name string
+	s    *fastSchema
+}
+
+// fewProps is the most properties a schema looks up by scanning a list.
+const fewProps = 8
+
+// prop returns the schema of property name; nil when there is none.
+func (f *fastSchema) prop(name string) *fastSchema {
+	if f.propList != nil {
+		for i := range f.propList {
+			if f.propList[i].name == name {
+				return f.propList[i].s
+			}
+		}
+		return nil
+	}
+	return f.props[name]
+}
+
 func (f *fastSchema) checkMember(name string, pv jv, depth int) (ok, sure bool) {
 	evaluated := false
-	if ps, ok := f.props[name]; ok {
+	if ps := f.prop(name); ps != nil {
 		evaluated = true
 		if ok, sure := ps.check(pv, depth+1); !ok || !sure {
 			return ok, sure
