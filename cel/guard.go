@@ -540,6 +540,8 @@ func scalar(v ref.Val) bool {
 // list or map, a tenth of a string's or bytes' length.
 func shallow(v ref.Val) uint64 {
 	switch t := v.(type) {
+	case types.Bool, types.Int, types.Double, types.Null:
+		return 0 // (most results: found before asking for a Sizer)
 	case types.String:
 		return uint64(len(t)) / 10
 	case types.Bytes:
