@@ -219,11 +219,13 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 // selections, is computed first by the workers at once; only the
 // resolution itself runs in rule order.
 func (l *linter) prepare(rules []*Rule, workers int) {
-	l.scopeOf(l.doc.Root)
 	if l.rs.refs == nil {
+		l.scopeOf(l.doc.Root)
 		return
 	}
-	tasks := []func(){func() { l.resolver() }}
+	// The scope holders are found while the others run: nothing else
+	// here asks for a scope before the resolution.
+	tasks := []func(){func() { l.scopeOf(l.doc.Root) }, func() { l.resolver() }}
 	for _, r := range rules {
 		if r.resolve {
 			tasks = append(tasks, func() { _, _ = l.selected(r) })
@@ -231,6 +233,9 @@ func (l *linter) prepare(rules []*Rule, workers int) {
 	}
 	parallelTasks(tasks, workers)
 	refs := l.resolver()
+	if refs.none {
+		return // the document never mentions the reference key: nothing to resolve
+	}
 	for _, r := range rules {
 		if !r.resolve {
 			continue
