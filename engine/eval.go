@@ -597,8 +597,8 @@ type spend struct {
 	over     error     // set once the budget is exhausted
 	deadline time.Time // the rule's wall-clock safety net; zero: none
 	// scratch, when not nil, is what evaluations charged here reuse: a
-	// rule's run is one goroutine's at a time (the document variables'
-	// spend, which rules share, has none).
+	// rule's run is one goroutine's (lintRules); the document variables'
+	// spend, which rules share, has none.
 	scratch *cel.Scratch
 }
 
@@ -618,6 +618,9 @@ func (s *spend) context(ctx context.Context, p *program) (context.Context, conte
 	}
 	return context.WithDeadlineCause(ctx, s.deadline, ErrRuleTimeout)
 }
+
+// scratches are the evaluation states lints reuse (see lintRules).
+var scratches = sync.Pool{New: func() any { return new(cel.Scratch) }}
 
 // ruleRun is the evaluation of one rule on one document.
 type ruleRun struct {
@@ -644,7 +647,6 @@ type ruleRun struct {
 	// Frames and scratch space reused from node to node: nothing keeps a
 	// frame once the node's evaluation returns.
 	nodeFrame, eachFrame *frame
-	scratch              cel.Scratch // the state of the rule's evaluations (spend.scratch)
 	// nodeSeq numbers the rule's node frames, and each is the last value
 	// of a check's 'each' (eachOf).
 	nodeSeq     uint64
@@ -679,6 +681,17 @@ const maxGroup = 16
 // with room for them all), and out receives each rule's diagnostics, at
 // the same indexes.
 func (l *linter) lintRules(rules []*Rule, idx []int, runs []ruleRun, active []*ruleRun, out [][]Diagnostic) {
+	// The rules run here, one step at a time, on this goroutine: their
+	// evaluations share one Scratch, taken from those earlier lints left
+	// (a lint of a small document would otherwise grow every rule's
+	// buffers anew).
+	scratch := scratches.Get().(*cel.Scratch)
+	defer func() {
+		for _, i := range idx {
+			runs[i].spend.scratch = nil // nothing evaluates after this, but none may use it once it is put back
+		}
+		scratches.Put(scratch)
+	}()
 	for _, i := range idx {
 		r := rules[i]
 		// The wall-clock safety net is a deadline checked between nodes,
@@ -687,7 +700,7 @@ func (l *linter) lintRules(rules []*Rule, idx []int, runs []ruleRun, active []*r
 		// of a many-file run.
 		rr := &runs[i]
 		*rr = ruleRun{linter: l, ctx: l.ctx, rule: r, index: i, spend: spend{budget: l.opts.Budget, deadline: time.Now().Add(l.opts.RuleTimeout)}}
-		rr.spend.scratch = &rr.scratch
+		rr.spend.scratch = scratch
 		if l.timed(rr, rr.begin) {
 			active = append(active, rr)
 		}

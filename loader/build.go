@@ -146,7 +146,12 @@ func (b *builder) children(kids []*Node) []*Node {
 		return append([]*Node(nil), kids...)
 	}
 	if len(b.lists) < n {
-		b.lists = make([]*Node, kidsSlab)
+		// Small documents get small blocks, as newNode's.
+		size := kidsSlab
+		if b.values <= 4096 {
+			size = kidsOwn
+		}
+		b.lists = make([]*Node, size)
 	}
 	c := b.lists[:n:n]
 	b.lists = b.lists[n:]
