@@ -114,7 +114,7 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 	var id identityKey
 	ptr, keep := identity(schema)
 	if ptr != nil {
-		id = identityKey{ptr, o.key()}
+		id = identityKey{ptr, o}
 		c.mu.Lock()
 		e, ok := c.byIdentity[id]
 		c.mu.Unlock()
@@ -201,7 +201,7 @@ func identity(v ref.Val) (unsafe.Pointer, map[string]any) {
 // identityKey is a document map, by its address, under options.
 type identityKey struct {
 	m    unsafe.Pointer
-	opts string
+	opts schemaOptions
 }
 
 // identityEntry keeps the map alive, so that its address names no other

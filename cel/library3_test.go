@@ -204,7 +204,7 @@ func TestSchemaCacheByIdentity(t *testing.T) {
 			t.Fatalf("schemaError: %v", got)
 		}
 	}
-	if e, ok := c.byIdentity[identityKey{reflect.ValueOf(plain).UnsafePointer(), "2020-12/refuse"}]; !ok || e.schema.raw == nil || e.schema.s != nil || len(c.byIdentity) != 4 {
+	if e, ok := c.byIdentity[identityKey{reflect.ValueOf(plain).UnsafePointer(), schemaOptions{dialect: "2020-12"}}]; !ok || e.schema.raw == nil || e.schema.s != nil || len(c.byIdentity) != 4 {
 		t.Errorf("a plain schema: kept %v, raw %v, %d identities", ok, e.schema != nil && e.schema.raw != nil, len(c.byIdentity))
 	}
 	// schemaExternalRefs is kept by identity too.

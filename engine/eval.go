@@ -1690,26 +1690,28 @@ func (f *frame) get(l *lazyVar) ref.Val {
 // memoKey is a per-scope variable under one scope.
 type memoKey struct {
 	v     *variable
-	scope any
+	scope scopeKey
 }
 
-// sliceIdentity is a list's identity: nodes that inherit one scope holder
-// share its list.
-type sliceIdentity struct {
-	first *any
-	n     int
+// scopeKey identifies a scope: a scalar by its value, a list by its
+// identity (nodes that inherit one scope holder share its list). It holds
+// no new interface value, so that making one allocates nothing.
+type scopeKey struct {
+	scalar any  // a scalar scope, as it is
+	first  *any // a list scope's first element, and its length
+	n      int
 }
 
 // scopeIdentity returns a comparable key that equal scopes of the same
 // holder share; false for a scope of another kind, which is not memoised.
-func scopeIdentity(scope any) (any, bool) {
+func scopeIdentity(scope any) (scopeKey, bool) {
 	switch x := scope.(type) {
 	case nil, string, bool, int64, float64:
-		return x, true
+		return scopeKey{scalar: scope}, true
 	case []any:
-		return sliceIdentity{unsafe.SliceData(x), len(x)}, true
+		return scopeKey{first: unsafe.SliceData(x), n: len(x)}, true
 	}
-	return nil, false
+	return scopeKey{}, false
 }
 
 // eval evaluates a lazy variable of f and keeps its value.
