@@ -824,6 +824,11 @@ func budgetError(r *Rule, budget uint64, err error) error {
 // other node variables are nodeVars, computed when first read.
 var nodeNames = []string{"self", "scope"}
 
+// memberKey is the key of an 'each' item that is a member of a document
+// object: its name, made a CEL string only when an expression reads it
+// (most read only the item).
+type memberKey struct{ n *loader.Node }
+
 // eachNames are the names an 'each' check binds for every item.
 var eachNames = []string{"item", "index", "key"}
 
@@ -1087,7 +1092,7 @@ func (rr *ruleRun) runCheck(c *check, n *loader.Node, parent *frame) error {
 		defer func() { clear(members); rr.eachMembers = members[:0] }()
 		slices.SortFunc(members, func(a, b *loader.Node) int { return strings.Compare(a.Key, b.Key) })
 		for i, m := range members {
-			fr.vals[0], fr.vals[1], fr.vals[2] = celValue(m), int64(i), types.String(m.Key)
+			fr.vals[0], fr.vals[1], fr.vals[2] = celValue(m), int64(i), memberKey{m}
 			if err := rr.runOne(c, n, fr); err != nil {
 				return err
 			}
@@ -1643,6 +1648,9 @@ func (f *frame) ResolveName(name string) (any, bool) {
 			if n == name {
 				if i == 1 && fr.node.rr != nil {
 					return fr.scope(), true
+				}
+				if k, ok := fr.vals[i].(memberKey); ok {
+					return types.String(k.n.Key), true
 				}
 				return fr.vals[i], true
 			}
