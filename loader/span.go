@@ -737,6 +737,24 @@ func inFlow(n *Node) bool { return n.Parent != nil && n.Parent.Style == Flow }
 
 // yamlEnd returns the end of a YAML scalar or empty collection n that
 // starts at start.
+// inComment reports whether offset i is inside a comment: after a '#' that
+// starts its line or follows a space or tab, with no quote before it on
+// the line (a quoted scalar may hold " #"; such a line is not judged).
+func (sc *spanCache) inComment(i int) bool {
+	src := sc.src
+	for j := sc.lines.start(sc.lines.lineOf(i)); j < i; j++ {
+		switch src[j] {
+		case '\'', '"':
+			return false
+		case '#':
+			if j == 0 || src[j-1] == ' ' || src[j-1] == '\t' || src[j-1] == '\n' || src[j-1] == '\r' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (sc *spanCache) yamlEnd(n *Node, start int) int {
 	src := sc.src
 	flow := inFlow(n)
@@ -788,6 +806,11 @@ func (sc *spanCache) yamlEnd(n *Node, start int) int {
 	}
 	if !plainStart(src, i, flow) {
 		return propEnd // empty: the position is that of what follows
+	}
+	if n.Kind == Null && sc.inComment(i) {
+		// Written as nothing, where yaml.v3 places it inside the comment
+		// that follows ("? k" and then "#0" on the next line).
+		return propEnd
 	}
 	indent := 0
 	if !flow {

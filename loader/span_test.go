@@ -573,6 +573,7 @@ func FuzzEnd(f *testing.F) {
 		"0: 0\n?",
 		"? |",
 		"0: [!0 ] ",
+		"? 0\n#0",
 	} {
 		f.Add(false, []byte(s))
 		f.Add(true, []byte(s))
