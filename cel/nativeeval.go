@@ -586,14 +586,14 @@ func (c *ncall) exec(s *nstate) ref.Val {
 	// ends (a panic ends the whole evaluation, whose next run starts with
 	// an empty stack).
 	base := len(s.stack)
-	out := c.call(s)
+	out := c.call(s, base)
 	s.stack = s.stack[:base]
 	return out
 }
 
-// call pushes the arguments on the stack and calls the function.
-func (c *ncall) call(s *nstate) ref.Val {
-	base := len(s.stack)
+// call pushes the arguments on the stack above base and calls the
+// function.
+func (c *ncall) call(s *nstate, base int) ref.Val {
 	for i, a := range c.args {
 		var v ref.Val
 		if i == 0 && c.unwrapFirst != nil {

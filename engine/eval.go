@@ -343,9 +343,9 @@ func parallelTasks(tasks []func(), workers int) {
 }
 
 // selected returns the nodes the rule's paths select, each once, in the
-// order of its paths. What a path, or a rule's paths together, select is computed once
-// per document, whichever rules select by them. The slices are shared:
-// read only.
+// order of its paths. What a path, or a rule's paths together, select is
+// computed once per document, whichever rules select by them. The slices
+// are shared: read only.
 func (l *linter) selected(r *Rule) ([]*loader.Node, error) {
 	if len(r.given) == 1 {
 		c := l.selection(r.given[0])
@@ -609,16 +609,6 @@ const deadlineStride = 16
 // expired reports whether the rule ran past its deadline.
 func (s *spend) expired() bool { return !s.deadline.IsZero() && time.Now().After(s.deadline) }
 
-// context is ctx, with the deadline for a program that watches its
-// context while it runs (cel.Program.Interruptible); ctx itself for the
-// others, which end within their cost limit.
-func (s *spend) context(ctx context.Context, p *program) (context.Context, context.CancelFunc) {
-	if s.deadline.IsZero() || !p.Interruptible() {
-		return ctx, func() {}
-	}
-	return context.WithDeadlineCause(ctx, s.deadline, ErrRuleTimeout)
-}
-
 // scratches are the evaluation states lints reuse (see lintRules).
 var scratches = sync.Pool{New: func() any { return new(cel.Scratch) }}
 
@@ -696,11 +686,11 @@ func (l *linter) lintRules(rules []*Rule, idx []int, runs []ruleRun, active []*r
 		r := rules[i]
 		// The wall-clock safety net is a deadline checked between nodes,
 		// and a context only for the rare evaluation that watches one (see
-		// spend.context): a timer per rule and document was a few per cent
+		// spend.run): a timer per rule and document was a few per cent
 		// of a many-file run.
 		rr := &runs[i]
-		*rr = ruleRun{linter: l, ctx: l.ctx, rule: r, index: i, spend: spend{budget: l.opts.Budget, deadline: time.Now().Add(l.opts.RuleTimeout)}}
-		rr.spend.scratch = scratch
+		*rr = ruleRun{linter: l, ctx: l.ctx, rule: r, index: i,
+			spend: spend{budget: l.opts.Budget, deadline: time.Now().Add(l.opts.RuleTimeout), scratch: scratch}}
 		if l.timed(rr, rr.begin) {
 			active = append(active, rr)
 		}
@@ -832,7 +822,7 @@ type memberKey struct{ n *loader.Node }
 // eachNames are the names an 'each' check binds for every item.
 var eachNames = []string{"item", "index", "key"}
 
-// lintNode evaluates the rule on n, whose scope is scope.
+// lintNode evaluates the rule on n.
 func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 	r := rr.rule
 	fr := rr.nodeFrame
@@ -1214,9 +1204,7 @@ func (rr *ruleRun) runFused(c *check, fr *frame) (v ref.Val, done bool, err erro
 	if c.fused == nil || rr.spend.over != nil {
 		return nil, false, nil
 	}
-	ctx, cancel := rr.spend.context(rr.ctx, c.fused)
-	out, cost, err := c.fused.Eval(ctx, fr)
-	cancel()
+	out, cost, err := rr.spend.run(rr.ctx, c.fused, fr)
 	if err != nil || types.IsUnknownOrError(out) {
 		return nil, false, nil
 	}
@@ -1433,12 +1421,14 @@ func (s *spend) eval(ctx context.Context, p *program, act interpreter.Activation
 	return s.charge(p, v, cost, err)
 }
 
-// run evaluates p, under the spend's deadline.
+// run evaluates p. Only a program that watches its context while it runs
+// (cel.Program.Interruptible) gets the spend's deadline in its context;
+// the others end within their cost limit.
 func (s *spend) run(ctx context.Context, p *program, act interpreter.Activation) (ref.Val, uint64, error) {
 	if s.deadline.IsZero() || !p.Interruptible() {
 		return p.EvalIn(ctx, s.scratch, act)
 	}
-	ctx, cancel := s.context(ctx, p)
+	ctx, cancel := context.WithDeadlineCause(ctx, s.deadline, ErrRuleTimeout)
 	defer cancel()
 	return p.Eval(ctx, act)
 }
