@@ -26,6 +26,14 @@ func ToNative(v ref.Val) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
+	if tv, ok := v.(TreeValue); ok {
+		// A document's map or list: JSON by construction (Tree.Native),
+		// shared as it is without walking it again.
+		switch n := tv.Tree().Native().(type) {
+		case map[string]any, []any:
+			return n, nil
+		}
+	}
 	switch t := v.(type) {
 	case types.Null:
 		return nil, nil
@@ -60,13 +68,6 @@ func ToNative(v ref.Val) (any, error) {
 		}
 		return nil, fmt.Errorf("celint: %s value has no JSON form", v.Type().TypeName())
 	case traits.Mapper:
-		if tv, ok := t.(TreeValue); ok {
-			// A document's value: JSON by construction (Tree.Native),
-			// shared as it is without walking it again.
-			if m, ok := tv.Tree().Native().(map[string]any); ok {
-				return m, nil
-			}
-		}
 		if m, ok := t.Value().(map[string]any); ok && isJSON(m, 0) {
 			return m, nil // a document's value, shared as it is
 		}
@@ -86,11 +87,6 @@ func ToNative(v ref.Val) (any, error) {
 		}
 		return out, nil
 	case traits.Lister:
-		if tv, ok := t.(TreeValue); ok {
-			if l, ok := tv.Tree().Native().([]any); ok {
-				return l, nil
-			}
-		}
 		if l, ok := t.Value().([]any); ok && isJSON(l, 0) {
 			return l, nil
 		}

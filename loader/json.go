@@ -71,11 +71,10 @@ func (t *lineTracker) pos(off int) Pos {
 	d := t.data
 	line, col := t.line, t.col
 	for i := t.off; i < off; i++ {
-		c := d[i]
-		if c == '\n' || c == '\r' && (i+1 >= len(d) || d[i+1] != '\n') {
+		if lineBreakAt(d, i) {
 			line++
 			col = 1
-		} else if c&0xC0 != 0x80 {
+		} else if d[i]&0xC0 != 0x80 {
 			col++
 		}
 	}
@@ -112,7 +111,7 @@ func (p *jsonParser) found(i int) string {
 
 // skipWS skips whitespace, counting its line breaks: outside whitespace,
 // JSON has none (a string holds them escaped), so that the positions of
-// the tokens after it are counted from the last (see jsonParser.pos).
+// the tokens after it are counted from the last (see lineTracker.tokenPos).
 func (p *jsonParser) skipWS() {
 	d, i := p.data, p.i
 	for i < len(d) {
@@ -546,10 +545,6 @@ func hex4(d []byte, i int) (rune, bool) {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// readNumber reads the number at p.i: int64 when written without fraction
-// or exponent (an error if it does not fit), else float64 made int64 when
-// integral and exactly representable; a literal that float64 cannot hold
-// exactly (see exactFloat) is an error.
 // pow10 are the powers of ten a float64 holds exactly.
 var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
@@ -587,6 +582,10 @@ func shortDecimal(lex []byte) (float64, bool) {
 	return f, true
 }
 
+// readNumber reads the number at p.i: int64 when written without fraction
+// or exponent (an error if it does not fit), else float64 made int64 when
+// integral and exactly representable; a literal that float64 cannot hold
+// exactly (see exactFloat) is an error.
 func (p *jsonParser) readNumber() (any, *Error) {
 	d := p.data
 	start := p.i

@@ -33,12 +33,16 @@ func newLineIndex(src []byte) lineIndex {
 	return x
 }
 
-// isBreak reports whether src[i] ends a line: a '\n', or a '\r' not
-// followed by '\n'.
-func (x *lineIndex) isBreak(i int) bool {
-	c := x.src[i]
-	return c == '\n' || c == '\r' && (i+1 >= len(x.src) || x.src[i+1] != '\n')
+// lineBreakAt reports whether src[i] ends a line: a '\n', or a '\r' not
+// followed by '\n' (the '\r' of "\r\n" is part of the line break the
+// '\n' ends).
+func lineBreakAt(src []byte, i int) bool {
+	c := src[i]
+	return c == '\n' || c == '\r' && (i+1 >= len(src) || src[i+1] != '\n')
 }
+
+// isBreak reports whether src[i] ends a line (lineBreakAt).
+func (x *lineIndex) isBreak(i int) bool { return lineBreakAt(x.src, i) }
 
 // breaks counts the line breaks in src[i:j].
 func (x *lineIndex) breaks(i, j int) int {
