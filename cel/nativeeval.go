@@ -784,6 +784,21 @@ func (f *nfold) exec(s *nstate) ref.Val {
 				break
 			}
 		}
+	} else if m, ok := r.(KeyLister); ok {
+		// So is a map that lists its keys by position.
+		n, ok := m.Size().(types.Int)
+		if !ok {
+			return nil
+		}
+		for i := 0; i < int(n); i++ {
+			more, ok := f.iterate(s, st, m.KeyAt(i))
+			if !ok {
+				return nil
+			}
+			if !more {
+				break
+			}
+		}
 	} else {
 		it := r.(traits.Iterable).Iterator()
 		for it.HasNext() == types.True {

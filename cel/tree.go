@@ -2,6 +2,7 @@ package cel
 
 import (
 	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
 )
 
 // Tree is a document value that the schema functions read in place,
@@ -37,6 +38,15 @@ const (
 	TreeArray
 	TreeObject
 )
+
+// KeyLister is implemented by CEL maps whose keys can be read by
+// position, in the order their iterator gives them, so that a
+// comprehension reads them without making an iterator.
+type KeyLister interface {
+	traits.Mapper
+	// KeyAt is the i-th key, for i from 0 to Size()-1.
+	KeyAt(i int) ref.Val
+}
 
 // TreeValue is implemented by CEL values that are views of a Tree.
 type TreeValue interface {

@@ -1640,7 +1640,7 @@ func (f *frame) ResolveName(name string) (any, bool) {
 					return fr.scope(), true
 				}
 				if k, ok := fr.vals[i].(memberKey); ok {
-					return types.String(k.n.Key), true
+					return cel.StringAt(&k.n.Key), true
 				}
 				return fr.vals[i], true
 			}

@@ -27,7 +27,7 @@ func celValue(n *loader.Node) ref.Val {
 	case loader.Array:
 		return nodeList{n}
 	}
-	return types.DefaultTypeAdapter.NativeToValue(n.Value())
+	return cel.ScalarValue(n.Value())
 }
 
 // nativeVal is the cel-go value of the node's native value, for the rarer
@@ -118,6 +118,9 @@ func (m nodeMap) Find(key ref.Val) (ref.Val, bool) {
 	return celValue(c), true
 }
 
+// KeyAt implements cel.KeyLister: the i-th member name in document order.
+func (m nodeMap) KeyAt(i int) ref.Val { return cel.StringAt(&m.n.Children[i].Key) }
+
 // Iterator implements traits.Iterable: the member names in document order.
 func (m nodeMap) Iterator() traits.Iterator { return &keyIterator{nodes: m.n.Children} }
 
@@ -130,7 +133,7 @@ func (m nodeMap) IsZeroValue() bool { return len(m.n.Children) == 0 }
 // Fold implements traits.Foldable, in document order.
 func (m nodeMap) Fold(f traits.Folder) {
 	for _, c := range m.n.Children {
-		if !f.FoldEntry(types.String(c.Key), celValue(c)) {
+		if !f.FoldEntry(cel.StringAt(&c.Key), celValue(c)) {
 			break
 		}
 	}
@@ -151,7 +154,7 @@ func (it *keyIterator) Next() ref.Val {
 		return nil
 	}
 	it.i++
-	return types.String(it.nodes[it.i-1].Key)
+	return cel.StringAt(&it.nodes[it.i-1].Key)
 }
 
 // ConvertToNative implements ref.Val (iterators are never converted).
