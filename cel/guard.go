@@ -2,7 +2,6 @@ package cel
 
 import (
 	"fmt"
-	"regexp"
 
 	gocel "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/functions"
@@ -426,7 +425,7 @@ func constant(vals []interpreter.InterpretableV2) bool {
 // the program is planned.
 func matcher(pattern ref.Val) func([]ref.Val) ref.Val {
 	if p, ok := pattern.(types.String); ok {
-		re, err := regexp.Compile(string(p))
+		re, err := compileRegexp(string(p))
 		return func(a []ref.Val) ref.Val {
 			s, ok := a[0].(types.String)
 			switch {

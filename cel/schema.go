@@ -741,6 +741,7 @@ func newSchemaCompiler() *jsonschema.Compiler {
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
 	c.UseLoader(refusingLoader{})
+	c.UseRegexpEngine(compileRegexp)
 	return c
 }
 
