@@ -86,6 +86,27 @@ type Caches struct {
 // NewCaches returns empty caches for Config.Caches.
 func NewCaches() *Caches { return &Caches{} }
 
+// Forget drops what the caches keep for the document values that in
+// reports belong to a document: what is computed from a document's schema
+// is kept by the schema's Tree, which keeps the document alive, so a
+// program that is done with a document should forget it. What was
+// compiled stays cached by content.
+func (c *Caches) Forget(in func(Tree) bool) {
+	s := &c.schemas
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id := range s.byIdentity {
+		if t, ok := id.m.(Tree); ok && in(t) {
+			delete(s.byIdentity, id)
+		}
+	}
+	for id := range s.extRefs {
+		if t, ok := id.(Tree); ok && in(t) {
+			delete(s.extRefs, id)
+		}
+	}
+}
+
 // Var declares a variable of an environment.
 type Var struct {
 	Name string

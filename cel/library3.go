@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/celint/celint/internal/jsonpointer"
 	"github.com/google/cel-go/common/types"
@@ -112,9 +111,9 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 	// or encoding it again: most rules ask about the same schema several
 	// times.
 	var id identityKey
-	ptr, keep := identity(schema)
-	if ptr != nil {
-		id = identityKey{ptr, o}
+	ident, keep := identity(schema)
+	if ident != nil {
+		id = identityKey{ident, o}
 		c.mu.Lock()
 		e, ok := c.byIdentity[id]
 		c.mu.Unlock()
@@ -122,24 +121,35 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 			return e.schema, e.err
 		}
 	}
-	doc, err := ToNative(schema)
-	if err != nil {
-		return nil, &SchemaCompileError{Msg: err.Error()}
+	// A document's schema is read in place (a Tree), and copied only to be
+	// compiled: the document does not keep a native copy of it.
+	var doc any
+	if t, ok := ident.(Tree); ok {
+		doc = t
+	} else {
+		native, err := ToNative(schema)
+		if err != nil {
+			return nil, &SchemaCompileError{Msg: err.Error()}
+		}
+		doc = native
 	}
 	// A document's plain schema (see rawschema.go) is not compiled: it is
-	// kept by its map's identity, with no canonical key to encode (and no
+	// kept by its identity, with no canonical key to encode (and no
 	// reference to take out).
-	if raw := rawSchema(doc, schemaDialects[o.dialect]); ptr != nil && raw != nil {
-		e := schema3Entry{schema: raw}
-		c.mu.Lock()
-		c.misses++
-		c.rememberLocked(id, keep, e)
-		// A plain schema has no reference at all: schemaExternalRefs,
-		// which rules ask next, need not walk it.
-		c.rememberExtRefsLocked(ptr, keep, noExternalRefs)
-		c.mu.Unlock()
-		return e.schema, nil
+	if ident != nil {
+		if raw := rawSchema(doc, schemaDialects[o.dialect]); raw != nil {
+			e := schema3Entry{schema: raw}
+			c.mu.Lock()
+			c.misses++
+			c.rememberLocked(id, keep, e)
+			// A plain schema has no reference at all: schemaExternalRefs,
+			// which rules ask next, need not walk it.
+			c.rememberExtRefsLocked(ident, keep, noExternalRefs)
+			c.mu.Unlock()
+			return e.schema, nil
+		}
 	}
+	doc = copyOf(doc)
 	canon, err := json.Marshal(doc)
 	if err != nil {
 		return nil, &SchemaCompileError{Msg: err.Error()}
@@ -180,34 +190,47 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 
 // Immutable is implemented by CEL values whose native value never changes
 // while it can be reached, such as the views of a parsed document: what a
-// function computes from such a value may be cached by the identity of its
-// native map.
+// function computes from such a value may be cached by its identity (a
+// view's comparable Tree, or else its native map's address). A program
+// that caches by Tree calls Caches.Forget when it is done with a document.
 type Immutable interface {
 	// ImmutableValue is the native value, as ref.Val.Value returns it.
 	ImmutableValue() any
 }
 
-// identity returns the address of an Immutable value's map, and the map
-// (for a cache entry to keep it alive); nil for any other value.
-func identity(v ref.Val) (unsafe.Pointer, map[string]any) {
-	if im, ok := v.(Immutable); ok {
-		if m, ok := im.ImmutableValue().(map[string]any); ok && m != nil {
-			return reflect.ValueOf(m).UnsafePointer(), m
+// identity returns the key under which what is computed from a document
+// value is kept, and what that key must keep alive: for a view of a
+// document object (an Immutable TreeValue), its Tree, which the key holds;
+// for another Immutable value, its map's address, and the map, so that
+// the address names no other map while the entry lasts. nil for any other
+// value.
+func identity(v ref.Val) (key, keep any) {
+	im, ok := v.(Immutable)
+	if !ok {
+		return nil, nil
+	}
+	if tv, ok := v.(TreeValue); ok {
+		if t := tv.Tree(); t.JSONType() == TreeObject && reflect.TypeOf(t).Comparable() {
+			return t, nil
 		}
+	}
+	if m, ok := im.ImmutableValue().(map[string]any); ok && m != nil {
+		return reflect.ValueOf(m).UnsafePointer(), m
 	}
 	return nil, nil
 }
 
-// identityKey is a document map, by its address, under options.
+// identityKey is a document value, by its identity (see identity), under
+// options.
 type identityKey struct {
-	m    unsafe.Pointer
+	m    any
 	opts schemaOptions
 }
 
-// identityEntry keeps the map alive, so that its address names no other
-// map while the entry lasts.
+// identityEntry is what is kept for a document value, and what keeps its
+// identity valid.
 type identityEntry struct {
-	keep map[string]any
+	keep any
 	schema3Entry
 }
 
@@ -215,7 +238,7 @@ type identityEntry struct {
 // again (the canonical cache still holds every schema).
 const schemaIdentities = 16384
 
-func (c *schema3Cache) remember(id identityKey, keep map[string]any, e schema3Entry) {
+func (c *schema3Cache) remember(id identityKey, keep any, e schema3Entry) {
 	if id.m == nil {
 		return
 	}
@@ -224,7 +247,7 @@ func (c *schema3Cache) remember(id identityKey, keep map[string]any, e schema3En
 	c.rememberLocked(id, keep, e)
 }
 
-func (c *schema3Cache) rememberLocked(id identityKey, keep map[string]any, e schema3Entry) {
+func (c *schema3Cache) rememberLocked(id identityKey, keep any, e schema3Entry) {
 	if id.m == nil {
 		return
 	}
@@ -248,10 +271,10 @@ const (
 type schema3Cache struct {
 	mu         sync.Mutex
 	entries    map[string]schema3Entry
-	byIdentity map[identityKey]identityEntry   // document maps already seen
-	extRefs    map[unsafe.Pointer]extRefsEntry // schemaExternalRefs of document maps
-	bytes      int                             // the keys' total length
-	misses     int                             // schemas compiled (for tests)
+	byIdentity map[identityKey]identityEntry // document maps already seen
+	extRefs    map[any]extRefsEntry          // schemaExternalRefs of document maps, by identity
+	bytes      int                           // the keys' total length
+	misses     int                           // schemas compiled (for tests)
 	// maxEntries, when not 0, replaces schema3CacheEntries (for tests)
 	maxEntries int
 }
@@ -412,9 +435,15 @@ func (l *library) schemaExternalRefsBinding(schema ref.Val) ref.Val {
 			return e.ptrs
 		}
 	}
-	doc, err := ToNative(schema)
-	if err != nil {
-		return types.NewErr("schemaExternalRefs: %v", err)
+	var doc any
+	if t, ok := id.(Tree); ok {
+		doc = copyOf(t) // not kept: the document keeps no copy
+	} else {
+		native, err := ToNative(schema)
+		if err != nil {
+			return types.NewErr("schemaExternalRefs: %v", err)
+		}
+		doc = native
 	}
 	ptrs := []string{}
 	for _, s := range externalRefSites(doc) {
@@ -434,9 +463,9 @@ var noExternalRefs = types.NewStringList(types.DefaultTypeAdapter, []string{})
 
 // rememberExtRefsLocked keeps schemaExternalRefs' answer for the document
 // map at id, which it keeps alive.
-func (c *schema3Cache) rememberExtRefsLocked(id unsafe.Pointer, keep map[string]any, ptrs ref.Val) {
+func (c *schema3Cache) rememberExtRefsLocked(id, keep any, ptrs ref.Val) {
 	if c.extRefs == nil || len(c.extRefs) >= schemaIdentities {
-		c.extRefs = map[unsafe.Pointer]extRefsEntry{}
+		c.extRefs = map[any]extRefsEntry{}
 	}
 	c.extRefs[id] = extRefsEntry{keep, ptrs}
 }
@@ -444,7 +473,7 @@ func (c *schema3Cache) rememberExtRefsLocked(id unsafe.Pointer, keep map[string]
 // extRefsEntry is schemaExternalRefs' answer for a document map, which it
 // keeps alive.
 type extRefsEntry struct {
-	keep map[string]any
+	keep any
 	ptrs ref.Val
 }
 

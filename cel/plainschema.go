@@ -15,7 +15,7 @@ import "math"
 // keyword's data (const, enum, default, examples) is refused outright.
 func plainValid(doc any) bool {
 	w := plainWalk{}
-	return w.schema(doc, 0, true) && w.values < MaxSchemaExpansion
+	return w.schema(jvOf(doc), 0, true) && w.values < MaxSchemaExpansion
 }
 
 // plainMaxDepth bounds the nesting plainValid walks, far below what the
@@ -28,7 +28,8 @@ const (
 	plainMaxStrings = 64
 )
 
-// plainWalk counts the values of the schema it walks.
+// plainWalk counts the values of the schema it walks. It reads a
+// document's schema in place (jv), building no native value.
 type plainWalk struct{ values int }
 
 // simpleType reports whether s is one of the names "type" may hold.
@@ -40,61 +41,52 @@ func simpleType(s string) bool {
 	return false
 }
 
-func (w *plainWalk) schema(v any, depth int, root bool) bool {
+func (w *plainWalk) schema(v jv, depth int, root bool) bool {
 	if depth > plainMaxDepth || w.values >= MaxSchemaExpansion {
 		return false
 	}
 	w.values++
-	s, ok := v.(map[string]any)
-	if !ok {
-		_, ok := v.(bool)
+	if !v.isObject() {
+		_, ok := v.leaf().(bool)
 		return ok
 	}
-	for k, e := range s {
-		if !w.keyword(k, e, depth, root) {
-			return false
-		}
-	}
-	return true
+	return v.each(func(k string, e jv) bool { return w.keyword(k, e, depth, root) })
 }
 
 // keyword checks one keyword of a schema object and its value.
-func (w *plainWalk) keyword(k string, e any, depth int, root bool) bool {
+func (w *plainWalk) keyword(k string, e jv, depth int, root bool) bool {
 	switch k {
 	case "$schema":
 		w.values++
-		s, _ := e.(string)
+		s, _ := e.leaf().(string)
 		return root && (s == "https://json-schema.org/draft/2020-12/schema" || s == "https://json-schema.org/draft/2020-12/schema#")
 	case "title", "description", "$comment":
 		w.values++
-		_, ok := e.(string)
+		_, ok := e.leaf().(string)
 		return ok
 	case "default", "const":
 		return w.data(e, depth+1)
 	case "examples", "enum":
-		_, ok := e.([]any)
-		return ok && w.data(e, depth+1)
+		return e.isArray() && w.data(e, depth+1)
 	case "deprecated", "readOnly", "writeOnly", "uniqueItems":
 		w.values++
-		_, ok := e.(bool)
+		_, ok := e.leaf().(bool)
 		return ok
 	case "type":
 		w.values++
-		if s, ok := e.(string); ok {
+		if s, ok := e.leaf().(string); ok {
 			return simpleType(s)
 		}
-		l, ok := e.([]any)
-		if !ok || len(l) == 0 {
+		if !e.isArray() || e.length() == 0 {
 			return false
 		}
-		return w.uniqueStrings(l, simpleType)
+		return w.uniqueStrings(e, simpleType)
 	case "required":
 		w.values++
-		l, ok := e.([]any)
-		return ok && w.uniqueStrings(l, nil)
+		return e.isArray() && w.uniqueStrings(e, nil)
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
 		w.values++
-		switch n := e.(type) {
+		switch n := e.leaf().(type) {
 		case int64, uint64:
 			return true
 		case float64:
@@ -103,7 +95,7 @@ func (w *plainWalk) keyword(k string, e any, depth int, root bool) bool {
 		return false
 	case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties":
 		w.values++
-		switch n := e.(type) {
+		switch n := e.leaf().(type) {
 		case int64:
 			return n >= 0
 		case uint64:
@@ -116,76 +108,61 @@ func (w *plainWalk) keyword(k string, e any, depth int, root bool) bool {
 		return w.schema(e, depth+1, false)
 	case "allOf", "anyOf", "oneOf":
 		w.values++
-		l, ok := e.([]any)
-		if !ok || len(l) == 0 {
+		if !e.isArray() || e.length() == 0 {
 			return false
 		}
-		for _, x := range l {
-			if !w.schema(x, depth+2, false) {
-				return false
-			}
-		}
-		return true
+		return e.each(func(_ string, x jv) bool { return w.schema(x, depth+2, false) })
 	case "properties", "$defs":
 		w.values++
-		m, ok := e.(map[string]any)
-		if !ok {
+		if !e.isObject() {
 			return false
 		}
-		for _, x := range m {
-			if !w.schema(x, depth+2, false) {
-				return false
-			}
-		}
-		return true
+		return e.each(func(_ string, x jv) bool { return w.schema(x, depth+2, false) })
 	}
 	return false
 }
 
-// uniqueStrings reports whether l holds distinct strings, each one that
-// allowed accepts (any, when allowed is nil).
-func (w *plainWalk) uniqueStrings(l []any, allowed func(string) bool) bool {
-	if len(l) > plainMaxStrings {
+// uniqueStrings reports whether l, an array, holds distinct strings, each
+// one that allowed accepts (any, when allowed is nil).
+func (w *plainWalk) uniqueStrings(l jv, allowed func(string) bool) bool {
+	n := l.length()
+	if n > plainMaxStrings {
 		return false
 	}
-	w.values += len(l)
-	for i, x := range l {
-		s, ok := x.(string)
+	w.values += n
+	var buf [plainMaxStrings]string
+	seen := buf[:0]
+	return l.each(func(_ string, x jv) bool {
+		s, ok := x.leaf().(string)
 		if !ok || allowed != nil && !allowed(s) {
 			return false
 		}
-		for _, y := range l[:i] {
-			if y.(string) == s {
+		for _, y := range seen {
+			if y == s {
 				return false
 			}
 		}
-	}
-	return true
+		seen = append(seen, s)
+		return true
+	})
 }
 
 // data walks a keyword's data value: any JSON value, counted, whose
 // objects have no member name starting with '$'.
-func (w *plainWalk) data(v any, depth int) bool {
+func (w *plainWalk) data(v jv, depth int) bool {
 	if depth > plainMaxDepth || w.values >= MaxSchemaExpansion {
 		return false
 	}
 	w.values++
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			if len(k) > 0 && k[0] == '$' || !w.data(e, depth+1) {
-				return false
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if !w.data(e, depth+1) {
-				return false
-			}
-		}
-	case nil, bool, string, int64, uint64, float64:
-	default:
-		return false
+	switch {
+	case v.isObject():
+		return v.each(func(k string, e jv) bool { return !(len(k) > 0 && k[0] == '$') && w.data(e, depth+1) })
+	case v.isArray():
+		return v.each(func(_ string, e jv) bool { return w.data(e, depth+1) })
 	}
-	return true
+	switch v.leaf().(type) {
+	case nil, bool, string, int64, uint64, float64:
+		return true
+	}
+	return false
 }

@@ -48,6 +48,10 @@ func TestPlainValid(t *testing.T) {
 		if got := plainValid(doc); got != tc.want {
 			t.Errorf("plainValid(%s) = %v, want %v", tc.schema, got, tc.want)
 		}
+		// A document's schema is read in place, as a Tree.
+		if got := plainValid(TreeOf(doc)); got != tc.want {
+			t.Errorf("plainValid(%s as a Tree) = %v, want %v", tc.schema, got, tc.want)
+		}
 		if plainValid(doc) && !(plainSchema(doc) && metaValid(doc)) {
 			t.Errorf("plainValid accepts %s, which plainSchema and metaValid refuse", tc.schema)
 		}
@@ -65,7 +69,13 @@ func FuzzPlainValid(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, schema []byte) {
 		doc, _, ok := decodeJSON(schema)
-		if !ok || !plainValid(doc) {
+		if !ok {
+			return
+		}
+		if plainValid(doc) != plainValid(TreeOf(doc)) {
+			t.Fatalf("plainValid(%s) = %v, and %v as a Tree", schema, plainValid(doc), !plainValid(doc))
+		}
+		if !plainValid(doc) {
 			return
 		}
 		if !plainSchema(doc) || !metaValid(doc) {

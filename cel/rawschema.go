@@ -47,10 +47,17 @@ const (
 
 // rawSchema is doc as a Schema compiled only when needed, when it is a
 // 2020-12 schema of the plain subset that is valid against the metaschema;
-// nil otherwise.
+// nil otherwise. doc is a native value or a Tree, which the Schema keeps
+// and reads in place: a document's schema is not copied.
 func rawSchema(doc any, draft *jsonschema.Draft) *Schema {
-	if draft != jsonschema.Draft2020 || !plainValid(doc) && (!plainSchema(doc) || !metaValid(doc)) {
+	if draft != jsonschema.Draft2020 {
 		return nil
+	}
+	if !plainValid(doc) {
+		native := copyOf(doc)
+		if !plainSchema(native) || !metaValid(native) {
+			return nil
+		}
 	}
 	return &Schema{raw: doc}
 }
@@ -112,143 +119,163 @@ func rawSubset(v any, depth int) bool {
 // rawValid reports whether v is valid against the raw schema s, a schema
 // for which plainSchema holds, when sure is true; when sure is false it
 // cannot tell, and the library must. It follows fastSchema.check keyword
-// by keyword.
-func rawValid(s any, v jv, depth int) (ok, sure bool) {
+// by keyword. The schema is a native value or a Tree, which it reads in
+// place.
+func rawValid(s any, v jv, depth int) (ok, sure bool) { return rawValidAt(jvOf(s), v, depth) }
+
+func rawValidAt(s jv, v jv, depth int) (ok, sure bool) {
 	if depth > maxFastDepth {
 		return false, false
 	}
-	switch x := s.(type) {
-	case bool:
-		return x, true
-	case map[string]any:
-		return rawValidObject(x, v, depth)
+	if s.isObject() {
+		return rawValidObject(s, v, depth)
+	}
+	if b, isBool := s.leaf().(bool); isBool {
+		return b, true
 	}
 	return false, false
 }
 
-func rawValidObject(s map[string]any, v jv, depth int) (ok, sure bool) {
+func rawValidObject(s jv, v jv, depth int) (ok, sure bool) {
 	t, known := v.typeBit()
 	if !known {
 		return false, false
 	}
-	for k, kv := range s {
-		switch k {
-		case "type":
-			bits, ok := rawTypeBits(kv)
-			if !ok {
-				return false, false
-			}
-			if bits&t == 0 && !(bits&integerBit != 0 && t == numberBit && isWhole(v.scalar())) {
-				return false, true
-			}
-		case "const":
-			if eq, sure := v.equal(kv); !eq || !sure {
-				return false, sure
-			}
-		case "enum":
-			l, ok := kv.([]any)
-			if !ok {
-				return false, false
-			}
-			if ok, sure := v.in(l); !ok || !sure {
-				return ok, sure
-			}
-		case "not":
-			ok, sure := rawValid(kv, v, depth+1)
-			if !sure || ok {
-				return false, sure
-			}
-		case "allOf", "anyOf", "oneOf":
-			l, okl := kv.([]any)
-			if !okl {
-				return false, false
-			}
-			matched := 0
-			for _, sub := range l {
-				ok, sure := rawValid(sub, v, depth+1)
-				if !sure {
-					return false, false
-				}
-				if ok {
-					matched++
-				} else if k == "allOf" {
-					return false, true
-				}
-			}
-			if k == "anyOf" && matched == 0 || k == "oneOf" && matched != 1 {
-				return false, true
-			}
-		default:
-			if ok, sure := rawValidKind(k, kv, s, v, t, depth); !ok || !sure {
-				return ok, sure
-			}
+	ok, sure = true, true
+	s.each(func(k string, kv jv) bool {
+		ok, sure = rawCheck(k, kv, s, v, t, depth)
+		return ok && sure
+	})
+	return ok, sure
+}
+
+// rawCheck applies one keyword of the schema s to v.
+func rawCheck(k string, kv jv, s jv, v jv, t uint8, depth int) (ok, sure bool) {
+	switch k {
+	case "type":
+		bits, ok := rawTypeBits(kv)
+		if !ok {
+			return false, false
 		}
+		if bits&t == 0 && !(bits&integerBit != 0 && t == numberBit && isWhole(v.scalar())) {
+			return false, true
+		}
+	case "const":
+		if eq, sure := v.equal(kv.scalar()); !eq || !sure {
+			return false, sure
+		}
+	case "enum":
+		if !kv.isArray() {
+			return false, false
+		}
+		found, sure := false, true
+		kv.each(func(_ string, e jv) bool {
+			var eq bool
+			eq, sure = v.equal(e.scalar())
+			found = eq && sure
+			return sure && !eq
+		})
+		if !found || !sure {
+			return false, sure
+		}
+	case "not":
+		ok, sure := rawValidAt(kv, v, depth+1)
+		if !sure || ok {
+			return false, sure
+		}
+	case "allOf", "anyOf", "oneOf":
+		if !kv.isArray() {
+			return false, false
+		}
+		matched, sure := 0, true
+		allOK := true
+		kv.each(func(_ string, sub jv) bool {
+			var ok bool
+			ok, sure = rawValidAt(sub, v, depth+1)
+			if !sure {
+				return false
+			}
+			if ok {
+				matched++
+			} else if k == "allOf" {
+				allOK = false
+				return false
+			}
+			return true
+		})
+		if !sure {
+			return false, false
+		}
+		if !allOK || k == "anyOf" && matched == 0 || k == "oneOf" && matched != 1 {
+			return false, true
+		}
+	default:
+		return rawValidKind(k, kv, s, v, t, depth)
 	}
 	return true, true
 }
 
 // rawValidKind applies the keywords that concern one kind of value (t is
 // v's type bit); any other keyword here is an annotation.
-func rawValidKind(k string, kv any, s map[string]any, v jv, t uint8, depth int) (ok, sure bool) {
+func rawValidKind(k string, kv jv, s jv, v jv, t uint8, depth int) (ok, sure bool) {
+	ok, sure = true, true
 	switch t {
 	case objectBit:
 		switch k {
 		case "required":
-			l, ok := kv.([]any)
-			if !ok {
+			if !kv.isArray() {
 				return false, false
 			}
-			for _, name := range l {
-				n, ok := name.(string)
-				if !ok {
-					return false, false
-				}
-				if _, ok := v.member(n); !ok {
-					return false, true
-				}
-			}
-		case "minProperties", "maxProperties":
-			return rawBound(k == "minProperties", v.length(), kv)
-		case "properties":
-			props, ok := kv.(map[string]any)
-			if !ok {
-				return false, false
-			}
-			for name, ps := range props {
-				if pv, ok := v.member(name); ok {
-					if ok, sure := rawValid(ps, pv, depth+1); !ok || !sure {
-						return ok, sure
-					}
-				}
-			}
-		case "additionalProperties":
-			props, _ := s["properties"].(map[string]any)
-			ok, sure = true, true
-			v.each(func(name string, pv jv) bool {
-				if _, declared := props[name]; !declared {
-					ok, sure = rawValid(kv, pv, depth+1)
+			kv.each(func(_ string, name jv) bool {
+				n, isString := name.leaf().(string)
+				if !isString {
+					ok, sure = false, false
+				} else if _, found := v.member(n); !found {
+					ok = false
 				}
 				return ok && sure
 			})
-			return ok, sure
+		case "minProperties", "maxProperties":
+			return rawBound(k == "minProperties", v.length(), kv)
+		case "properties":
+			if !kv.isObject() {
+				return false, false
+			}
+			kv.each(func(name string, ps jv) bool {
+				if pv, found := v.member(name); found {
+					ok, sure = rawValidAt(ps, pv, depth+1)
+				}
+				return ok && sure
+			})
+		case "additionalProperties":
+			props, _ := s.member("properties")
+			declared := func(name string) bool {
+				if !props.isObject() {
+					return false
+				}
+				_, found := props.member(name)
+				return found
+			}
+			v.each(func(name string, pv jv) bool {
+				if !declared(name) {
+					ok, sure = rawValidAt(kv, pv, depth+1)
+				}
+				return ok && sure
+			})
 		}
 	case arrayBit:
 		switch k {
 		case "minItems", "maxItems":
 			return rawBound(k == "minItems", v.length(), kv)
 		case "uniqueItems":
-			if u, _ := kv.(bool); u {
-				if ok, sure := v.unique(); !ok || !sure {
-					return ok, sure
-				}
+			if u, _ := kv.leaf().(bool); u {
+				return v.unique()
 			}
 		case "items":
-			ok, sure = true, true
 			v.each(func(_ string, it jv) bool {
-				ok, sure = rawValid(kv, it, depth+1)
+				ok, sure = rawValidAt(kv, it, depth+1)
 				return ok && sure
 			})
-			return ok, sure
 		}
 	case stringBit:
 		switch k {
@@ -259,7 +286,7 @@ func rawValidKind(k string, kv any, s map[string]any, v jv, t uint8, depth int) 
 	case numberBit:
 		switch k {
 		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
-			c, ok := compareNumbers(v.scalar(), kv)
+			c, ok := compareNumbers(v.scalar(), kv.leaf())
 			if !ok {
 				return false, false
 			}
@@ -270,35 +297,33 @@ func rawValidKind(k string, kv any, s map[string]any, v jv, t uint8, depth int) 
 			}
 		}
 	}
-	return true, true
+	return ok, sure
 }
 
 // rawTypeBits is the typeBits of a type keyword's value.
-func rawTypeBits(v any) (uint8, bool) {
-	switch x := v.(type) {
-	case string:
-		bit, ok := typeBits[x]
+func rawTypeBits(v jv) (uint8, bool) {
+	if s, ok := v.leaf().(string); ok {
+		bit, ok := typeBits[s]
 		return bit, ok
-	case []any:
-		var bits uint8
-		for _, e := range x {
-			s, _ := e.(string)
-			bit, ok := typeBits[s]
-			if !ok {
-				return 0, false
-			}
-			bits |= bit
-		}
-		return bits, true
 	}
-	return 0, false
+	if !v.isArray() {
+		return 0, false
+	}
+	var bits uint8
+	ok := v.each(func(_ string, e jv) bool {
+		s, _ := e.leaf().(string)
+		bit, ok := typeBits[s]
+		bits |= bit
+		return ok
+	})
+	return bits, ok
 }
 
 // rawBound checks a count against a min* (min true) or max* keyword's
 // value, a non-negative integer (written 2 or 2.0).
-func rawBound(min bool, n int, bound any) (ok, sure bool) {
+func rawBound(min bool, n int, bound jv) (ok, sure bool) {
 	var b float64
-	switch x := bound.(type) {
+	switch x := bound.leaf().(type) {
 	case int64:
 		b = float64(x)
 	case float64:

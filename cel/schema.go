@@ -62,7 +62,8 @@ func (l *library) compiledSchema(schema ref.Val) (*jsonschema.Schema, error) {
 // file or the network. Formats are asserted. It is safe for concurrent use.
 type Schema struct {
 	// raw, when not nil, is a schema of the plain subset (see
-	// rawschema.go), which the library compiles only when it is needed.
+	// rawschema.go), which the library compiles only when it is needed:
+	// a native value, or a document's Tree.
 	raw      any
 	uses     atomic.Int64 // validations of a raw schema, up to rawUses
 	once     sync.Once
@@ -79,7 +80,7 @@ func (s *Schema) compiled() (*jsonschema.Schema, *fastSchema, error) {
 		return s.s, s.fast, nil
 	}
 	s.once.Do(func() {
-		c, err := compileSchemaAt(s.raw, jsonschema.Draft2020, trustedLocation)
+		c, err := compileSchemaAt(copyOf(s.raw), jsonschema.Draft2020, trustedLocation)
 		if err != nil {
 			s.err = fmt.Errorf("internal error: a schema of the plain subset does not compile: %v", err)
 			return

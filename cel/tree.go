@@ -198,6 +198,70 @@ func (v jv) unique() (ok, sure bool) {
 	return true, true
 }
 
+// collection stands for an array or an object in what leaf returns.
+type collection struct{}
+
+// leaf is a scalar's value, as scalar gives it, and collection{} for an
+// array or an object, whose native value it does not build.
+func (v jv) leaf() any {
+	if v.t == nil {
+		switch v.native.(type) {
+		case []any, map[string]any:
+			return collection{}
+		}
+		return v.native
+	}
+	switch v.t.JSONType() {
+	case TreeArray, TreeObject:
+		return collection{}
+	}
+	return v.t.Scalar()
+}
+
+// isArray and isObject report v's type without building anything.
+func (v jv) isArray() bool {
+	if v.t != nil {
+		return v.t.JSONType() == TreeArray
+	}
+	_, ok := v.native.([]any)
+	return ok
+}
+
+func (v jv) isObject() bool {
+	if v.t != nil {
+		return v.t.JSONType() == TreeObject
+	}
+	_, ok := v.native.(map[string]any)
+	return ok
+}
+
+// copyOf is v, a native value or a Tree, as a native value. A Tree's is a
+// copy made now, which is not kept: for what needs a schema's native value
+// once, such as compiling it, without the document keeping it.
+func copyOf(v any) any {
+	t, ok := v.(Tree)
+	if !ok {
+		return v
+	}
+	switch t.JSONType() {
+	case TreeArray:
+		l := make([]any, t.Len())
+		for i := range l {
+			_, e := t.At(i)
+			l[i] = copyOf(e)
+		}
+		return l
+	case TreeObject:
+		m := make(map[string]any, t.Len())
+		for i, n := 0, t.Len(); i < n; i++ {
+			k, e := t.At(i)
+			m[k] = copyOf(e)
+		}
+		return m
+	}
+	return t.Scalar()
+}
+
 // equal is jsonEqual of the two values' native forms.
 func (v jv) equal(o any) (eq, sure bool) { return jsonEqual(v.scalar(), o) }
 

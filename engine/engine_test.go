@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
+	"weak"
 
 	"github.com/celint/celint/engine"
 	"github.com/celint/celint/loader"
@@ -506,4 +508,45 @@ func TestPerScopeVariables(t *testing.T) {
 	if cost["t.scope"] == 0 || cost["t.scope"]*2 > cost["t.node"] {
 		t.Errorf("cost %d per scope, %d per node: the per-scope variable was not shared", cost["t.scope"], cost["t.node"])
 	}
+}
+
+// The library's caches keep a document's schemas by their nodes, read in
+// place; once the document is linted they forget it, so that a long-lived
+// ruleset does not keep the documents it linted alive. The schemas are
+// still found, and still give their findings, while the lint runs.
+func TestLintKeepsNoDocument(t *testing.T) {
+	rules := `rules:
+  - id: t.schema
+    level: must
+    given: items.#
+    checks:
+      - assert: 'schemaError(self.schema) == ""'
+        message: "bad schema"
+      - assert: 'schemaErrors(self.value, self.schema).size() == 0'
+        message: "{self.name} does not fit its schema"
+      - assert: 'schemaExternalRefs(self.schema).size() == 0'
+        message: "external refs"
+`
+	rs, err := engine.LoadRuleset(rulesetFS("", rules), "rs", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lint := func() (weak.Pointer[loader.Node], []string) {
+		d := parseYAML(t, `items:
+  - {name: ok, schema: {type: object, required: [a]}, value: {a: 1}}
+  - {name: bad, schema: {type: object, required: [a]}, value: {b: 1}}
+  - {name: also, schema: {type: object, properties: {a: {type: string}}}, value: {a: 1}}
+`)
+		return weak.Make(d.Root), lintStrings(mustLint(t, rs, d, engine.LintOptions{}))
+	}
+	root, got := lint()
+	if len(got) != 2 || !strings.Contains(got[0], `bad" does not fit`) || !strings.Contains(got[1], `also" does not fit`) {
+		t.Errorf("findings: %q", got)
+	}
+	runtime.GC()
+	runtime.GC()
+	if root.Value() != nil {
+		t.Error("the document is still alive after its lint: the ruleset keeps it")
+	}
+	runtime.KeepAlive(rs) // the ruleset, and its caches, outlive the document
 }

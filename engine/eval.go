@@ -97,6 +97,26 @@ func (rr *ruleRun) stopped() error {
 		Msg: fmt.Sprintf("rule %s ran longer than %v on this document and was stopped by the wall-clock safety net behind its cost budget; unlike the budget, this limit depends on the machine and its load", rr.rule.ID, rr.opts.RuleTimeout)}
 }
 
+// forget drops what the library's caches keep for doc's values: they
+// keep a document's schemas by their nodes, which would keep the document
+// alive after its lint.
+func (rs *Ruleset) forget(doc *loader.Document) {
+	if rs.caches == nil {
+		return
+	}
+	rs.caches.Forget(func(t cel.Tree) bool {
+		d, ok := t.(docTree)
+		if !ok {
+			return false
+		}
+		n := d.n
+		for n.Parent != nil {
+			n = n.Parent
+		}
+		return n == doc.Root
+	})
+}
+
 // Lint evaluates the ruleset's rules on doc and returns the diagnostics,
 // sorted. A failing rule yields a diagnostic marked RuleError and does not
 // stop the other rules. When ctx ends, Lint stops and returns ctx.Err().
@@ -108,6 +128,7 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 		opts.RuleTimeout = DefaultRuleTimeout
 	}
 	l := &linter{ctx: ctx, rs: rs, doc: doc, opts: opts, shared: spend{budget: opts.Budget}}
+	defer rs.forget(doc)
 	l.docFrame = &frame{names: []string{"root"}, vals: []any{celValue(doc.Root)}}
 	l.docFrame.addLazy(ctx, rs.docVars, &l.shared)
 	// The ruleset's document variables are evaluated first, in the order
