@@ -2,6 +2,7 @@ package cel
 
 import (
 	"strings"
+	"sync/atomic"
 
 	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/functions"
@@ -192,9 +193,13 @@ type nchain struct {
 // attribute (resolved) or an expression (executed).
 type nstep struct {
 	key      ref.Val
+	name     string // key, when it is a constant string
 	keyAttr  nattr
 	keyExpr  nnode
 	optional bool
+	// hint is where name was last found, for a PositionedMapper: read
+	// and written atomically, as evaluations share the program.
+	hint int32
 }
 
 func (c *nchain) exec(s *nstate) ref.Val {
@@ -350,7 +355,21 @@ func (c *nchain) walk(s *nstate) (ref.Val, int) {
 		isOpt = isOpt || st.optional
 		last := i == len(c.steps)-1
 		presence := isOpt || (c.testOnly && last)
-		v, found, ok := qualify(obj, key, presence)
+		var v ref.Val
+		var found, ok bool
+		if pm, isPM := obj.(PositionedMapper); isPM && st.name != "" {
+			// A document object finds a constant key at once where the
+			// last object read had it.
+			hint := atomic.LoadInt32(&st.hint)
+			var at int
+			v, found, at = pm.FindAt(st.name, int(hint))
+			if found && int32(at) != hint {
+				atomic.StoreInt32(&st.hint, int32(at))
+			}
+			ok = found || presence
+		} else {
+			v, found, ok = qualify(obj, key, presence)
+		}
 		if !ok {
 			return nil, walkValue
 		}
@@ -956,7 +975,7 @@ func (c *nativeCompiler) selection(e celast.Expr) (nnode, bool) {
 	if !ok {
 		return nil, false
 	}
-	ch.steps = append(ch.steps, nstep{key: types.String(sel.FieldName())})
+	ch.steps = append(ch.steps, nstep{key: types.String(sel.FieldName()), name: sel.FieldName()})
 	if sel.IsTestOnly() {
 		// has(): cel-go's presence test resolves its operand's attribute
 		// without executing its wrappers, and is itself wrapped once.
@@ -1082,6 +1101,9 @@ func (c *nativeCompiler) index(args []nnode, optional bool) (nnode, bool) {
 		switch k.v.(type) {
 		case types.String, types.Int:
 			st.key = k.v
+			if name, ok := k.v.(types.String); ok {
+				st.name = string(name)
+			}
 		default:
 			return nil, false
 		}

@@ -48,6 +48,18 @@ type KeyLister interface {
 	KeyAt(i int) ref.Val
 }
 
+// PositionedMapper is implemented by CEL maps that find a string key
+// faster given a hint: the position at which the caller found the key in
+// the last map it read. The objects of a document's array usually have
+// their members in the same order, so a selection that keeps the position
+// finds the member at once. A map's values are never errors.
+type PositionedMapper interface {
+	traits.Mapper
+	// FindAt is Find(String(key)), and the key's position in the map;
+	// hint may be any number.
+	FindAt(key string, hint int) (v ref.Val, found bool, at int)
+}
+
 // TreeValue is implemented by CEL values that are views of a Tree.
 type TreeValue interface {
 	ref.Val

@@ -118,6 +118,15 @@ func (m nodeMap) Find(key ref.Val) (ref.Val, bool) {
 	return celValue(c), true
 }
 
+// FindAt implements cel.PositionedMapper.
+func (m nodeMap) FindAt(key string, hint int) (ref.Val, bool, int) {
+	c, at := m.n.MemberAt(key, hint)
+	if c == nil {
+		return nil, false, hint
+	}
+	return celValue(c), true, at
+}
+
 // KeyAt implements cel.KeyLister: the i-th member name in document order.
 func (m nodeMap) KeyAt(i int) ref.Val { return cel.StringAt(&m.n.Children[i].Key) }
 

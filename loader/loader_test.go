@@ -193,7 +193,7 @@ func TestMemberSmallObjects(t *testing.T) {
 		"outputSchema", "examples", "elicitations", "annotations", "properties", "required", "items",
 		"x\\u00e9", "\\u00e9x", "k1", "k2", "k10", "k17", "\\u0000", "mode", "url", "$ref"}
 	for start := range pool {
-		for size := 1; size <= 8; size++ {
+		for size := 1; size <= 12; size++ { // past 8, objects have an index
 			keys := map[string]bool{}
 			var sb strings.Builder
 			sb.WriteString("{")
@@ -219,6 +219,14 @@ func TestMemberSmallObjects(t *testing.T) {
 					m := doc.Root.Member(name)
 					if keys[k] != (m != nil) || m != nil && m.Key != name {
 						t.Fatalf("%s %s: Member(%q) = %v, want present: %v", format, sb.String(), name, m, keys[k])
+					}
+					// MemberAt finds the same member whatever the hint,
+					// and says where it is.
+					for hint := -1; hint <= len(doc.Root.Children)+1; hint++ {
+						got, at := doc.Root.MemberAt(name, hint)
+						if got != m || m == nil && at != -1 || m != nil && doc.Root.Children[at] != m {
+							t.Fatalf("%s %s: MemberAt(%q, %d) = %v, %d; Member gives %v", format, sb.String(), name, hint, got, at, m)
+						}
 					}
 				}
 			}

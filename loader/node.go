@@ -200,6 +200,36 @@ func (n *Node) Member(name string) *Node {
 	return nil
 }
 
+// MemberAt is Member given a hint: the position at which the caller found
+// name in the last object it read, where objects of one shape have it
+// too. It returns the member and its position in Children (-1 when there
+// is none).
+func (n *Node) MemberAt(name string, hint int) (*Node, int) {
+	if n == nil || n.Kind != Object {
+		return nil, -1
+	}
+	if n.names != 0 && n.names&nameBit(name) == 0 {
+		return nil, -1
+	}
+	if uint(hint) < uint(len(n.Children)) {
+		if c := n.Children[hint]; c.Key == name {
+			return c, hint // names are unique within Children
+		}
+	}
+	if m := n.memberIndex(); m != nil {
+		if i, ok := m[name]; ok {
+			return n.Children[i], i
+		}
+		return nil, -1
+	}
+	for i, c := range n.Children {
+		if c.Key == name {
+			return c, i
+		}
+	}
+	return nil, -1
+}
+
 // nameBit is a member name's bit in an object's names: a hash of its
 // length and three of its bytes, cheap enough to compute at each lookup.
 func nameBit(name string) uint16 {
