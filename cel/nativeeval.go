@@ -278,13 +278,12 @@ func (o *nof) exec(s *nstate) ref.Val {
 		return nil
 	}
 	var out ref.Val
-	switch v {
-	case types.True:
-		out = optTrue
-	case types.False:
-		out = optFalse
-	default:
+	if b, isBool := v.(types.Bool); !isBool {
 		out = o.unary(v)
+	} else if b {
+		out = optTrue
+	} else {
+		out = optFalse
 	}
 	if bad(out) || !s.add(1+shallow(out)) {
 		return nil
@@ -433,7 +432,8 @@ func qualify(obj, key ref.Val, presence bool) (v ref.Val, found, ok bool) {
 
 // ncond is c ? t : f, which cel-go plans as a conditional attribute.
 type ncond struct {
-	cond, t, f nnode
+	cond, t, f   nnode
+	tAttr, fAttr nattr // t and f, when they are attributes (resolved, not executed)
 }
 
 func (c *ncond) exec(s *nstate) ref.Val {
@@ -443,20 +443,26 @@ func (c *ncond) exec(s *nstate) ref.Val {
 	return c.resolve(s)
 }
 
+// newCond is c ? t : f, with its branches' attribute forms found once.
+func newCond(c, t, f nnode) *ncond {
+	n := &ncond{cond: c, t: t, f: f}
+	n.tAttr, _ = t.(nattr)
+	n.fAttr, _ = f.(nattr)
+	return n
+}
+
 func (c *ncond) resolve(s *nstate) ref.Val {
-	v := c.cond.exec(s)
-	var br nnode
-	switch v {
-	case types.True:
-		br = c.t
-	case types.False:
-		br = c.f
-	default:
+	b, isBool := c.cond.exec(s).(types.Bool)
+	if !isBool {
 		return nil
 	}
+	br, attr := c.f, c.fAttr
+	if b {
+		br, attr = c.t, c.tAttr
+	}
 	var out ref.Val
-	if a, ok := br.(nattr); ok {
-		out = a.resolve(s)
+	if attr != nil {
+		out = attr.resolve(s)
 	} else {
 		out = br.exec(s)
 	}
@@ -1017,7 +1023,7 @@ func (c *nativeCompiler) call(e celast.Expr) (nnode, bool) {
 	case "_||_":
 		return &nlogic{terms: args, stop: types.True}, true
 	case "_?_:_":
-		return &ncond{args[0], args[1], args[2]}, true
+		return newCond(args[0], args[1], args[2]), true
 	case "_==_", "_!=_":
 		eq := &nequal{l: args[0], r: args[1], negate: fn == "_!=_"}
 		if ch, ok := args[0].(*nchain); ok && !ch.testOnly {
