@@ -853,7 +853,11 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 	rr.nodeFrame = nil // a nested use gets a frame of its own
 	defer func() { rr.nodeFrame = fr }()
 	rr.nodeSeq++
-	*fr = frame{parent: parent, names: nodeNames, self: docTree{n}, node: nodeVars{rr: rr, n: n, seq: rr.nodeSeq}, lazy: fr.lazy[:0]}
+	// The frame is set field by field, not zeroed whole (it is 280 bytes,
+	// set for every node of every rule): what is not set here is either
+	// set before use (addLazy) or read only when a done bit says so.
+	fr.parent, fr.names, fr.self, fr.lazy, fr.shared = parent, nodeNames, docTree{n}, fr.lazy[:0], nil
+	fr.node.rr, fr.node.n, fr.node.seq, fr.node.done = rr, n, rr.nodeSeq, 0
 	// The node's scope (vals[1]) is looked up when first read (scope).
 	fr.buf[0], fr.buf[1] = celValue(n), nil
 	fr.vals = fr.buf[:2]
