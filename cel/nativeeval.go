@@ -52,7 +52,8 @@ type nstate struct {
 	slots   []ref.Val // comprehension variables and accumulators
 	folds   []foldState
 	stack   []ref.Val // the arguments of the calls under way
-	high    int       // the most of stack used in this evaluation
+	high    int       // the most of stack used since the state was last released
+	used    int       // the most of slots used since then
 	adapter types.Adapter
 }
 
@@ -83,12 +84,11 @@ func (p *nativeProgram) run(s *nstate, act interpreter.Activation, limit uint64)
 		if r := recover(); r != nil {
 			v, cost, ok = nil, 0, false
 		}
-		clear(s.slots)
-		clear(s.stack[:s.high])
-		s.act, s.high = nil, 0
+		s.act = nil
 	}()
 	s.act, s.n, s.limit, s.adapter = act, 0, limit, p.adapter
 	s.slots = grow(s.slots, p.slots)
+	s.used = max(s.used, p.slots)
 	if cap(s.folds) < p.folds {
 		s.folds = make([]foldState, p.folds)
 	}
@@ -99,6 +99,15 @@ func (p *nativeProgram) run(s *nstate, act interpreter.Activation, limit uint64)
 		return nil, 0, false
 	}
 	return v, s.n, true
+}
+
+// release drops the values the state's buffers still hold, so that they
+// do not keep them alive: evaluations leave them there, each overwriting
+// what it uses, and the state is released when its Scratch is.
+func (s *nstate) release() {
+	clear(s.slots[:min(s.used, len(s.slots))])
+	clear(s.stack[:min(s.high, cap(s.stack))])
+	s.used, s.high = 0, 0
 }
 
 // grow returns b with length n, reusing its array when it is large enough.
@@ -627,7 +636,7 @@ func (c *ncall) call(s *nstate, base int) ref.Val {
 			v = a.exec(s)
 		}
 		if bad(v) {
-			s.high = max(s.high, len(s.stack)) // (cleared when the run ends)
+			s.high = max(s.high, len(s.stack)) // (cleared when the state is released)
 			return nil
 		}
 		s.stack = append(s.stack, v)

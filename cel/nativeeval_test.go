@@ -688,3 +688,71 @@ func TestEvalInNested(t *testing.T) {
 		t.Errorf("the scratch keeps %d states, want 2 (one per nesting level)", len(s.free))
 	}
 }
+
+// Evaluations leave their values in the Scratch's buffers, overwriting
+// them as they go; Release drops them, so that a Scratch in a pool keeps
+// nothing alive.
+func TestScratchRelease(t *testing.T) {
+	e := newEnv(t, Config{Variables: []Var{{Name: "x", Type: gocel.DynType}}})
+	p, err := e.Compile(`[1, 2, 3].map(i, [i + x, "s"]).filter(v, v[0] > 2).size() + size(string(x))`, Origin{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.nativePlan() == nil || p.verify != nil {
+		t.Skip("no native plan (or VerifyNative, with which EvalIn is Eval)")
+	}
+	var s Scratch
+	v, _, err := p.EvalIn(context.Background(), &s, &mapActivation{vars: map[string]any{"x": int64(1)}})
+	if err != nil || v != types.Int(3) {
+		t.Fatalf("got %v, %v; want 3", v, err)
+	}
+	held := func() int {
+		n := 0
+		for _, ns := range s.free {
+			for _, v := range ns.slots[:cap(ns.slots)] {
+				if v != nil {
+					n++
+				}
+			}
+			for _, v := range ns.stack[:cap(ns.stack)] {
+				if v != nil {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	if held() == 0 {
+		t.Fatal("the evaluation left nothing in the buffers: the test tests nothing")
+	}
+	s.Release()
+	if n := held(); n != 0 {
+		t.Errorf("%d values still held after Release", n)
+	}
+	if v, _, err := p.EvalIn(context.Background(), &s, &mapActivation{vars: map[string]any{"x": int64(1)}}); err != nil || v != types.Int(3) {
+		t.Errorf("after Release: %v, %v; want 3", v, err)
+	}
+}
+
+// EvalIn checks its context every few evaluations, not at each: a
+// cancelled context still ends a run of evaluations within that many.
+func TestEvalInCancelled(t *testing.T) {
+	e := newEnv(t, Config{Variables: []Var{{Name: "x", Type: gocel.DynType}}})
+	p, err := e.Compile(`x + 1`, Origin{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var s Scratch
+	act := &mapActivation{vars: map[string]any{"x": int64(1)}}
+	for range scratchCheckEvery {
+		if _, _, err := p.EvalIn(ctx, &s, act); err != nil {
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("the error is %v, want the context's", err)
+			}
+			return
+		}
+	}
+	t.Errorf("%d evaluations under a cancelled context all ran", scratchCheckEvery)
+}

@@ -158,14 +158,34 @@ var activations = sync.Pool{New: func() any { return new(meteredActivation) }}
 // every call. The zero value is ready to use. A Scratch must not be used by
 // two goroutines at once; evaluations nested in one another (a variable
 // the activation computes while the expression runs) may share it.
-type Scratch struct{ free []*nstate }
+type Scratch struct {
+	free  []*nstate
+	evals uint32 // evaluations run, to check the context every few
+}
+
+// Release drops the values the Scratch's buffers still hold from earlier
+// evaluations, so that it keeps none alive while it is not in use (in a
+// pool, say). It is then ready for use again.
+func (s *Scratch) Release() {
+	for _, ns := range s.free {
+		ns.release()
+	}
+}
+
+// scratchCheckEvery is how many evaluations EvalIn runs between two
+// checks of its context: the check is a good part of a small evaluation's
+// cost, and a native evaluation is bounded by its cost limit anyway.
+const scratchCheckEvery = 32
 
 // EvalIn is Eval for an interpreter.Activation, with the state of the
 // evaluation taken from s: the same result, cost and errors. A nil s is
 // Eval.
 func (p *Program) EvalIn(ctx context.Context, s *Scratch, activation interpreter.Activation) (ref.Val, uint64, error) {
-	if s == nil || activation == nil || ctx == nil || p.verify != nil || p.Interruptible() || ctx.Err() != nil {
+	if s == nil || activation == nil || ctx == nil || p.verify != nil || p.Interruptible() {
 		return p.Eval(ctx, activation)
+	}
+	if s.evals++; s.evals%scratchCheckEvery == 0 && ctx.Err() != nil {
+		return p.Eval(ctx, activation) // which reports the interruption
 	}
 	nat := p.nativePlan()
 	if nat == nil {

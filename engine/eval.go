@@ -701,6 +701,7 @@ func (l *linter) lintRules(rules []*Rule, idx []int, runs []ruleRun, active []*r
 		for _, i := range idx {
 			runs[i].spend.scratch = nil // nothing evaluates after this, but none may use it once it is put back
 		}
+		scratch.Release()
 		scratches.Put(scratch)
 	}()
 	for _, i := range idx {
