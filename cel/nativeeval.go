@@ -195,6 +195,7 @@ type nchain struct {
 	steps    []nstep // selections, in order
 	wrappers uint64  // units charged when executed
 	testOnly bool    // has(): the last step tests presence
+	plain    bool    // every step selects a constant name, none optional, and not testOnly (see setPlain)
 	adapter  types.Adapter
 }
 
@@ -342,6 +343,9 @@ func (c *nchain) walk(s *nstate) (ref.Val, int) {
 	if _, isOpt := obj.(*types.Optional); isOpt {
 		return nil, walkValue // cel-go unwraps it; rare enough to leave to it
 	}
+	if c.plain {
+		return c.walkPlain(obj), walkValue
+	}
 	isOpt := false
 	for i := range c.steps {
 		st := &c.steps[i]
@@ -396,6 +400,46 @@ func (c *nchain) walk(s *nstate) (ref.Val, int) {
 		return obj, walkPresent
 	}
 	return obj, walkValue
+}
+
+// setPlain records whether the chain is plain: its steps all select a
+// constant name, none optionally, and it is not a presence test. walk
+// takes a shorter path for those, the most common.
+func (c *nchain) setPlain() {
+	c.plain = !c.testOnly && len(c.steps) > 0
+	for i := range c.steps {
+		st := &c.steps[i]
+		if st.name == "" || st.optional || st.keyAttr != nil || st.keyExpr != nil {
+			c.plain = false
+		}
+	}
+}
+
+// walkPlain is walk's loop over the steps of a plain chain: each selects
+// its name, and a missing one gives up, as cel-go then reports it.
+func (c *nchain) walkPlain(obj ref.Val) ref.Val {
+	for i := range c.steps {
+		st := &c.steps[i]
+		if pm, isPM := obj.(PositionedMapper); isPM {
+			hint := atomic.LoadInt32(&st.hint)
+			v, found, at := pm.FindAt(st.name, int(hint))
+			if !found {
+				return nil
+			}
+			if int32(at) != hint {
+				atomic.StoreInt32(&st.hint, int32(at))
+			}
+			obj = v
+			continue
+		}
+		// Without a presence test, qualify finds the key or gives up.
+		v, found, ok := qualify(obj, st.key, false)
+		if !ok || !found {
+			return nil
+		}
+		obj = v
+	}
+	return obj
 }
 
 // qualify selects key of obj as cel-go's qualifiers do on a CEL value. A
@@ -999,6 +1043,7 @@ func (c *nativeCompiler) selection(e celast.Expr) (nnode, bool) {
 	} else {
 		ch.wrappers++
 	}
+	ch.setPlain()
 	return ch, true
 }
 
@@ -1133,6 +1178,7 @@ func (c *nativeCompiler) index(args []nnode, optional bool) (nnode, bool) {
 		st.keyExpr = k
 	}
 	ch.steps = append(ch.steps, st)
+	ch.setPlain()
 	ch.wrappers++
 	return ch, true
 }
