@@ -421,6 +421,8 @@ func (c *nchain) walkPlain(obj ref.Val) ref.Val {
 	for i := range c.steps {
 		st := &c.steps[i]
 		if pm, isPM := obj.(PositionedMapper); isPM {
+			// As in walk's loop, written out again: a helper for the
+			// two is not inlined, and cost 0.7% of a synthetic lint.
 			hint := atomic.LoadInt32(&st.hint)
 			v, found, at := pm.FindAt(st.name, int(hint))
 			if !found {
