@@ -121,17 +121,9 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 			return e.schema, e.err
 		}
 	}
-	// A document's schema is read in place (a Tree), and copied only to be
-	// compiled: the document does not keep a native copy of it.
-	var doc any
-	if t, ok := ident.(Tree); ok {
-		doc = t
-	} else {
-		native, err := ToNative(schema)
-		if err != nil {
-			return nil, &SchemaCompileError{Msg: err.Error()}
-		}
-		doc = native
+	doc, err := schemaValue(schema, ident)
+	if err != nil {
+		return nil, &SchemaCompileError{Msg: err.Error()}
 	}
 	// A document's plain schema (see rawschema.go) is not compiled: it is
 	// kept by its identity, with no canonical key to encode (and no
@@ -186,6 +178,17 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 	c.entries[key] = e
 	c.rememberLocked(id, keep, e)
 	return e.schema, e.err
+}
+
+// schemaValue is a schema argument as the schema functions read it: a
+// document's schema in place, as its Tree (ident is its identity), so
+// that the document keeps no native copy of it; any other value as its
+// native value.
+func schemaValue(schema ref.Val, ident any) (any, error) {
+	if t, ok := ident.(Tree); ok {
+		return t, nil
+	}
+	return ToNative(schema)
 }
 
 // Immutable is implemented by CEL values whose native value never changes
@@ -271,8 +274,8 @@ const (
 type schema3Cache struct {
 	mu         sync.Mutex
 	entries    map[string]schema3Entry
-	byIdentity map[identityKey]identityEntry // document maps already seen
-	extRefs    map[any]extRefsEntry          // schemaExternalRefs of document maps, by identity
+	byIdentity map[identityKey]identityEntry // document values already seen, by identity
+	extRefs    map[any]extRefsEntry          // schemaExternalRefs of document values, by identity
 	bytes      int                           // the keys' total length
 	misses     int                           // schemas compiled (for tests)
 	// maxEntries, when not 0, replaces schema3CacheEntries (for tests)
@@ -435,18 +438,12 @@ func (l *library) schemaExternalRefsBinding(schema ref.Val) ref.Val {
 			return e.ptrs
 		}
 	}
-	var doc any
-	if t, ok := id.(Tree); ok {
-		doc = copyOf(t) // not kept: the document keeps no copy
-	} else {
-		native, err := ToNative(schema)
-		if err != nil {
-			return types.NewErr("schemaExternalRefs: %v", err)
-		}
-		doc = native
+	doc, err := schemaValue(schema, id)
+	if err != nil {
+		return types.NewErr("schemaExternalRefs: %v", err)
 	}
 	ptrs := []string{}
-	for _, s := range externalRefSites(doc) {
+	for _, s := range externalRefSites(copyOf(doc)) {
 		ptrs = append(ptrs, jsonpointer.Join(s...))
 	}
 	out := types.NewStringList(types.DefaultTypeAdapter, ptrs)
@@ -462,7 +459,7 @@ func (l *library) schemaExternalRefsBinding(schema ref.Val) ref.Val {
 var noExternalRefs = types.NewStringList(types.DefaultTypeAdapter, []string{})
 
 // rememberExtRefsLocked keeps schemaExternalRefs' answer for the document
-// map at id, which it keeps alive.
+// value of identity id (see identity), keeping keep alive.
 func (c *schema3Cache) rememberExtRefsLocked(id, keep any, ptrs ref.Val) {
 	if c.extRefs == nil || len(c.extRefs) >= schemaIdentities {
 		c.extRefs = map[any]extRefsEntry{}

@@ -177,37 +177,21 @@ func (n *Node) Child(token string) *Node {
 // Member returns the member named name, or nil when it is absent or n is not
 // an object.
 func (n *Node) Member(name string) *Node {
-	if n == nil || n.Kind != Object {
-		return nil
-	}
-	if m := n.memberIndex(); m != nil {
-		if i, ok := m[name]; ok {
-			return n.Children[i]
-		}
-		return nil
-	}
-	// Most lookups that miss are answered by the names' bits, without
-	// reading a member node: siblings are far apart in memory (each is
-	// followed by its own subtree), so every member read is a cache miss.
-	if n.names != 0 && n.names&nameBit(name) == 0 {
-		return nil
-	}
-	for _, c := range n.Children {
-		if c.Key == name {
-			return c
-		}
-	}
-	return nil
+	m, _ := n.MemberAt(name, -1)
+	return m
 }
 
 // MemberAt is Member given a hint: the position at which the caller found
 // name in the last object it read, where objects of one shape have it
-// too. It returns the member and its position in Children (-1 when there
+// too (any other number, such as -1, is no hint). It returns the member and its position in Children (-1 when there
 // is none).
 func (n *Node) MemberAt(name string, hint int) (*Node, int) {
 	if n == nil || n.Kind != Object {
 		return nil, -1
 	}
+	// Most lookups that miss are answered by the names' bits, without
+	// reading a member node: siblings are far apart in memory (each is
+	// followed by its own subtree), so every member read is a cache miss.
 	if n.names != 0 && n.names&nameBit(name) == 0 {
 		return nil, -1
 	}
