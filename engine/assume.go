@@ -53,7 +53,7 @@ func compileShape(file string, n *loader.Node) (*shape, error) {
 			add(n.Pos, "assume: expected a schema (a mapping or a boolean), found a %s", n.Kind)
 			return s
 		}
-		for _, m := range n.Children {
+		for _, m := range n.Children() {
 			switch m.Key {
 			case "type":
 				for _, t := range stringsOf(m) {
@@ -67,7 +67,7 @@ func compileShape(file string, n *loader.Node) (*shape, error) {
 				}
 			case "required":
 				s.required = stringsOf(m)
-				if m.Kind != loader.Array || len(s.required) != len(m.Children) {
+				if m.Kind != loader.Array || len(s.required) != m.Len() {
 					add(m.Pos, "assume: required is a list of member names")
 				}
 			case "properties":
@@ -75,7 +75,7 @@ func compileShape(file string, n *loader.Node) (*shape, error) {
 					add(m.Pos, "assume: properties is a mapping of member names to schemas")
 					continue
 				}
-				for _, p := range m.Children {
+				for _, p := range m.Children() {
 					s.properties = append(s.properties, namedShape{p.Key, build(p)})
 				}
 			case "items":
@@ -85,7 +85,7 @@ func compileShape(file string, n *loader.Node) (*shape, error) {
 					add(m.Pos, "assume: enum is a list of values")
 					continue
 				}
-				for _, c := range m.Children {
+				for _, c := range m.Children() {
 					s.enum = append(s.enum, c.Value())
 				}
 			case "const":
@@ -119,7 +119,7 @@ func stringsOf(n *loader.Node) []string {
 		return []string{s}
 	}
 	var out []string
-	for _, c := range n.Children {
+	for _, c := range n.Children() {
 		if s, ok := c.Value().(string); ok {
 			out = append(out, s)
 		}

@@ -950,9 +950,9 @@ func parentValue(n *loader.Node) any {
 // memberNames are an object's member names in document order; empty for
 // any other value.
 func memberNames(n *loader.Node) []string {
-	out := make([]string, 0, len(n.Children))
+	out := make([]string, 0, n.Len())
 	if n.Kind == loader.Object {
-		for _, c := range n.Children {
+		for _, c := range n.Children() {
 			out = append(out, c.Key)
 		}
 	}
@@ -1123,7 +1123,7 @@ func (rr *ruleRun) runEach(c *check, n *loader.Node, parent *frame) error {
 // eachMember runs c on the members of a document object, sorted by name
 // and read from the node, as eachEntry reads them through the map.
 func (rr *ruleRun) eachMember(c *check, n *loader.Node, fr *frame, obj *loader.Node) error {
-	members := append(rr.eachMembers[:0], obj.Children...)
+	members := append(rr.eachMembers[:0], obj.Children()...)
 	rr.eachMembers = nil
 	defer func() { clear(members); rr.eachMembers = members[:0] }()
 	slices.SortFunc(members, func(a, b *loader.Node) int { return strings.Compare(a.Key, b.Key) })

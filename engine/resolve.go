@@ -171,14 +171,14 @@ func (x *resolver) expand(n *loader.Node, active []string) (any, error) {
 		}
 		return x.expand(t, append(active, ref))
 	}
-	x.built += len(n.Children) + 1
+	x.built += n.Len() + 1
 	if x.built > maxResolvedValues {
 		return nil, fmt.Errorf("the references expand to more than %d values", maxResolvedValues)
 	}
 	switch n.Kind {
 	case loader.Object:
-		out := make(map[string]any, len(n.Children))
-		for _, c := range n.Children {
+		out := make(map[string]any, n.Len())
+		for _, c := range n.Children() {
 			v, err := x.expand(c, active)
 			if err != nil {
 				return nil, err
@@ -187,8 +187,8 @@ func (x *resolver) expand(n *loader.Node, active []string) (any, error) {
 		}
 		return out, nil
 	case loader.Array:
-		out := make([]any, len(n.Children))
-		for i, c := range n.Children {
+		out := make([]any, n.Len())
+		for i, c := range n.Children() {
 			v, err := x.expand(c, active)
 			if err != nil {
 				return nil, err

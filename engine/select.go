@@ -298,8 +298,8 @@ func deep(cur []*loader.Node, nested bool) []*loader.Node {
 			n := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			out = append(out, n)
-			for i := len(n.Children) - 1; i >= 0; i-- {
-				stack = append(stack, n.Children[i])
+			for i := n.Len() - 1; i >= 0; i-- {
+				stack = append(stack, n.Children()[i])
 			}
 		}
 	}
@@ -333,7 +333,7 @@ func (c component) step(doc *loader.Document, n *loader.Node, out []*loader.Node
 		if n.Kind != loader.Object {
 			return out, nil
 		}
-		for _, m := range n.Children {
+		for _, m := range n.Children() {
 			if c.glob.match(m.Key) {
 				out = append(out, m)
 			}
@@ -341,7 +341,7 @@ func (c component) step(doc *loader.Document, n *loader.Node, out []*loader.Node
 		return out, nil
 	case compEach:
 		if n.Kind == loader.Array || n.Kind == loader.Object {
-			out = append(out, n.Children...)
+			out = append(out, n.Children()...)
 		}
 		return out, nil
 	}
@@ -350,7 +350,7 @@ func (c component) step(doc *loader.Document, n *loader.Node, out []*loader.Node
 		return out, nil
 	}
 	if q := c.tree; q != nil {
-		for _, e := range n.Children {
+		for _, e := range n.Children() {
 			if q.matches(e) {
 				out = append(out, e)
 				if c.kind == compQueryOne {
@@ -387,7 +387,7 @@ func locate(doc *loader.Document, n *loader.Node, rel int) (*loader.Node, error)
 	// (by offset, which is unique to a node) without searching the whole
 	// document's nodes.
 	at := int(n.Offset) + rel
-	kids := n.Children
+	kids := n.Children()
 	if i, found := slices.BinarySearchFunc(kids, at, func(c *loader.Node, at int) int { return int(c.Offset) - at }); found && rel > 0 {
 		return kids[i], nil
 	}

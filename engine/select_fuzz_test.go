@@ -38,7 +38,7 @@ func refSelect(t *testing.T, doc *loader.Document, s *selector) (out []*loader.N
 			switch c.kind {
 			case compEach:
 				if n.Kind == loader.Array || n.Kind == loader.Object {
-					for _, m := range n.Children {
+					for _, m := range n.Children() {
 						next[m] = true
 					}
 				}
@@ -51,7 +51,7 @@ func refSelect(t *testing.T, doc *loader.Document, s *selector) (out []*loader.N
 					continue
 				}
 				q := strings.TrimSuffix(c.text, "#") // "#(...)": the first match, if any
-				for _, e := range n.Children {
+				for _, e := range n.Children() {
 					one := "[" + string(doc.JSON[e.Offset:e.End]) + "]"
 					if !gjson.Get(one, q).Exists() {
 						continue
@@ -81,7 +81,7 @@ func refSelect(t *testing.T, doc *loader.Document, s *selector) (out []*loader.N
 				}
 				var first *loader.Node
 				if n.Kind == loader.Object {
-					for _, m := range n.Children {
+					for _, m := range n.Children() {
 						if re.MatchString(m.Key) {
 							next[m] = true
 							if first == nil {
@@ -115,7 +115,7 @@ func refSelect(t *testing.T, doc *loader.Document, s *selector) (out []*loader.N
 // preorder returns n and all its descendants in document order.
 func preorder(n *loader.Node) []*loader.Node {
 	out := []*loader.Node{n}
-	for _, c := range n.Children {
+	for _, c := range n.Children() {
 		out = append(out, preorder(c)...)
 	}
 	return out

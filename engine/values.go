@@ -69,7 +69,7 @@ func (m nodeMap) Equal(other ref.Val) ref.Val {
 	if o.Size() != m.Size() {
 		return types.False
 	}
-	for _, c := range m.n.Children {
+	for _, c := range m.n.Children() {
 		ov, found := o.Find(types.String(c.Key))
 		if !found {
 			return types.False
@@ -128,20 +128,20 @@ func (m nodeMap) FindAt(key string, hint int) (ref.Val, bool, int) {
 }
 
 // KeyAt implements cel.KeyLister: the i-th member name in document order.
-func (m nodeMap) KeyAt(i int) ref.Val { return cel.StringAt(&m.n.Children[i].Key) }
+func (m nodeMap) KeyAt(i int) ref.Val { return cel.StringAt(&m.n.Children()[i].Key) }
 
 // Iterator implements traits.Iterable: the member names in document order.
-func (m nodeMap) Iterator() traits.Iterator { return &keyIterator{nodes: m.n.Children} }
+func (m nodeMap) Iterator() traits.Iterator { return &keyIterator{nodes: m.n.Children()} }
 
 // Size implements traits.Sizer.
-func (m nodeMap) Size() ref.Val { return types.Int(len(m.n.Children)) }
+func (m nodeMap) Size() ref.Val { return types.Int(len(m.n.Children())) }
 
 // IsZeroValue reports whether the map is empty.
-func (m nodeMap) IsZeroValue() bool { return len(m.n.Children) == 0 }
+func (m nodeMap) IsZeroValue() bool { return len(m.n.Children()) == 0 }
 
 // Fold implements traits.Foldable, in document order.
 func (m nodeMap) Fold(f traits.Folder) {
-	for _, c := range m.n.Children {
+	for _, c := range m.n.Children() {
 		if !f.FoldEntry(cel.StringAt(&c.Key), celValue(c)) {
 			break
 		}
@@ -211,7 +211,7 @@ func (l nodeList) Equal(other ref.Val) ref.Val {
 	if o.Size() != l.Size() {
 		return types.False
 	}
-	for i, c := range l.n.Children {
+	for i, c := range l.n.Children() {
 		if eq := types.Equal(celValue(c), o.Get(types.Int(i))); eq == types.False {
 			return types.False
 		}
@@ -230,7 +230,7 @@ func (l nodeList) Add(other ref.Val) ref.Val { return nativeVal(l.n).(traits.Add
 
 // Contains implements traits.Container.
 func (l nodeList) Contains(elem ref.Val) ref.Val {
-	for _, c := range l.n.Children {
+	for _, c := range l.n.Children() {
 		if b, ok := elem.Equal(celValue(c)).(types.Bool); ok && b == types.True {
 			return types.True
 		}
@@ -244,24 +244,26 @@ func (l nodeList) Get(index ref.Val) ref.Val {
 	if err != nil {
 		return types.ValOrErr(index, "%v", err)
 	}
-	if i < 0 || i >= len(l.n.Children) {
-		return types.NewErr("index '%d' out of range in list size '%d'", i, len(l.n.Children))
+	if i < 0 || i >= len(l.n.Children()) {
+		return types.NewErr("index '%d' out of range in list size '%d'", i, len(l.n.Children()))
 	}
-	return celValue(l.n.Children[i])
+	return celValue(l.n.Children()[i])
 }
 
 // Iterator implements traits.Iterable.
-func (l nodeList) Iterator() traits.Iterator { return &elemIterator{keyIterator{nodes: l.n.Children}} }
+func (l nodeList) Iterator() traits.Iterator {
+	return &elemIterator{keyIterator{nodes: l.n.Children()}}
+}
 
 // Size implements traits.Sizer.
-func (l nodeList) Size() ref.Val { return types.Int(len(l.n.Children)) }
+func (l nodeList) Size() ref.Val { return types.Int(len(l.n.Children())) }
 
 // IsZeroValue reports whether the list is empty.
-func (l nodeList) IsZeroValue() bool { return len(l.n.Children) == 0 }
+func (l nodeList) IsZeroValue() bool { return len(l.n.Children()) == 0 }
 
 // Fold implements traits.Foldable.
 func (l nodeList) Fold(f traits.Folder) {
-	for i, c := range l.n.Children {
+	for i, c := range l.n.Children() {
 		if !f.FoldEntry(types.Int(i), celValue(c)) {
 			break
 		}
@@ -300,7 +302,7 @@ func (t docTree) Scalar() any {
 }
 
 // Len implements cel.Tree.
-func (t docTree) Len() int { return len(t.n.Children) }
+func (t docTree) Len() int { return len(t.n.Children()) }
 
 // Member implements cel.Tree.
 func (t docTree) Member(name string) (cel.Tree, bool) {
@@ -312,7 +314,7 @@ func (t docTree) Member(name string) (cel.Tree, bool) {
 
 // At implements cel.Tree.
 func (t docTree) At(i int) (string, cel.Tree) {
-	c := t.n.Children[i]
+	c := t.n.Children()[i]
 	if t.n.Kind == loader.Array {
 		return "", docTree{c}
 	}

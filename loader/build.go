@@ -162,13 +162,13 @@ func (b *builder) children(kids []*Node) []*Node {
 // finishArray gives an array its children; its value is built on first
 // use (Node.Value).
 func finishArray(n *Node, kids []*Node) {
-	n.Children = append([]*Node(nil), kids...)
+	n.setKids(append([]*Node(nil), kids...), nil)
 }
 
 // finishArray is finishArray, with the children's list cut from b's
 // blocks.
 func (b *builder) finishArray(n *Node, kids []*Node) {
-	n.Children = b.children(kids)
+	n.setKids(b.children(kids), nil)
 }
 
 // finishObject gives an object its members and name index; its value is
@@ -186,9 +186,8 @@ func (b *builder) finishObject(n *Node, kids []*Node, index map[string]int) {
 // setMembers gives an object its members (a list of its own) and name
 // index.
 func setMembers(n *Node, kids []*Node, index map[string]int) {
-	n.Children = kids
+	n.setKids(kids, index)
 	if index != nil {
-		n.scalar = index
 		return
 	}
 	for _, k := range kids {

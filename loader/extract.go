@@ -37,9 +37,9 @@ func (b *builder) copyTree(n, parent *Node, depth int) (*Node, *Error) {
 		if depth+1 > b.opts.Limits.Depth {
 			return nil, b.depthError(n.Pos)
 		}
-		kids := make([]*Node, len(n.Children))
+		kids := make([]*Node, n.Len())
 		var index map[string]int
-		for i, k := range n.Children {
+		for i, k := range n.Children() {
 			if kids[i], err = b.copyTree(k, c, depth+1); err != nil {
 				return nil, err
 			}
@@ -53,13 +53,13 @@ func (b *builder) copyTree(n, parent *Node, depth int) (*Node, *Error) {
 			finishObject(c, kids, index)
 		}
 	case String:
-		s := n.scalar.(string)
+		s := n.Value().(string)
 		if len(s) > b.opts.Limits.ScalarBytes {
 			return nil, b.scalarError(n.Pos, "a string", len(s))
 		}
-		c.scalar = s
+		c.setString(s)
 	default:
-		c.scalar = n.scalar
+		c.ptr, c.word = n.ptr, n.word
 	}
 	return c, nil
 }

@@ -52,7 +52,7 @@ func treeDepth(n *Node) int {
 		return 0
 	}
 	d := 0
-	for _, c := range n.Children {
+	for _, c := range n.Children() {
 		d = max(d, treeDepth(c))
 	}
 	return d + 1

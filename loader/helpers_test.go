@@ -59,7 +59,7 @@ func checkDocument(doc *Document) string {
 			problem = fmt.Sprintf("node %q has no position", n.Pointer())
 			return
 		}
-		for i, c := range n.Children {
+		for i, c := range n.Children() {
 			if c.Parent != n {
 				problem = fmt.Sprintf("child %d of %q has the wrong parent", i, n.Pointer())
 				return

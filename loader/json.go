@@ -283,7 +283,7 @@ func (p *jsonParser) run() (*Node, *Error) {
 			if err != nil {
 				return nil, err
 			}
-			node.scalar = s
+			node.setString(s)
 			node.End = int32(p.i)
 			n = node
 		case 't', 'f', 'n':
@@ -305,7 +305,7 @@ func (p *jsonParser) run() (*Node, *Error) {
 			if err != nil {
 				return nil, err
 			}
-			node.scalar = val
+			node.setScalar(val)
 			p.i += len(lit)
 			node.End = int32(p.i)
 			n = node
@@ -319,7 +319,7 @@ func (p *jsonParser) run() (*Node, *Error) {
 				if err != nil {
 					return nil, err
 				}
-				node.scalar = v
+				node.setScalar(v)
 				node.End = int32(p.i)
 				n = node
 				break

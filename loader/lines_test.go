@@ -150,7 +150,7 @@ func TestJSONPositions(t *testing.T) {
 			if want := posAt(src, int(n.Offset)); n.Pos != want {
 				t.Fatalf("%q: value at offset %d has position %v, want %v", src, n.Offset, n.Pos, want)
 			}
-			for _, c := range n.Children {
+			for _, c := range n.Children() {
 				walk(c)
 			}
 		}

@@ -174,7 +174,7 @@ func TestMemberLargeObject(t *testing.T) {
 		doc := mustParse(t, "big."+format, sb.String(), DefaultOptions())
 		for i := range 100 {
 			m := doc.Root.Member(fmt.Sprintf("k%d", i))
-			if m == nil || m.Value() != int64(i) || m != doc.Root.Children[i] {
+			if m == nil || m.Value() != int64(i) || m != doc.Root.Children()[i] {
 				t.Fatalf("%s: Member(k%d) = %v", format, i, m)
 			}
 		}
@@ -222,9 +222,9 @@ func TestMemberSmallObjects(t *testing.T) {
 					}
 					// MemberAt finds the same member whatever the hint,
 					// and says where it is.
-					for hint := -1; hint <= len(doc.Root.Children)+1; hint++ {
+					for hint := -1; hint <= len(doc.Root.Children())+1; hint++ {
 						got, at := doc.Root.MemberAt(name, hint)
-						if got != m || m == nil && at != -1 || m != nil && doc.Root.Children[at] != m {
+						if got != m || m == nil && at != -1 || m != nil && doc.Root.Children()[at] != m {
 							t.Fatalf("%s %s: MemberAt(%q, %d) = %v, %d; Member gives %v", format, sb.String(), name, hint, got, at, m)
 						}
 					}
@@ -346,7 +346,7 @@ func TestDuplicateKeysKeepFirstPlace(t *testing.T) {
 	}
 	sb.WriteString(`"k3":"last"}`)
 	doc := mustParse(t, "big.json", sb.String(), allowAll)
-	if doc.Root.Member("k3").Value() != "last" || doc.Root.Children[3].Value() != "last" || len(doc.Root.Children) != 20 {
+	if doc.Root.Member("k3").Value() != "last" || doc.Root.Children()[3].Value() != "last" || len(doc.Root.Children()) != 20 {
 		t.Errorf("large object duplicate: %s", doc.JSON)
 	}
 	e := parseErr(t, "big.json", sb.String(), DefaultOptions())
@@ -1012,11 +1012,11 @@ func TestNamesShared(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, b := doc.Root.Children[0].Member("name"), doc.Root.Children[1].Member("name")
+		a, b := doc.Root.Children()[0].Member("name"), doc.Root.Children()[1].Member("name")
 		if a == nil || b == nil || unsafe.StringData(a.Key) != unsafe.StringData(b.Key) {
 			t.Errorf("%s: the two \"name\" keys are not one string", name)
 		}
-		if doc.Root.Children[2].Children[0].Key != "emantype" || doc.Root.Children[1].Children[1].Key != "type" {
+		if doc.Root.Children()[2].Children()[0].Key != "emantype" || doc.Root.Children()[1].Children()[1].Key != "type" {
 			t.Errorf("%s: names read wrong: %q", name, doc.Root.Value())
 		}
 	}
@@ -1045,15 +1045,15 @@ func TestRenderLimit(t *testing.T) {
 	}
 }
 
-// TestNodeSize: a node takes 104 bytes (a 9 MB document has some 360,000);
+// TestNodeSize: a node takes 72 bytes (a 9 MB document has some 360,000);
 // its integers are 32 bits wide, which MaxBytes and MaxJSONBytes make safe.
 func TestNodeSize(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("the size is pinned for 64-bit platforms")
 	}
 	var n Node
-	if got := unsafe.Sizeof(n); got != 104 {
-		t.Errorf("a Node is %d bytes, want 104", got)
+	if got := unsafe.Sizeof(n); got != 72 {
+		t.Errorf("a Node is %d bytes, want 72", got)
 	}
 	if got := unsafe.Offsetof(n.Pos); got != 8 {
 		t.Errorf("Node.Pos is at offset %d, want 8 (Kind, Style and Index in one word)", got)

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
+	"unsafe"
 
 	"github.com/celint/celint/internal/jsonpointer"
 )
@@ -50,68 +50,29 @@ func (p Pos) IsZero() bool { return p.Line == 0 && p.Col == 0 }
 // first occurrence in Children (so member order is the order in which keys
 // first appear) and the earlier node is dropped from the tree.
 //
-// Its integers are 32 bits wide, so that a node takes 104 bytes: no
-// document the loader accepts has 2^31 bytes (see MaxBytes).
+// Its integers are 32 bits wide, and its value and children share two
+// words (see value.go), so that a node takes 72 bytes: a document holds
+// one per value, and they are most of its memory. No document the loader
+// accepts has 2^31 bytes (see MaxBytes).
 type Node struct {
-	Kind     Kind
-	Style    Style   // how a YAML scalar or collection is written; Plain for JSON
-	names    uint16  // a small object's member names, one bit each (see nameBit); 0 when unknown
-	Index    int32   // element index when Parent is an array; -1 otherwise
-	Pos      Pos     // where the value starts in the source
-	KeyPos   Pos     // where the member name starts, for object members; zero otherwise
-	Offset   int32   // byte offset of the value's first byte in Document.JSON
-	End      int32   // byte offset just past the value in Document.JSON
-	Parent   *Node   // nil for the root
-	Key      string  // member name, when Parent is an object
-	Children []*Node // array elements, or object members in source order
+	Kind   Kind
+	Style  Style  // how a YAML scalar or collection is written; Plain for JSON
+	names  uint16 // a small object's member names, one bit each (see nameBit); 0 when unknown
+	Index  int32  // element index when Parent is an array; -1 otherwise
+	Pos    Pos    // where the value starts in the source
+	KeyPos Pos    // where the member name starts, for object members; zero otherwise
+	Offset int32  // byte offset of the value's first byte in Document.JSON
+	End    int32  // byte offset just past the value in Document.JSON
+	Parent *Node  // nil for the root
+	Key    string // member name, when Parent is an object
 
-	// scalar is a scalar's value: nil, bool, int64, float64 or string.
-	// For an object with more than smallObject members it is the index
-	// of its members, a map[string]int from a name to its position in
-	// Children (see memberIndex); for other collections, nil.
-	scalar any
-	native atomic.Pointer[any] // a collection's Value, built on first use
-}
-
-// memberIndex is an object's name index; nil when it has none.
-func (n *Node) memberIndex() map[string]int {
-	m, _ := n.scalar.(map[string]int)
-	return m
-}
-
-// Value returns the JSON-compatible value of the whole subtree: nil, bool,
-// int64, float64, string, []any or map[string]any, a collection's map or
-// slice holding its children's Values.
-//
-// A collection's value is built on first use and kept: every call returns
-// the same map or slice, which must not be modified. Reading a document
-// through its nodes (Children, Member, Elem) builds nothing; a collection
-// whose value is never asked for costs no copy.
-func (n *Node) Value() any {
-	if n.Kind != Array && n.Kind != Object {
-		return n.scalar
-	}
-	if p := n.native.Load(); p != nil {
-		return *p
-	}
-	var v any
-	if n.Kind == Array {
-		vals := make([]any, len(n.Children))
-		for i, c := range n.Children {
-			vals[i] = c.Value()
-		}
-		v = vals
-	} else {
-		m := make(map[string]any, len(n.Children))
-		for _, c := range n.Children {
-			m[c.Key] = c.Value()
-		}
-		v = m
-	}
-	if n.native.CompareAndSwap(nil, &v) {
-		return v
-	}
-	return *n.native.Load() // built at the same time by another goroutine
+	// ptr and word hold the value, by Kind (see value.go): a string's
+	// bytes and length, laid out as a string header; a number's boxed
+	// int64 or float64 and which of the two it is; a boolean in word; a
+	// collection's children, as the first of word pointers or, for an
+	// object with a name index, as a *bigObject.
+	ptr  unsafe.Pointer
+	word int
 }
 
 // Style is how a value is written in YAML source.
@@ -195,18 +156,25 @@ func (n *Node) MemberAt(name string, hint int) (*Node, int) {
 	if n.names != 0 && n.names&nameBit(name) == 0 {
 		return nil, -1
 	}
-	if uint(hint) < uint(len(n.Children)) {
-		if c := n.Children[hint]; c.Key == name {
-			return c, hint // names are unique within Children
+	if n.word < 0 {
+		big := (*bigObject)(n.ptr)
+		if uint(hint) < uint(len(big.kids)) {
+			if c := big.kids[hint]; c.Key == name {
+				return c, hint // names are unique within Children
+			}
 		}
-	}
-	if m := n.memberIndex(); m != nil {
-		if i, ok := m[name]; ok {
-			return n.Children[i], i
+		if i, ok := big.index[name]; ok {
+			return big.kids[i], i
 		}
 		return nil, -1
 	}
-	for i, c := range n.Children {
+	kids := n.list()
+	if uint(hint) < uint(len(kids)) {
+		if c := kids[hint]; c.Key == name {
+			return c, hint
+		}
+	}
+	for i, c := range kids {
 		if c.Key == name {
 			return c, i
 		}
@@ -227,10 +195,10 @@ func nameBit(name string) uint16 {
 // Elem returns the i-th element, or nil when i is out of range or n is not
 // an array.
 func (n *Node) Elem(i int) *Node {
-	if n == nil || n.Kind != Array || i < 0 || i >= len(n.Children) {
-		return nil
+	if n == nil || n.Kind != Array || uint(i) >= uint(n.word) {
+		return nil // (an array has no name index: word is its length)
 	}
-	return n.Children[i]
+	return *(**Node)(unsafe.Add(n.ptr, uintptr(i)*unsafe.Sizeof(n)))
 }
 
 // Document is a parsed document.
@@ -315,7 +283,7 @@ func (d *Document) NodeAt(offset int) *Node {
 		if offset < int(n.Offset) || offset >= int(n.End) {
 			return nil
 		}
-		kids := n.Children
+		kids := n.Children()
 		i := sort.Search(len(kids), func(i int) bool { return int(kids[i].Offset) > offset })
 		if i == 0 {
 			return nil

@@ -46,16 +46,16 @@ func render(root *Node, sizeHint, values, limit int) ([]byte, []*Node) {
 		case Null:
 			buf = append(buf, "null"...)
 		case Bool:
-			buf = strconv.AppendBool(buf, n.scalar.(bool))
+			buf = strconv.AppendBool(buf, n.Value().(bool))
 		case Number:
-			switch v := n.scalar.(type) {
+			switch v := n.Value().(type) {
 			case int64:
 				buf = strconv.AppendInt(buf, v, 10)
 			case float64:
 				buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 			}
 		case String:
-			buf = AppendJSONString(buf, n.scalar.(string))
+			buf = AppendJSONString(buf, n.Value().(string))
 		}
 		n.End, _ = at()
 	}
@@ -63,7 +63,7 @@ func render(root *Node, sizeHint, values, limit int) ([]byte, []*Node) {
 	for len(stack) > 0 && !over {
 		top := &stack[len(stack)-1]
 		n := top.n
-		if top.i == len(n.Children) {
+		if top.i == n.Len() {
 			if n.Kind == Object {
 				buf = append(buf, '}')
 			} else {
@@ -73,7 +73,7 @@ func render(root *Node, sizeHint, values, limit int) ([]byte, []*Node) {
 			stack = stack[:len(stack)-1]
 			continue
 		}
-		c := n.Children[top.i]
+		c := n.Children()[top.i]
 		if top.i > 0 {
 			buf = append(buf, ',')
 		}

@@ -367,7 +367,7 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 						return
 					}
 					rs.Docs.Sections = map[string]string{}
-					for _, c := range v.Children {
+					for _, c := range v.Children() {
 						rs.Docs.Sections[c.Key] = r.str(c)
 					}
 				}
@@ -390,7 +390,7 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 				r.add(v.Pos, "selections: expected a mapping of names to selection paths, found %s", KindPhrase(v))
 				return
 			}
-			for _, c := range v.Children {
+			for _, c := range v.Children() {
 				if !identRE.MatchString(c.Key) {
 					r.add(c.KeyPos, "selection name %q is not an identifier (letters, digits, _)", c.Key)
 					continue
@@ -404,7 +404,7 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 				r.add(v.Pos, "levels: expected a mapping of rule ids to levels, found %s", KindPhrase(v))
 				return
 			}
-			for _, c := range v.Children {
+			for _, c := range v.Children() {
 				l := r.scalar(c)
 				if !isLevel(l.Value) {
 					r.add(l.Pos, "level %q is not one of must, should, may", l.Value)
@@ -572,7 +572,7 @@ func (r *reader) members(n *Node, what string, known []string, visit func(key st
 		r.add(n.Pos, "%s: expected a mapping, found %s", what, KindPhrase(n))
 		return
 	}
-	for _, c := range n.Children {
+	for _, c := range n.Children() {
 		if !contains(known, c.Key) {
 			r.add(c.KeyPos, "unknown field %q; expected one of: %s", c.Key, strings.Join(known, ", "))
 			continue
@@ -587,7 +587,7 @@ func (r *reader) list(n *Node, what string, visit func(*Node)) {
 		r.add(n.Pos, "expected %s, found %s", what, KindPhrase(n))
 		return
 	}
-	for _, c := range n.Children {
+	for _, c := range n.Children() {
 		visit(c)
 	}
 }
@@ -640,7 +640,7 @@ func (r *reader) scalars(n *Node) []Scalar {
 		return []Scalar{r.scalar(n)}
 	}
 	var out []Scalar
-	for _, c := range n.Children {
+	for _, c := range n.Children() {
 		out = append(out, r.scalar(c))
 	}
 	return out
@@ -709,7 +709,7 @@ func (r *reader) vars(n *Node) Vars {
 		return nil
 	}
 	var out Vars
-	for _, c := range n.Children {
+	for _, c := range n.Children() {
 		if !identRE.MatchString(c.Key) {
 			r.add(c.KeyPos, "variable name %q is not an identifier (letters, digits, _)", c.Key)
 			continue
@@ -771,7 +771,7 @@ func (r *reader) rule(n *Node, opts RuleFileOptions) *RuleSpec {
 				r.add(v.Pos, "schemaMessages: expected a mapping of schema keywords to messages, found %s", KindPhrase(v))
 				return
 			}
-			for _, c := range v.Children {
+			for _, c := range v.Children() {
 				s.SchemaMessages = append(s.SchemaMessages, NamedText{Name: c.Key, Text: r.scalar(c)})
 			}
 		case opts.ScopeKey:
@@ -886,7 +886,7 @@ func (r *reader) scope(n *Node, key string) Scope {
 		r.add(n.Pos, `expected "independent", a list of values, or {from, until}, found %s`, KindPhrase(n))
 		return sc
 	}
-	for _, c := range n.Children {
+	for _, c := range n.Children() {
 		if c.Kind == Object || c.Kind == Array {
 			r.add(c.Pos, "expected a version string, found %s", KindPhrase(c))
 			continue

@@ -276,7 +276,7 @@ func (d *Document) owns(n *Node) bool {
 		p := c.Parent
 		switch p.Kind {
 		case Array:
-			if c.Index < 0 || int(c.Index) >= len(p.Children) || p.Children[c.Index] != c {
+			if c.Index < 0 || int(c.Index) >= p.Len() || p.Children()[c.Index] != c {
 				return false
 			}
 		case Object:
@@ -332,7 +332,7 @@ func (sc *spanCache) end(n *Node, start int) int {
 // nil when c has none. When that child is the expansion of an alias, alias
 // is instead the offset just past the alias (*name) when it can be found.
 func (sc *spanCache) lastChild(c *Node) (last *Node, alias int) {
-	kids := c.Children
+	kids := c.Children()
 	if len(kids) == 0 || c.Kind != Array && c.Kind != Object {
 		return nil, -1
 	}
@@ -435,7 +435,7 @@ func inPlace(n *Node) bool {
 	case p.Kind == Object:
 		return posLess(n.KeyPos, n.Pos)
 	}
-	return posLess(p.Pos, n.Pos) && (n.Index <= 0 || int(n.Index) < len(p.Children) && posLess(p.Children[n.Index-1].Pos, n.Pos))
+	return posLess(p.Pos, n.Pos) && (n.Index <= 0 || int(n.Index) < p.Len() && posLess(p.Children()[n.Index-1].Pos, n.Pos))
 }
 
 func (sc *spanCache) isCopy(n *Node) bool { return sc.original(n) != n }
@@ -877,8 +877,8 @@ func (sc *spanCache) parentIndent(n *Node) int {
 	if c, ok := sc.dashCol(n); ok {
 		return c
 	}
-	if len(p.Children) > 0 {
-		if c, ok := sc.dashCol(p.Children[0]); ok {
+	if p.Len() > 0 {
+		if c, ok := sc.dashCol(p.Children()[0]); ok {
 			return c
 		}
 	}

@@ -264,7 +264,7 @@ func TestEndLongLine(t *testing.T) {
 	for _, name := range []string{"long.json", "long.yaml"} {
 		doc := mustParse(t, name, sb.String(), DefaultOptions())
 		for i, want := range ends {
-			n := doc.Root.Children[i]
+			n := doc.Root.Children()[i]
 			if got := doc.End(n); got != (Pos{1, int32(want)}) {
 				t.Fatalf("%s: End(/%d) = %v, want 1:%d", name, i, got, want)
 			}
@@ -351,7 +351,7 @@ func TestOffset(t *testing.T) {
 	// JSON breaks lines at "\r\n", a lone '\r' and '\n', as YAML does.
 	js := mustParse(t, "o.json", "[1,\r2,\r\n3]", DefaultOptions())
 	for i, want := range []string{"1:2", "2:1", "3:1"} {
-		n := js.Root.Children[i]
+		n := js.Root.Children()[i]
 		if n.Pos.String() != want {
 			t.Fatalf("JSON element %d at %v, want %s", i, n.Pos, want)
 		}
@@ -402,14 +402,14 @@ func checkEnds(doc *Document) string {
 	}
 	for _, n := range doc.nodes {
 		end := doc.End(n)
-		for i, c := range n.Children {
+		for i, c := range n.Children() {
 			ce := doc.End(c)
 			if posLess(end, ce) && ce != c.Pos { // an empty value may sit past its key
 
 				return fmt.Sprintf("child %q ends at %v, after its parent (%v)", c.Pointer(), ce, end)
 			}
-			if i+1 < len(n.Children) {
-				next := n.Children[i+1]
+			if i+1 < n.Len() {
+				next := n.Children()[i+1]
 				at := next.Pos
 				if n.Kind == Object {
 					at = next.KeyPos

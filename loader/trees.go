@@ -187,10 +187,10 @@ func (e *treeEncoder) node(n *Node, member bool) error {
 	switch n.Kind {
 	case Null:
 	case Bool:
-		b, _ := n.scalar.(bool)
+		b, _ := n.Value().(bool)
 		e.out = append(e.out, map[bool]byte{false: 0, true: 1}[b])
 	case Number:
-		switch v := n.scalar.(type) {
+		switch v := n.Value().(type) {
 		case int64:
 			e.out = append(e.out, 0)
 			e.out = binary.AppendVarint(e.out, v)
@@ -198,14 +198,14 @@ func (e *treeEncoder) node(n *Node, member bool) error {
 			e.out = append(e.out, 1)
 			e.out = binary.LittleEndian.AppendUint64(e.out, math.Float64bits(v))
 		default:
-			return fmt.Errorf("a number of type %T", n.scalar)
+			return fmt.Errorf("a number of type %T", n.Value())
 		}
 	case String:
-		s, _ := n.scalar.(string)
+		s, _ := n.Value().(string)
 		e.str(s)
 	case Array, Object:
-		e.out = binary.AppendUvarint(e.out, uint64(len(n.Children)))
-		for _, c := range n.Children {
+		e.out = binary.AppendUvarint(e.out, uint64(n.Len()))
+		for _, c := range n.Children() {
 			if err := e.node(c, n.Kind == Object); err != nil {
 				return err
 			}
@@ -334,7 +334,7 @@ func (d *treeDecoder) node(member bool, depth int) *Node {
 	}
 	switch kind {
 	case Bool:
-		n.scalar = d.byte() == 1
+		n.setScalar(d.byte() == 1)
 	case Number:
 		switch d.byte() {
 		case 0:
@@ -344,20 +344,20 @@ func (d *treeDecoder) node(member bool, depth int) *Node {
 				return nil
 			}
 			d.in = d.in[w:]
-			n.scalar = v
+			n.setScalar(v)
 		case 1:
 			if len(d.in) < 8 {
 				d.err = true
 				return nil
 			}
-			n.scalar = math.Float64frombits(binary.LittleEndian.Uint64(d.in))
+			n.setScalar(math.Float64frombits(binary.LittleEndian.Uint64(d.in)))
 			d.in = d.in[8:]
 		default:
 			d.err = true
 			return nil
 		}
 	case String:
-		n.scalar = d.str()
+		n.setString(d.str())
 	case Array, Object:
 		count := d.uint()
 		if d.err || count > uint64(len(d.in)) || count > math.MaxInt32 {

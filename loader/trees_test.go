@@ -23,13 +23,13 @@ func sameDocument(a, b *Document) string {
 		twin[x] = y
 		if x.Kind != y.Kind || x.Style != y.Style || x.Pos != y.Pos || x.KeyPos != y.KeyPos || x.Key != y.Key || x.Index != y.Index ||
 			x.Offset != y.Offset || x.End != y.End || twin[x.Parent] != y.Parent || !reflect.DeepEqual(x.Value(), y.Value()) ||
-			!reflect.DeepEqual(x.memberIndex(), y.memberIndex()) || len(x.Children) != len(y.Children) {
+			!reflect.DeepEqual(x.memberIndex(), y.memberIndex()) || x.Len() != y.Len() {
 			return fmt.Sprintf("at %s: %v %v %v %v %q %d %d-%d %v against %v %v %v %v %q %d %d-%d %v", x.Pointer(),
 				x.Kind, x.Style, x.Pos, x.KeyPos, x.Key, x.Index, x.Offset, x.End, x.Value(),
 				y.Kind, y.Style, y.Pos, y.KeyPos, y.Key, y.Index, y.Offset, y.End, y.Value())
 		}
-		for i := range x.Children {
-			if d := walk(x.Children[i], y.Children[i]); d != "" {
+		for i := range x.Children() {
+			if d := walk(x.Children()[i], y.Children()[i]); d != "" {
 				return d
 			}
 		}
@@ -182,43 +182,39 @@ func FuzzDecodeTree(f *testing.F) {
 	})
 }
 
-// TestValueOnFirstUse: a collection's native value is not built when the
-// document is parsed, is built once when first asked for, even by several
-// goroutines at once, and is then the same map every time.
-func TestValueOnFirstUse(t *testing.T) {
-	doc, err := Parse("v.json", []byte(`{"a": [1, {"b": "c"}], "d": null}`), DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range doc.nodes {
-		if n.native.Load() != nil {
-			t.Fatalf("%s: native value built at parse time", n.Pointer())
-		}
-	}
-	const workers = 8
-	got := make([]map[string]any, workers)
-	done := make(chan int)
-	for i := range workers {
-		go func() {
-			got[i], _ = doc.Root.Value().(map[string]any)
-			done <- i
-		}()
-	}
-	for range workers {
-		<-done
-	}
-	for i := range got {
-		if got[i] == nil || reflect.ValueOf(got[i]).UnsafePointer() != reflect.ValueOf(got[0]).UnsafePointer() {
-			t.Fatalf("worker %d got another map: %v", i, got[i])
-		}
-	}
-	want := map[string]any{"a": []any{int64(1), map[string]any{"b": "c"}}, "d": nil}
-	if !reflect.DeepEqual(got[0], want) {
-		t.Errorf("Value() = %v, want %v", got[0], want)
-	}
-	a := doc.Root.Member("a")
-	if reflect.ValueOf(a.Value()).UnsafePointer() != reflect.ValueOf(got[0]["a"]).UnsafePointer() {
-		t.Error("a child's value is not the one its parent's value holds")
+// TestValue: a node's Value is its JSON value, a scalar's made without
+// allocating, a collection's a fresh copy at each call, so that changing
+// one copy changes neither the document nor the next copy.
+func TestValue(t *testing.T) {
+	src := `{"a": [1, {"b": "c"}, 2.5, true, false, null, ""], "d": null, "e": "x\u00e9", "f": -9007199254740993}`
+	for _, format := range []string{"json", "yaml"} {
+		t.Run(format, func(t *testing.T) {
+			name := "v." + format
+			doc, err := Parse(name, []byte(src), DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]any{
+				"a": []any{int64(1), map[string]any{"b": "c"}, 2.5, true, false, nil, ""},
+				"d": nil, "e": "xé", "f": int64(-9007199254740993),
+			}
+			got := doc.Root.Value().(map[string]any)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("Value() = %#v, want %#v", got, want)
+			}
+			got["a"].([]any)[0] = "changed"
+			if again := doc.Root.Value(); !reflect.DeepEqual(again, want) {
+				t.Errorf("after changing a copy, Value() = %#v", again)
+			}
+			for _, c := range doc.Root.Member("a").Children() {
+				if c.Kind >= Array {
+					continue
+				}
+				if n := testing.AllocsPerRun(10, func() { _ = c.Value() }); n != 0 {
+					t.Errorf("%s: Value() allocates %v times", c.Pointer(), n)
+				}
+			}
+		})
 	}
 }
 

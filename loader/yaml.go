@@ -460,7 +460,7 @@ func (c *yamlConv) convert(y *yaml.Node, depth int) (*Node, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		n.scalar = val
+		n.setScalar(val)
 		n.Style = scalarStyle(y.Style)
 		return n, nil
 	case yaml.DocumentNode:

@@ -498,7 +498,8 @@ func (p *yfast) blockScalar(off, parentCol int) (*Node, bool) {
 	if err != nil {
 		return nil, false
 	}
-	n.scalar, n.Style = string(sb), Folded
+	n.Style = Folded
+	n.setString(string(sb))
 	if literal {
 		n.Style = Literal
 	}
@@ -793,7 +794,8 @@ func (p *yfast) scalarNode(kind Kind, val any, nonFinite bool, raw string, style
 	if err != nil {
 		return nil, false
 	}
-	n.scalar, n.Style = val, style
+	n.Style = style
+	n.setScalar(val)
 	return n, true
 }
 

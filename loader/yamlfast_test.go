@@ -406,12 +406,12 @@ func TestFastYAMLLongLine(t *testing.T) {
 		t.Fatal("the fast path refuses the long line")
 	}
 	seq := root.Member("é")
-	if seq == nil || len(seq.Children) != n {
+	if seq == nil || len(seq.Children()) != n {
 		t.Fatalf("got %v", seq)
 	}
 	// "é: [" is 4 characters; each entry and its ", " are 3.
 	for _, i := range []int{0, 1, n/2 + 1, n - 1} {
-		if got, want := seq.Children[i].Pos, (Pos{Line: 1, Col: int32(5 + 3*i)}); got != want {
+		if got, want := seq.Children()[i].Pos, (Pos{Line: 1, Col: int32(5 + 3*i)}); got != want {
 			t.Errorf("entry %d at %v, want %v", i, got, want)
 		}
 	}

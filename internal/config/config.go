@@ -133,7 +133,7 @@ func load(file string, chain []string) (*Config, error) {
 	var own Layer
 	var base *Config
 	var overrides []Layer
-	for _, m := range root.Children {
+	for _, m := range root.Children() {
 		switch m.Key {
 		case "extends":
 			s, ok := r.str(m)
@@ -157,7 +157,7 @@ func load(file string, chain []string) (*Config, error) {
 				r.fail(m.Pos, "overrides is a list of {files, rules}, found %s", loader.KindPhrase(m))
 				continue
 			}
-			for _, o := range m.Children {
+			for _, o := range m.Children() {
 				if l, ok := r.override(o); ok {
 					overrides = append(overrides, l)
 				}
@@ -231,7 +231,7 @@ func (r *reader) strs(n *loader.Node) []string {
 		return nil
 	}
 	var out []string
-	for _, e := range n.Children {
+	for _, e := range n.Children() {
 		s, ok := e.Value().(string)
 		if !ok {
 			r.fail(e.Pos, "%s: expected a string, found %s", n.Key, loader.KindPhrase(e))
@@ -248,7 +248,7 @@ func (r *reader) patterns(n *loader.Node) []Pattern {
 		return nil
 	}
 	var out []Pattern
-	for _, e := range n.Children {
+	for _, e := range n.Children() {
 		s, ok := e.Value().(string)
 		if !ok {
 			r.fail(e.Pos, "%s: expected a file pattern (a string), found %s", n.Key, loader.KindPhrase(e))
@@ -271,7 +271,7 @@ func (r *reader) levels(n *loader.Node) []Level {
 		return nil
 	}
 	var out []Level
-	for _, m := range n.Children {
+	for _, m := range n.Children() {
 		s, ok := m.Value().(string)
 		if !ok || !slices.Contains(levels, s) {
 			r.fail(m.Pos, "rules: %s: expected error, warning, info or off, found %s", m.Key, describe(m))
@@ -289,7 +289,7 @@ func (r *reader) override(n *loader.Node) (Layer, bool) {
 	}
 	var l Layer
 	hasFiles := false
-	for _, m := range n.Children {
+	for _, m := range n.Children() {
 		switch m.Key {
 		case "files":
 			hasFiles = true
