@@ -114,13 +114,13 @@ func (s *yscan) pushBlock(col int, kind byte, pos Pos) *Error {
 // resolve decides, at the token at pos on a later line or the same one,
 // whether the pending indicator got its node; if not, its node is an empty
 // scalar, counted (except for an empty explicit key).
-func (s *yscan) resolve(pos Pos, dash bool, end bool) *Error {
+func (s *yscan) resolve(pos Pos, valueAtKeyCol bool, end bool) *Error {
 	p := s.pend
 	if p.kind == 0 {
 		return nil
 	}
 	s.pend = ypending{}
-	node := !end && (pos.Line == p.line || int(pos.Col)-1 > p.col || p.kind == ':' && dash && int(pos.Col)-1 == p.col)
+	node := !end && (pos.Line == p.line || int(pos.Col)-1 > p.col || p.kind == ':' && valueAtKeyCol && int(pos.Col)-1 == p.col)
 	if node {
 		s.isKey = p.kind == '?'
 		return nil
@@ -263,6 +263,9 @@ func (s *yscan) run() (int, *Error) {
 			}
 			startOfLine, s.begun = false, true
 			dash := c == '-' && isBlankz(src, i+1)
+			// yaml.v3 takes a block sequence, or a block scalar, at the
+			// column of a key as that key's value.
+			valueAtKeyCol := dash || c == '|' || c == '>'
 			// A node that starts with properties starts where they do, on
 			// their line: that decides whether it is the pending
 			// indicator's node, and the column of a key.
@@ -272,7 +275,7 @@ func (s *yscan) run() (int, *Error) {
 			}
 			kcol := int(at.Col) - 1 // the column of the node, as a key
 			if c != '&' && c != '!' {
-				if err := s.resolve(at, dash, false); err != nil {
+				if err := s.resolve(at, valueAtKeyCol, false); err != nil {
 					return i, err
 				}
 			}
@@ -438,11 +441,15 @@ func (s *yscan) skipProp(i int) int {
 		}
 		return min(j+1, len(src))
 	}
-	ok := isAnchorChar
 	if src[i] == '!' {
-		ok = isTagChar
+		// A tag goes on through flow indicators, as yaml.v3 reads it:
+		// in "[!a,b]" the tag is "!a,b".
+		for j < len(src) && isTagChar(src[j]) {
+			j++
+		}
+		return j
 	}
-	for j < len(src) && ok(src[j]) {
+	for j < len(src) && isAnchorChar(src[j]) {
 		if len(s.flow) > 0 && isFlowIndicator(src[j]) {
 			break
 		}
