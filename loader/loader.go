@@ -203,6 +203,9 @@ func bytesLimitError(file string, size, limit int64) *Error {
 // extension of name (.json; .yaml or .yml); for any other name it is JSON
 // when the first non-whitespace byte is '{' or '[', YAML otherwise. The
 // error, when not nil, is always an *Error.
+//
+// The document keeps data (Document.Source, and a JSON input's strings and
+// Document.JSON share its bytes), which must not be modified afterwards.
 func Parse(name string, data []byte, opts Options) (*Document, error) {
 	doc, err := parse(name, data, opts)
 	if err != nil {

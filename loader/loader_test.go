@@ -1062,3 +1062,35 @@ func TestNodeSize(t *testing.T) {
 		t.Errorf("MaxBytes %d or MaxJSONBytes %d does not fit a node's int32 offsets", MaxBytes, MaxJSONBytes)
 	}
 }
+
+// TestPointerEscapes: Pointer escapes "~" and "/" in member names, writes
+// indexes in decimal, and gives every node of a document the pointer that
+// finds it.
+func TestPointerEscapes(t *testing.T) {
+	src := `{"a/b": {"~": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, {"": {"x~/y": true}}]}, "": 1, "é": [[]]}`
+	doc, err := Parse("p.json", []byte(src), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string][]string{
+		"/a~1b/~0/10//x~0~1y": {"a/b", "~", "10", "", "x~/y"},
+		"/a~1b/~0/9":          {"a/b", "~", "9"},
+		"/":                   {""},
+		"/é/0":                {"é", "0"},
+	}
+	for want, toks := range cases {
+		n := doc.Root
+		for _, tok := range toks {
+			n = n.Child(EscapeToken(tok))
+		}
+		if n == nil {
+			t.Fatalf("%q: no node", want)
+		}
+		if got := n.Pointer(); got != want {
+			t.Errorf("Pointer() = %q, want %q", got, want)
+		}
+	}
+	if got := doc.Root.Pointer(); got != "" {
+		t.Errorf("the root's pointer is %q", got)
+	}
+}

@@ -97,20 +97,61 @@ func (n *Node) Pointer() string {
 	if n.Parent == nil {
 		return ""
 	}
-	depth := 0
+	// One pass measures the pointer, a second writes it from its end: the
+	// string is the only allocation.
+	size := 0
 	for c := n; c.Parent != nil; c = c.Parent {
-		depth++
-	}
-	toks := make([]string, depth)
-	for c := n; c.Parent != nil; c = c.Parent {
-		depth--
+		size++ // the '/'
 		if c.Parent.Kind == Array {
-			toks[depth] = strconv.Itoa(int(c.Index))
-		} else {
-			toks[depth] = c.Key
+			size += digits(int(c.Index))
+			continue
+		}
+		size += len(c.Key)
+		for i := 0; i < len(c.Key); i++ {
+			if k := c.Key[i]; k == '~' || k == '/' {
+				size++
+			}
 		}
 	}
-	return jsonpointer.Join(toks...)
+	buf := make([]byte, size)
+	at := size
+	for c := n; c.Parent != nil; c = c.Parent {
+		if c.Parent.Kind == Array {
+			for i := int(c.Index); ; i /= 10 {
+				at--
+				buf[at] = byte('0' + i%10)
+				if i < 10 {
+					break
+				}
+			}
+		} else {
+			for i := len(c.Key) - 1; i >= 0; i-- {
+				switch k := c.Key[i]; k {
+				case '~':
+					at -= 2
+					buf[at], buf[at+1] = '~', '0'
+				case '/':
+					at -= 2
+					buf[at], buf[at+1] = '~', '1'
+				default:
+					at--
+					buf[at] = k
+				}
+			}
+		}
+		at--
+		buf[at] = '/'
+	}
+	return unsafe.String(&buf[0], size)
+}
+
+// digits is the number of decimal digits of i ≥ 0.
+func digits(i int) int {
+	d := 1
+	for ; i >= 10; i /= 10 {
+		d++
+	}
+	return d
 }
 
 // EscapeToken escapes a member name as a JSON Pointer reference token
