@@ -246,7 +246,7 @@ func (s *selector) step(doc *loader.Document, k int, cur []*loader.Node) ([]*loa
 	if c.kind == compDeep {
 		return deep(cur, s.nestedBefore(k)), nil
 	}
-	var next []*loader.Node
+	next := make([]*loader.Node, 0, c.most(cur))
 	for _, n := range cur {
 		var err error
 		next, err = c.step(doc, n, next)
@@ -257,7 +257,27 @@ func (s *selector) step(doc *loader.Document, k int, cur []*loader.Node) ([]*loa
 	if s.nestedBefore(k) {
 		sortByOffset(next)
 	}
+	if cap(next)-len(next) > len(next)+64 {
+		// Selections are kept for the whole lint: one that kept far
+		// fewer nodes than it could have gets a list of its size.
+		next = append([]*loader.Node(nil), next...)
+	}
 	return next, nil
+}
+
+// most is how many nodes the component can select from cur, at most
+// (queries that gjson answers, which find nodes by offset, can select more
+// than that only by growing the list): the list is made that long once
+// instead of growing, which left as much garbage as the list itself.
+func (c component) most(cur []*loader.Node) int {
+	if c.kind == compKey {
+		return len(cur)
+	}
+	n := 0
+	for _, x := range cur {
+		n += x.Len()
+	}
+	return n
 }
 
 // nestedBefore reports whether what the components before the k-th select
@@ -285,24 +305,34 @@ func (s *selector) prefix(k int) string {
 // of cur can lie inside the subtree of an earlier one, and is then skipped.
 // The walk uses an explicit stack: documents can be deeper than the Go
 // stack allows recursion for.
+//
+// The subtrees are walked twice, to count their nodes and then to list
+// them: the list, kept for the whole lint, is made once at its size.
 func deep(cur []*loader.Node, nested bool) []*loader.Node {
-	var out, stack []*loader.Node
-	end := -1 // End of the last subtree walked
-	for _, root := range cur {
-		if nested && int(root.Offset) < end {
-			continue
-		}
-		end = int(root.End)
-		stack = append(stack[:0], root)
-		for len(stack) > 0 {
-			n := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			out = append(out, n)
-			for i := n.Len() - 1; i >= 0; i-- {
-				stack = append(stack, n.Children()[i])
+	var stack []*loader.Node
+	walk := func(visit func(*loader.Node)) {
+		end := -1 // End of the last subtree walked
+		for _, root := range cur {
+			if nested && int(root.Offset) < end {
+				continue
+			}
+			end = int(root.End)
+			stack = append(stack[:0], root)
+			for len(stack) > 0 {
+				n := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				visit(n)
+				kids := n.Children()
+				for i := len(kids) - 1; i >= 0; i-- {
+					stack = append(stack, kids[i])
+				}
 			}
 		}
 	}
+	total := 0
+	walk(func(*loader.Node) { total++ })
+	out := make([]*loader.Node, 0, total)
+	walk(func(n *loader.Node) { out = append(out, n) })
 	return out
 }
 
