@@ -54,7 +54,7 @@ func compileShape(file string, n *loader.Node) (*shape, error) {
 			return s
 		}
 		for _, m := range n.Children() {
-			switch m.Key {
+			switch m.Key() {
 			case "type":
 				for _, t := range stringsOf(m) {
 					if !slices.Contains(jsonTypes, t) {
@@ -76,7 +76,7 @@ func compileShape(file string, n *loader.Node) (*shape, error) {
 					continue
 				}
 				for _, p := range m.Children() {
-					s.properties = append(s.properties, namedShape{p.Key, build(p)})
+					s.properties = append(s.properties, namedShape{p.Key(), build(p)})
 				}
 			case "items":
 				s.items = build(m)
@@ -93,16 +93,16 @@ func compileShape(file string, n *loader.Node) (*shape, error) {
 			case "minItems", "minLength":
 				i, ok := m.Value().(int64)
 				if !ok || i < 0 {
-					add(m.Pos, "assume: %s is a non-negative integer", m.Key)
+					add(m.Pos, "assume: %s is a non-negative integer", m.Key())
 					continue
 				}
-				if m.Key == "minItems" {
+				if m.Key() == "minItems" {
 					s.minItems = int(i)
 				} else {
 					s.minLength = int(i)
 				}
 			default:
-				add(m.KeyPos, "assume: keyword %q is not supported in a precondition; use one of %s, or a CEL condition", m.Key, strings.Join(shapeKeywords, ", "))
+				add(m.KeyPos, "assume: keyword %q is not supported in a precondition; use one of %s, or a CEL condition", m.Key(), strings.Join(shapeKeywords, ", "))
 			}
 		}
 		return s

@@ -936,7 +936,7 @@ func selfKey(n *loader.Node) any {
 	case n.Parent.Kind == loader.Array:
 		return int64(n.Index)
 	}
-	return n.Key
+	return n.Key()
 }
 
 // parentValue is the value of n's parent; nil for the root.
@@ -953,7 +953,7 @@ func memberNames(n *loader.Node) []string {
 	out := make([]string, 0, n.Len())
 	if n.Kind == loader.Object {
 		for _, c := range n.Children() {
-			out = append(out, c.Key)
+			out = append(out, c.Key())
 		}
 	}
 	return out
@@ -1126,7 +1126,7 @@ func (rr *ruleRun) eachMember(c *check, n *loader.Node, fr *frame, obj *loader.N
 	members := append(rr.eachMembers[:0], obj.Children()...)
 	rr.eachMembers = nil
 	defer func() { clear(members); rr.eachMembers = members[:0] }()
-	slices.SortFunc(members, func(a, b *loader.Node) int { return strings.Compare(a.Key, b.Key) })
+	slices.SortFunc(members, func(a, b *loader.Node) int { return strings.Compare(a.Key(), b.Key()) })
 	for i, m := range members {
 		fr.vals[0], fr.vals[1], fr.vals[2] = celValue(m), int64(i), memberKey{m}
 		if err := rr.runOne(c, n, fr); err != nil {
@@ -1685,7 +1685,7 @@ func (f *frame) ResolveName(name string) (any, bool) {
 					return fr.scope(), true
 				}
 				if k, ok := fr.vals[i].(memberKey); ok {
-					return cel.StringAt(&k.n.Key), true
+					return cel.StringAt(k.n.KeyRef()), true
 				}
 				return fr.vals[i], true
 			}

@@ -183,7 +183,7 @@ func (x *resolver) expand(n *loader.Node, active []string) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			out[c.Key] = v
+			out[c.Key()] = v
 		}
 		return out, nil
 	case loader.Array:

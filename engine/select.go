@@ -364,7 +364,7 @@ func (c component) step(doc *loader.Document, n *loader.Node, out []*loader.Node
 			return out, nil
 		}
 		for _, m := range n.Children() {
-			if c.glob.match(m.Key) {
+			if c.glob.match(m.Key()) {
 				out = append(out, m)
 			}
 		}

@@ -82,7 +82,7 @@ func refSelect(t *testing.T, doc *loader.Document, s *selector) (out []*loader.N
 				var first *loader.Node
 				if n.Kind == loader.Object {
 					for _, m := range n.Children() {
-						if re.MatchString(m.Key) {
+						if re.MatchString(m.Key()) {
 							next[m] = true
 							if first == nil {
 								first = m

@@ -70,7 +70,7 @@ func (m nodeMap) Equal(other ref.Val) ref.Val {
 		return types.False
 	}
 	for _, c := range m.n.Children() {
-		ov, found := o.Find(types.String(c.Key))
+		ov, found := o.Find(types.String(c.Key()))
 		if !found {
 			return types.False
 		}
@@ -128,7 +128,7 @@ func (m nodeMap) FindAt(key string, hint int) (ref.Val, bool, int) {
 }
 
 // KeyAt implements cel.KeyLister: the i-th member name in document order.
-func (m nodeMap) KeyAt(i int) ref.Val { return cel.StringAt(&m.n.Children()[i].Key) }
+func (m nodeMap) KeyAt(i int) ref.Val { return cel.StringAt(m.n.Children()[i].KeyRef()) }
 
 // Iterator implements traits.Iterable: the member names in document order.
 func (m nodeMap) Iterator() traits.Iterator { return &keyIterator{nodes: m.n.Children()} }
@@ -142,7 +142,7 @@ func (m nodeMap) IsZeroValue() bool { return len(m.n.Children()) == 0 }
 // Fold implements traits.Foldable, in document order.
 func (m nodeMap) Fold(f traits.Folder) {
 	for _, c := range m.n.Children() {
-		if !f.FoldEntry(cel.StringAt(&c.Key), celValue(c)) {
+		if !f.FoldEntry(cel.StringAt(c.KeyRef()), celValue(c)) {
 			break
 		}
 	}
@@ -163,7 +163,7 @@ func (it *keyIterator) Next() ref.Val {
 		return nil
 	}
 	it.i++
-	return cel.StringAt(&it.nodes[it.i-1].Key)
+	return cel.StringAt(it.nodes[it.i-1].KeyRef())
 }
 
 // ConvertToNative implements ref.Val (iterators are never converted).
@@ -318,7 +318,7 @@ func (t docTree) At(i int) (string, cel.Tree) {
 	if t.n.Kind == loader.Array {
 		return "", docTree{c}
 	}
-	return c.Key, docTree{c}
+	return c.Key(), docTree{c}
 }
 
 // Native implements cel.Tree.

@@ -12,13 +12,14 @@ import (
 // builder holds what the JSON and YAML front ends share: options, the value
 // count, node allocation and member bookkeeping.
 type builder struct {
-	file   string
-	opts   Options // limits already defaulted
-	values int
-	depth  int // the deepest nesting checked against the limit (YAML only)
-	slab   []Node
-	lists  []*Node            // where children lists are cut from (see children)
-	names  *[nameSlots]string // member names read last, one per slot (see name)
+	file    string
+	opts    Options // limits already defaulted
+	values  int
+	depth   int // the deepest nesting checked against the limit (YAML only)
+	slab    []Node
+	lists   []*Node             // where children lists are cut from (see children)
+	names   *[nameSlots]*string // member names read last, one per slot (see name)
+	keySlab []string            // where names' addresses are cut from (see newKey)
 }
 
 // Member names are few and repeat: a description's thousands of objects
@@ -33,19 +34,63 @@ const (
 
 // name returns the member name raw, shared with its earlier occurrence
 // when that is still in its slot.
-func (b *builder) name(raw []byte) string {
+func (b *builder) name(raw []byte) string { return *b.nameRef(raw) }
+
+// nameRef is name's address, which the members of one name share while
+// it stays in its slot.
+func (b *builder) nameRef(raw []byte) *string {
 	if len(raw) == 0 || len(raw) > maxNameLen {
-		return string(raw)
+		return b.newKey(string(raw))
 	}
 	if b.names == nil {
-		b.names = new([nameSlots]string)
+		b.names = new([nameSlots]*string)
 	}
-	slot := &b.names[(len(raw)*131+int(raw[0])*31+int(raw[len(raw)-1])*7+int(raw[len(raw)/2]))&(nameSlots-1)]
-	if *slot == string(raw) {
-		return *slot
+	h := uint32(2166136261) // FNV-1a: names of a few bytes differ anywhere
+	for _, c := range raw {
+		h = (h ^ uint32(c)) * 16777619
 	}
-	*slot = string(raw)
-	return *slot
+	slot := &b.names[h&(nameSlots-1)]
+	if p := *slot; p != nil && *p == string(raw) {
+		return p
+	}
+	p := b.newKey(string(raw))
+	*slot = p
+	return p
+}
+
+// keyRef is nameRef for a name already read into a string.
+func (b *builder) keyRef(name string) *string {
+	if len(name) == 0 || len(name) > maxNameLen {
+		return b.newKey(name)
+	}
+	if b.names == nil {
+		b.names = new([nameSlots]*string)
+	}
+	h := uint32(2166136261)
+	for i := 0; i < len(name); i++ {
+		h = (h ^ uint32(name[i])) * 16777619
+	}
+	slot := &b.names[h&(nameSlots-1)]
+	if p := *slot; p != nil && *p == name {
+		return p
+	}
+	p := b.newKey(name)
+	*slot = p
+	return p
+}
+
+// newKey returns a new address holding name, cut from a block as nodes
+// are: names read once each (a description's many property names) would
+// otherwise be small objects strewn among the reading's garbage, each
+// keeping a page of it from reuse.
+func (b *builder) newKey(name string) *string {
+	if len(b.keySlab) == 0 {
+		b.keySlab = make([]string, 256)
+	}
+	p := &b.keySlab[0]
+	b.keySlab = b.keySlab[1:]
+	*p = name
+	return p
 }
 
 // newNode allocates a node, counting it against the values limit.
@@ -99,7 +144,7 @@ func (b *builder) memberSlot(kids []*Node, index map[string]int, key string, key
 		}
 	} else {
 		for i, k := range kids {
-			if k.Key == key {
+			if k.Key() == key {
 				at = i
 				break
 			}
@@ -115,13 +160,13 @@ func (b *builder) memberSlot(kids []*Node, index map[string]int, key string, key
 // index once the object outgrows smallObject; it returns the index.
 func noteMember(kids []*Node, index map[string]int) map[string]int {
 	if index != nil {
-		index[kids[len(kids)-1].Key] = len(kids) - 1
+		index[kids[len(kids)-1].Key()] = len(kids) - 1
 		return index
 	}
 	if len(kids) > smallObject {
 		index = make(map[string]int, 2*len(kids))
 		for i, k := range kids {
-			index[k.Key] = i
+			index[k.Key()] = i
 		}
 	}
 	return index
@@ -191,7 +236,7 @@ func setMembers(n *Node, kids []*Node, index map[string]int) {
 		return
 	}
 	for _, k := range kids {
-		n.names |= nameBit(k.Key)
+		n.names |= nameBit(k.Key())
 	}
 }
 

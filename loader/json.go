@@ -33,7 +33,7 @@ type jsonParser struct {
 	kids  []*Node // children of all open containers, innermost last
 	stack []jsonFrame
 
-	key    string // pending member name
+	key    *string // pending member name
 	keyPos Pos
 
 	// rewritten is set when the tree is not the input's text read as it
@@ -164,8 +164,8 @@ func (p *jsonParser) newValue(kind Kind) (*Node, *Error) {
 		p.kids = append(p.kids, n)
 		return n, nil
 	}
-	n.Key, n.KeyPos = p.key, p.keyPos
-	at, err := p.memberSlot(p.kids[f.base:], f.index, p.key, p.keyPos)
+	n.key, n.KeyPos = p.key, p.keyPos
+	at, err := p.memberSlot(p.kids[f.base:], f.index, *p.key, p.keyPos)
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +214,7 @@ func (p *jsonParser) readKey(afterComma bool) *Error {
 	}
 	p.keyPos = p.lt.tokenPos(start)
 	p.key = key
-	if p.i-start != len(key)+2 {
+	if p.i-start != len(*key)+2 {
 		p.rewritten = true // written with an escape
 	}
 	p.skipWS()
@@ -411,7 +411,7 @@ func (p *jsonParser) unexpectedValue(afterComma bool) *Error {
 // readName reads the member name starting with the quote at p.i: as
 // readString does, a name without escapes shared with its earlier
 // occurrences (see builder.name).
-func (p *jsonParser) readName() (string, *Error) {
+func (p *jsonParser) readName() (*string, *Error) {
 	d := p.data
 	for i := p.i + 1; i < len(d); i++ {
 		c := d[i]
@@ -419,12 +419,16 @@ func (p *jsonParser) readName() (string, *Error) {
 			break // readString reads it, or says what is wrong
 		}
 		if c == '"' {
-			s := p.name(d[p.i+1 : i])
+			s := p.nameRef(d[p.i+1 : i])
 			p.i = i + 1
 			return s, nil
 		}
 	}
-	return p.readString()
+	s, err := p.readString()
+	if err != nil {
+		return nil, err
+	}
+	return &s, nil
 }
 
 // readString reads the string starting with the quote at p.i.

@@ -217,7 +217,7 @@ func TestMemberSmallObjects(t *testing.T) {
 						name = v
 					}
 					m := doc.Root.Member(name)
-					if keys[k] != (m != nil) || m != nil && m.Key != name {
+					if keys[k] != (m != nil) || m != nil && m.Key() != name {
 						t.Fatalf("%s %s: Member(%q) = %v, want present: %v", format, sb.String(), name, m, keys[k])
 					}
 					// MemberAt finds the same member whatever the hint,
@@ -1013,10 +1013,10 @@ func TestNamesShared(t *testing.T) {
 			t.Fatal(err)
 		}
 		a, b := doc.Root.Children()[0].Member("name"), doc.Root.Children()[1].Member("name")
-		if a == nil || b == nil || unsafe.StringData(a.Key) != unsafe.StringData(b.Key) {
+		if a == nil || b == nil || unsafe.StringData(a.Key()) != unsafe.StringData(b.Key()) {
 			t.Errorf("%s: the two \"name\" keys are not one string", name)
 		}
-		if doc.Root.Children()[2].Children()[0].Key != "emantype" || doc.Root.Children()[1].Children()[1].Key != "type" {
+		if doc.Root.Children()[2].Children()[0].Key() != "emantype" || doc.Root.Children()[1].Children()[1].Key() != "type" {
 			t.Errorf("%s: names read wrong: %q", name, doc.Root.Value())
 		}
 	}
@@ -1045,15 +1045,15 @@ func TestRenderLimit(t *testing.T) {
 	}
 }
 
-// TestNodeSize: a node takes 72 bytes (a 9 MB document has some 360,000);
+// TestNodeSize: a node takes 64 bytes (a 9 MB document has some 360,000);
 // its integers are 32 bits wide, which MaxBytes and MaxJSONBytes make safe.
 func TestNodeSize(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("the size is pinned for 64-bit platforms")
 	}
 	var n Node
-	if got := unsafe.Sizeof(n); got != 72 {
-		t.Errorf("a Node is %d bytes, want 72", got)
+	if got := unsafe.Sizeof(n); got != 64 {
+		t.Errorf("a Node is %d bytes, want 64", got)
 	}
 	if got := unsafe.Offsetof(n.Pos); got != 8 {
 		t.Errorf("Node.Pos is at offset %d, want 8 (Kind, Style and Index in one word)", got)

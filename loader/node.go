@@ -50,8 +50,9 @@ func (p Pos) IsZero() bool { return p.Line == 0 && p.Col == 0 }
 // first occurrence in Children (so member order is the order in which keys
 // first appear) and the earlier node is dropped from the tree.
 //
-// Its integers are 32 bits wide, and its value and children share two
-// words (see value.go), so that a node takes 72 bytes: a document holds
+// Its integers are 32 bits wide, its member name is a shared string's
+// address, and its value and children share two words (see value.go), so
+// that a node takes 64 bytes: a document holds
 // one per value, and they are most of its memory. No document the loader
 // accepts has 2^31 bytes (see MaxBytes).
 type Node struct {
@@ -64,7 +65,10 @@ type Node struct {
 	Offset int32  // byte offset of the value's first byte in Document.JSON
 	End    int32  // byte offset just past the value in Document.JSON
 	Parent *Node  // nil for the root
-	Key    string // member name, when Parent is an object
+
+	// key is the member name, when Parent is an object (see Key); the
+	// names of one document share their strings' headers.
+	key *string
 
 	// ptr and word hold the value, by Kind (see value.go): a string's
 	// bytes and length, laid out as a string header; a number's boxed
@@ -106,9 +110,9 @@ func (n *Node) Pointer() string {
 			size += digits(int(c.Index))
 			continue
 		}
-		size += len(c.Key)
-		for i := 0; i < len(c.Key); i++ {
-			if k := c.Key[i]; k == '~' || k == '/' {
+		size += len(c.Key())
+		for i := 0; i < len(c.Key()); i++ {
+			if k := c.Key()[i]; k == '~' || k == '/' {
 				size++
 			}
 		}
@@ -125,8 +129,8 @@ func (n *Node) Pointer() string {
 				}
 			}
 		} else {
-			for i := len(c.Key) - 1; i >= 0; i-- {
-				switch k := c.Key[i]; k {
+			for i := len(c.Key()) - 1; i >= 0; i-- {
+				switch k := c.Key()[i]; k {
 				case '~':
 					at -= 2
 					buf[at], buf[at+1] = '~', '0'
@@ -200,7 +204,7 @@ func (n *Node) MemberAt(name string, hint int) (*Node, int) {
 	if n.word < 0 {
 		big := (*bigObject)(n.ptr)
 		if uint(hint) < uint(len(big.kids)) {
-			if c := big.kids[hint]; c.Key == name {
+			if c := big.kids[hint]; c.Key() == name {
 				return c, hint // names are unique within Children
 			}
 		}
@@ -211,12 +215,12 @@ func (n *Node) MemberAt(name string, hint int) (*Node, int) {
 	}
 	kids := n.list()
 	if uint(hint) < uint(len(kids)) {
-		if c := kids[hint]; c.Key == name {
+		if c := kids[hint]; c.Key() == name {
 			return c, hint
 		}
 	}
 	for i, c := range kids {
-		if c.Key == name {
+		if c.Key() == name {
 			return c, i
 		}
 	}

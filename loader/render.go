@@ -79,7 +79,7 @@ func render(root *Node, sizeHint, values, limit int) ([]byte, []*Node) {
 		}
 		top.i++
 		if n.Kind == Object {
-			buf = AppendJSONString(buf, c.Key)
+			buf = AppendJSONString(buf, c.Key())
 			buf = append(buf, ':')
 		}
 		visit(c)

@@ -368,7 +368,7 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 					}
 					rs.Docs.Sections = map[string]string{}
 					for _, c := range v.Children() {
-						rs.Docs.Sections[c.Key] = r.str(c)
+						rs.Docs.Sections[c.Key()] = r.str(c)
 					}
 				}
 			})
@@ -391,11 +391,11 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 				return
 			}
 			for _, c := range v.Children() {
-				if !identRE.MatchString(c.Key) {
-					r.add(c.KeyPos, "selection name %q is not an identifier (letters, digits, _)", c.Key)
+				if !identRE.MatchString(c.Key()) {
+					r.add(c.KeyPos, "selection name %q is not an identifier (letters, digits, _)", c.Key())
 					continue
 				}
-				rs.Selections = append(rs.Selections, SelectionSpec{Name: c.Key, Pos: c.KeyPos, Paths: r.scalars(c)})
+				rs.Selections = append(rs.Selections, SelectionSpec{Name: c.Key(), Pos: c.KeyPos, Paths: r.scalars(c)})
 			}
 		case "disable":
 			r.list(v, "a list of rule ids", func(c *Node) { rs.Disable = append(rs.Disable, r.scalar(c)) })
@@ -409,7 +409,7 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 				if !isLevel(l.Value) {
 					r.add(l.Pos, "level %q is not one of must, should, may", l.Value)
 				}
-				rs.Levels = append(rs.Levels, LevelSpec{ID: Scalar{c.Key, c.KeyPos}, Level: l})
+				rs.Levels = append(rs.Levels, LevelSpec{ID: Scalar{c.Key(), c.KeyPos}, Level: l})
 			}
 		case "accepts":
 			rs.Accepts = &AcceptsSpec{}
@@ -573,11 +573,11 @@ func (r *reader) members(n *Node, what string, known []string, visit func(key st
 		return
 	}
 	for _, c := range n.Children() {
-		if !contains(known, c.Key) {
-			r.add(c.KeyPos, "unknown field %q; expected one of: %s", c.Key, strings.Join(known, ", "))
+		if !contains(known, c.Key()) {
+			r.add(c.KeyPos, "unknown field %q; expected one of: %s", c.Key(), strings.Join(known, ", "))
 			continue
 		}
-		visit(c.Key, c)
+		visit(c.Key(), c)
 	}
 }
 
@@ -710,12 +710,12 @@ func (r *reader) vars(n *Node) Vars {
 	}
 	var out Vars
 	for _, c := range n.Children() {
-		if !identRE.MatchString(c.Key) {
-			r.add(c.KeyPos, "variable name %q is not an identifier (letters, digits, _)", c.Key)
+		if !identRE.MatchString(c.Key()) {
+			r.add(c.KeyPos, "variable name %q is not an identifier (letters, digits, _)", c.Key())
 			continue
 		}
 		if e := r.expr(c); e != nil {
-			out = append(out, NamedExpr{Name: c.Key, NamePos: c.KeyPos, Expr: *e})
+			out = append(out, NamedExpr{Name: c.Key(), NamePos: c.KeyPos, Expr: *e})
 		}
 	}
 	return out
@@ -772,7 +772,7 @@ func (r *reader) rule(n *Node, opts RuleFileOptions) *RuleSpec {
 				return
 			}
 			for _, c := range v.Children() {
-				s.SchemaMessages = append(s.SchemaMessages, NamedText{Name: c.Key, Text: r.scalar(c)})
+				s.SchemaMessages = append(s.SchemaMessages, NamedText{Name: c.Key(), Text: r.scalar(c)})
 			}
 		case opts.ScopeKey:
 			d.Scope = r.scope(v, key)

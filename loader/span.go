@@ -280,7 +280,7 @@ func (d *Document) owns(n *Node) bool {
 				return false
 			}
 		case Object:
-			if p.Member(c.Key) != c {
+			if p.Member(c.Key()) != c {
 				return false
 			}
 		default:

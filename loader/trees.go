@@ -181,7 +181,7 @@ func (e *treeEncoder) node(n *Node, member bool) error {
 		e.out = binary.AppendUvarint(e.out, uint64(n.End-n.Offset))
 	}
 	if member {
-		e.str(n.Key)
+		e.str(n.Key())
 		e.pos(n.KeyPos)
 	}
 	switch n.Kind {
@@ -329,7 +329,7 @@ func (d *treeDecoder) node(member bool, depth int) *Node {
 		n.Offset, n.End = int32(off), int32(off+length)
 	}
 	if member {
-		n.Key = d.str()
+		n.setKey(d.str())
 		n.KeyPos = d.pos()
 	}
 	switch kind {
@@ -384,7 +384,7 @@ func (d *treeDecoder) node(member bool, depth int) *Node {
 			if len(kids) > smallObject {
 				index = make(map[string]int, 2*len(kids))
 				for i, k := range kids {
-					index[k.Key] = i
+					index[k.Key()] = i
 				}
 			}
 			finishObject(n, kids, index)

@@ -47,6 +47,36 @@ func anyOf(typ, data unsafe.Pointer) any {
 	return v
 }
 
+// Key returns the member name of an object's member; "" for an element or
+// the root.
+func (n *Node) Key() string {
+	if n.key == nil {
+		return ""
+	}
+	return *n.key
+}
+
+// KeyRef returns the address of Key's string, which members of the same
+// name may share: callers that need a string's address, such as a CEL
+// value that shares it, take it here instead of copying the name. It must
+// not be written.
+func (n *Node) KeyRef() *string {
+	if n.key == nil {
+		return &noKey
+	}
+	return n.key
+}
+
+// noKey is the Key of an element or the root. It is never written.
+var noKey string
+
+// setKey makes name the member name of n, at an address of its own.
+func (n *Node) setKey(name string) {
+	p := new(string)
+	*p = name
+	n.key = p
+}
+
 // Children returns an array's elements or an object's members, in source
 // order; nil for a scalar or an empty collection. The slice is the node's
 // own and must not be modified.
@@ -171,7 +201,7 @@ func (n *Node) collectionValue() any {
 	}
 	m := make(map[string]any, len(kids))
 	for _, c := range kids {
-		m[c.Key] = c.Value()
+		m[c.Key()] = c.Value()
 	}
 	return m
 }

@@ -532,7 +532,7 @@ func (c *yamlConv) mapping(y *yaml.Node, depth int) (*Node, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		child.Parent, child.Key, child.KeyPos = n, key, keyPos
+		child.Parent, child.key, child.KeyPos = n, c.keyRef(key), keyPos
 		if c.release {
 			y.Content[i], y.Content[i+1] = nil, nil
 		}

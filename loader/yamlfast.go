@@ -673,7 +673,7 @@ func (p *yfast) flow(off, depth, parentCol int) (*Node, int, bool) {
 				child.Index = int32(len(p.kids) - base)
 				p.kids = append(p.kids, child)
 			} else {
-				child.Key, child.KeyPos = key, keyPos
+				child.key, child.KeyPos = p.keyRef(key), keyPos
 				index = p.addMember(base, at, child, index)
 			}
 			if i, ok = p.flowSpace(i, parentCol); !ok {
@@ -996,7 +996,7 @@ func (p *yfast) mapping(off, depth int) (*Node, bool) {
 		if !ok {
 			return nil, false
 		}
-		child.Parent, child.Key, child.KeyPos = n, key, keyPos
+		child.Parent, child.key, child.KeyPos = n, p.keyRef(key), keyPos
 		index = p.addMember(base, at, child, index)
 		if p.eof || p.ind() < col {
 			break

@@ -134,7 +134,7 @@ func load(file string, chain []string) (*Config, error) {
 	var base *Config
 	var overrides []Layer
 	for _, m := range root.Children() {
-		switch m.Key {
+		switch m.Key() {
 		case "extends":
 			s, ok := r.str(m)
 			if !ok {
@@ -185,7 +185,7 @@ func load(file string, chain []string) (*Config, error) {
 				c.FailOn = s
 			}
 		default:
-			r.fail(m.KeyPos, "unknown key %q: a config file has rules, overrides, ignore, ruleFolders, extends, spec, format and failOn", m.Key)
+			r.fail(m.KeyPos, "unknown key %q: a config file has rules, overrides, ignore, ruleFolders, extends, spec, format and failOn", m.Key())
 		}
 	}
 	// What a config extends comes first, then its own levels, then its
@@ -220,21 +220,21 @@ func (r *reader) err() error { return r.issues.Err() }
 func (r *reader) str(n *loader.Node) (string, bool) {
 	s, ok := n.Value().(string)
 	if !ok {
-		r.fail(n.Pos, "%s: expected a string, found %s", n.Key, loader.KindPhrase(n))
+		r.fail(n.Pos, "%s: expected a string, found %s", n.Key(), loader.KindPhrase(n))
 	}
 	return s, ok
 }
 
 func (r *reader) strs(n *loader.Node) []string {
 	if n.Kind != loader.Array {
-		r.fail(n.Pos, "%s: expected a list of strings, found %s", n.Key, loader.KindPhrase(n))
+		r.fail(n.Pos, "%s: expected a list of strings, found %s", n.Key(), loader.KindPhrase(n))
 		return nil
 	}
 	var out []string
 	for _, e := range n.Children() {
 		s, ok := e.Value().(string)
 		if !ok {
-			r.fail(e.Pos, "%s: expected a string, found %s", n.Key, loader.KindPhrase(e))
+			r.fail(e.Pos, "%s: expected a string, found %s", n.Key(), loader.KindPhrase(e))
 			continue
 		}
 		out = append(out, s)
@@ -244,18 +244,18 @@ func (r *reader) strs(n *loader.Node) []string {
 
 func (r *reader) patterns(n *loader.Node) []Pattern {
 	if n.Kind != loader.Array {
-		r.fail(n.Pos, "%s: expected a list of file patterns, found %s", n.Key, loader.KindPhrase(n))
+		r.fail(n.Pos, "%s: expected a list of file patterns, found %s", n.Key(), loader.KindPhrase(n))
 		return nil
 	}
 	var out []Pattern
 	for _, e := range n.Children() {
 		s, ok := e.Value().(string)
 		if !ok {
-			r.fail(e.Pos, "%s: expected a file pattern (a string), found %s", n.Key, loader.KindPhrase(e))
+			r.fail(e.Pos, "%s: expected a file pattern (a string), found %s", n.Key(), loader.KindPhrase(e))
 			continue
 		}
 		if err := checkPattern(s); err != nil {
-			r.fail(e.Pos, "%s: %v", n.Key, err)
+			r.fail(e.Pos, "%s: %v", n.Key(), err)
 			continue
 		}
 		out = append(out, Pattern{Text: s, File: r.file, Pos: e.Pos})
@@ -274,10 +274,10 @@ func (r *reader) levels(n *loader.Node) []Level {
 	for _, m := range n.Children() {
 		s, ok := m.Value().(string)
 		if !ok || !slices.Contains(levels, s) {
-			r.fail(m.Pos, "rules: %s: expected error, warning, info or off, found %s", m.Key, describe(m))
+			r.fail(m.Pos, "rules: %s: expected error, warning, info or off, found %s", m.Key(), describe(m))
 			continue
 		}
-		out = append(out, Level{Rule: m.Key, Level: s, File: r.file, Pos: m.KeyPos})
+		out = append(out, Level{Rule: m.Key(), Level: s, File: r.file, Pos: m.KeyPos})
 	}
 	return out
 }
@@ -290,14 +290,14 @@ func (r *reader) override(n *loader.Node) (Layer, bool) {
 	var l Layer
 	hasFiles := false
 	for _, m := range n.Children() {
-		switch m.Key {
+		switch m.Key() {
 		case "files":
 			hasFiles = true
 			l.Files = r.patterns(m)
 		case "rules":
 			l.Levels = r.levels(m)
 		default:
-			r.fail(m.KeyPos, "overrides: unknown key %q: an override has files and rules", m.Key)
+			r.fail(m.KeyPos, "overrides: unknown key %q: an override has files and rules", m.Key())
 		}
 	}
 	if !hasFiles {
