@@ -506,6 +506,16 @@ func (l *linter) prefixNodes(sel *selector, k int) ([]*loader.Node, error) {
 		return sel.step(l.doc, 0, []*loader.Node{l.doc.Root})
 	}
 	c := l.memo(sel.prefixKeys[k-1], func() (c pathNodes) {
+		if sel.afterDeep(k - 1) {
+			// "a.**.b": b is taken during the walk of a's subtrees,
+			// and what "a.**" selects is neither listed nor kept.
+			cur, err := l.prefixNodes(sel, k-2)
+			if err != nil || len(cur) == 0 {
+				return pathNodes{err: err}
+			}
+			c.nodes, c.err = sel.stepAfterDeep(l.doc, k-1, cur)
+			return c
+		}
 		cur, err := l.prefixNodes(sel, k-1)
 		if err != nil || len(cur) == 0 {
 			return pathNodes{err: err}

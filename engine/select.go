@@ -303,37 +303,66 @@ func (s *selector) prefix(k int) string {
 // deep returns every node of the subtrees rooted at cur, pre-order, in
 // document order, each once. cur is in document order; when nested, a node
 // of cur can lie inside the subtree of an earlier one, and is then skipped.
-// The walk uses an explicit stack: documents can be deeper than the Go
-// stack allows recursion for.
 //
 // The subtrees are walked twice, to count their nodes and then to list
 // them: the list, kept for the whole lint, is made once at its size.
 func deep(cur []*loader.Node, nested bool) []*loader.Node {
+	total := 0
+	walkDeep(cur, nested, func(*loader.Node) bool { total++; return true })
+	out := make([]*loader.Node, 0, total)
+	walkDeep(cur, nested, func(n *loader.Node) bool { out = append(out, n); return true })
+	return out
+}
+
+// walkDeep visits the nodes deep lists, in its order, until visit returns
+// false. The walk uses an explicit stack: documents can be deeper than the
+// Go stack allows recursion for.
+func walkDeep(cur []*loader.Node, nested bool, visit func(*loader.Node) bool) {
 	var stack []*loader.Node
-	walk := func(visit func(*loader.Node)) {
-		end := -1 // End of the last subtree walked
-		for _, root := range cur {
-			if nested && int(root.Offset) < end {
-				continue
+	end := -1 // End of the last subtree walked
+	for _, root := range cur {
+		if nested && int(root.Offset) < end {
+			continue
+		}
+		end = int(root.End)
+		stack = append(stack[:0], root)
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if !visit(n) {
+				return
 			}
-			end = int(root.End)
-			stack = append(stack[:0], root)
-			for len(stack) > 0 {
-				n := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				visit(n)
-				kids := n.Children()
-				for i := len(kids) - 1; i >= 0; i-- {
-					stack = append(stack, kids[i])
-				}
+			kids := n.Children()
+			for i := len(kids) - 1; i >= 0; i-- {
+				stack = append(stack, kids[i])
 			}
 		}
 	}
-	total := 0
-	walk(func(*loader.Node) { total++ })
-	out := make([]*loader.Node, 0, total)
-	walk(func(n *loader.Node) { out = append(out, n) })
-	return out
+}
+
+// afterDeep reports whether the k-th component follows a '**' and can be
+// taken on its nodes as they are walked (see stepAfterDeep).
+func (s *selector) afterDeep(k int) bool {
+	return k >= 1 && k < len(s.parts) && s.parts[k-1].kind == compDeep && s.parts[k].kind != compDeep
+}
+
+// stepAfterDeep is step(k, deep(cur)) for a k-th component that follows a
+// '**' (afterDeep): the component is taken on each node as the walk meets
+// it, so that the list of every node under cur, most of which the
+// component does not select, is never made.
+func (s *selector) stepAfterDeep(doc *loader.Document, k int, cur []*loader.Node) ([]*loader.Node, error) {
+	c := s.parts[k]
+	var next []*loader.Node
+	var err error
+	walkDeep(cur, s.nestedBefore(k-1), func(n *loader.Node) bool {
+		next, err = c.step(doc, n, next)
+		return err == nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sortByOffset(next) // a '**' comes before: nestedBefore(k)
+	return next, nil
 }
 
 // sortByOffset sorts nodes into document order, unless they already are.
