@@ -85,7 +85,11 @@ func (b *builder) keyRef(name string) *string {
 // keeping a page of it from reuse.
 func (b *builder) newKey(name string) *string {
 	if len(b.keySlab) == 0 {
-		b.keySlab = make([]string, 256)
+		size := 16 // small documents get small blocks, as newNode's
+		if b.values > 4096 {
+			size = 256
+		}
+		b.keySlab = make([]string, size)
 	}
 	p := &b.keySlab[0]
 	b.keySlab = b.keySlab[1:]
