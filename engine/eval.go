@@ -611,7 +611,8 @@ type linter struct {
 	scopeReady   bool
 	defaultScope any // the scope of a node none of whose ancestors declares one
 	scopeMu      sync.Mutex
-	scopes       map[*loader.Node]any // the nodes' scopes computed so far
+	scopes       map[*loader.Node]int32 // the nodes' scopes computed so far, as places in scopeVals
+	scopeVals    []any                  // the scopes found: the default one, then each holder's
 
 	selMu      sync.Mutex
 	selections map[string]*selectionEntry // by path text, or a rule's paths' (Rule.givenKey)
@@ -1015,30 +1016,33 @@ func (l *linter) scopeOf(n *loader.Node) any {
 	l.scopeMu.Lock()
 	defer l.scopeMu.Unlock()
 	if l.scopes == nil {
-		l.scopes = map[*loader.Node]any{}
+		l.scopes = map[*loader.Node]int32{}
+		l.scopeVals = []any{l.defaultScope}
 	}
 	// A node's scope is its own, when it is a holder that declares one,
 	// else its parent's: the walk up stops at the first node whose scope
 	// is known, and every node it passed is given the scope found, so that
-	// siblings and descendants find it at once.
+	// siblings and descendants find it at once. The map holds the scope's
+	// place in scopeVals, a third smaller than the scope itself would be.
 	var buf [16]*loader.Node
 	path := buf[:0]
-	scope := l.defaultScope
+	var at int32 // the default scope
 	for a := n; a != nil; a = a.Parent {
-		if v, ok := l.scopes[a]; ok {
-			scope = v
+		if i, ok := l.scopes[a]; ok {
+			at = i
 			break
 		}
 		path = append(path, a)
 		if v, ok := l.ownScope(a); ok {
-			scope = v
+			at = int32(len(l.scopeVals))
+			l.scopeVals = append(l.scopeVals, v)
 			break
 		}
 	}
 	for _, a := range path {
-		l.scopes[a] = scope
+		l.scopes[a] = at
 	}
-	return scope
+	return l.scopeVals[at]
 }
 
 // nodeScope returns the scope of n, the node the rule is linting: from
