@@ -388,6 +388,9 @@ func (l *library) schemaErrors3Binding(args ...ref.Val) ref.Val {
 	if err != nil {
 		return types.WrapErr(err)
 	}
+	if len(vs) == 0 {
+		return l.emptyList // most values are valid: no list made for each
+	}
 	out := make([]any, 0, len(vs))
 	for _, v := range vs {
 		out = append(out, map[string]any{"pointer": v.Pointer, "keyword": v.Keyword, "message": v.Message})
