@@ -1094,3 +1094,34 @@ func TestPointerEscapes(t *testing.T) {
 		t.Errorf("the root's pointer is %q", got)
 	}
 }
+
+// TestKeysShared: members of one name share their name's address (a
+// document holds one per node), whatever the front end, and a name read
+// through an escape, or longer than the table keeps, still reads back.
+func TestKeysShared(t *testing.T) {
+	long := strings.Repeat("k", maxNameLen+1)
+	for name, src := range map[string]string{
+		"s.json": `[{"a": 1, "b\u0062": 2, "` + long + `": 3}, {"a": 4, "bb": 5, "` + long + `": 6}]`,
+		"s.yaml": "- {a: 1, \"b\\x62\": 2, " + long + ": 3}\n- a: 4\n  bb: 5\n  " + long + ": 6\n",
+	} {
+		doc, err := Parse(name, []byte(src), DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, y := doc.Root.Elem(0), doc.Root.Elem(1)
+		for i, want := range []string{"a", "bb", long} {
+			if got := x.Children()[i].Key(); got != want {
+				t.Errorf("%s: member %d is %q, want %q", name, i, got, want)
+			}
+			if got := y.Children()[i].Key(); got != want {
+				t.Errorf("%s: member %d of the second object is %q, want %q", name, i, got, want)
+			}
+		}
+		if x.Member("a").KeyRef() != y.Member("a").KeyRef() {
+			t.Errorf("%s: the two members named a do not share their name", name)
+		}
+		if x.KeyRef() == nil || *x.KeyRef() != "" || x.Key() != "" {
+			t.Errorf("%s: an element's key is %q", name, x.Key())
+		}
+	}
+}
