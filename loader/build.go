@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // builder holds what the JSON and YAML front ends share: options, the value
@@ -39,44 +40,46 @@ func (b *builder) name(raw []byte) string { return *b.nameRef(raw) }
 // nameRef is name's address, which the members of one name share while
 // it stays in its slot.
 func (b *builder) nameRef(raw []byte) *string {
-	if len(raw) == 0 || len(raw) > maxNameLen {
-		return b.newKey(string(raw))
-	}
-	if b.names == nil {
-		b.names = new([nameSlots]*string)
-	}
-	h := uint32(2166136261) // FNV-1a: names of a few bytes differ anywhere
-	for _, c := range raw {
-		h = (h ^ uint32(c)) * 16777619
-	}
-	slot := &b.names[h&(nameSlots-1)]
-	if p := *slot; p != nil && *p == string(raw) {
-		return p
+	// The slot is found with a view of raw, which is copied only when it
+	// is a new name.
+	slot := b.slot(unsafe.String(unsafe.SliceData(raw), len(raw)))
+	if slot != nil && *slot != nil && **slot == string(raw) {
+		return *slot
 	}
 	p := b.newKey(string(raw))
-	*slot = p
+	if slot != nil {
+		*slot = p
+	}
 	return p
 }
 
 // keyRef is nameRef for a name already read into a string.
 func (b *builder) keyRef(name string) *string {
+	slot := b.slot(name)
+	if slot != nil && *slot != nil && **slot == name {
+		return *slot
+	}
+	p := b.newKey(name)
+	if slot != nil {
+		*slot = p
+	}
+	return p
+}
+
+// slot is the place of name in the table of names read last; nil for a
+// name the table does not keep (empty, or longer than maxNameLen).
+func (b *builder) slot(name string) **string {
 	if len(name) == 0 || len(name) > maxNameLen {
-		return b.newKey(name)
+		return nil
 	}
 	if b.names == nil {
 		b.names = new([nameSlots]*string)
 	}
-	h := uint32(2166136261)
+	h := uint32(2166136261) // FNV-1a: names of a few bytes differ anywhere
 	for i := 0; i < len(name); i++ {
 		h = (h ^ uint32(name[i])) * 16777619
 	}
-	slot := &b.names[h&(nameSlots-1)]
-	if p := *slot; p != nil && *p == name {
-		return p
-	}
-	p := b.newKey(name)
-	*slot = p
-	return p
+	return &b.names[h&(nameSlots-1)]
 }
 
 // newKey returns a new address holding name, cut from a block as nodes
@@ -208,8 +211,7 @@ func (b *builder) children(kids []*Node) []*Node {
 	return c
 }
 
-// finishArray gives an array its children; its value is built on first
-// use (Node.Value).
+// finishArray gives an array its children.
 func finishArray(n *Node, kids []*Node) {
 	n.setKids(append([]*Node(nil), kids...), nil)
 }
@@ -220,8 +222,7 @@ func (b *builder) finishArray(n *Node, kids []*Node) {
 	n.setKids(b.children(kids), nil)
 }
 
-// finishObject gives an object its members and name index; its value is
-// built on first use (Node.Value).
+// finishObject gives an object its members and name index.
 func finishObject(n *Node, kids []*Node, index map[string]int) {
 	setMembers(n, append([]*Node(nil), kids...), index)
 }
