@@ -133,10 +133,11 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 			e := schema3Entry{schema: raw}
 			c.mu.Lock()
 			c.misses++
-			c.rememberLocked(id, keep, e)
+			c.rememberLocked(id, identityEntry{keep, e, true})
 			// A plain schema has no reference at all: schemaExternalRefs,
-			// which rules ask next, need not walk it.
-			c.rememberExtRefsLocked(ident, keep, noExternalRefs)
+			// which rules ask next, finds it here (see plainByIdentity)
+			// and need not walk it.
+			c.plainOpts = o
 			c.mu.Unlock()
 			return e.schema, nil
 		}
@@ -176,7 +177,7 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 	}
 	c.misses++
 	c.entries[key] = e
-	c.rememberLocked(id, keep, e)
+	c.rememberLocked(id, identityEntry{keep: keep, schema3Entry: e})
 	return e.schema, e.err
 }
 
@@ -235,6 +236,7 @@ type identityKey struct {
 type identityEntry struct {
 	keep any
 	schema3Entry
+	plain bool // the value is a plain schema itself (see rawschema.go): it has no reference
 }
 
 // schemaIdentities bounds the identity index: past it, the index starts
@@ -247,17 +249,17 @@ func (c *schema3Cache) remember(id identityKey, keep any, e schema3Entry) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.rememberLocked(id, keep, e)
+	c.rememberLocked(id, identityEntry{keep: keep, schema3Entry: e})
 }
 
-func (c *schema3Cache) rememberLocked(id identityKey, keep any, e schema3Entry) {
+func (c *schema3Cache) rememberLocked(id identityKey, e identityEntry) {
 	if id.m == nil {
 		return
 	}
 	if c.byIdentity == nil || len(c.byIdentity) >= schemaIdentities {
 		c.byIdentity = map[identityKey]identityEntry{}
 	}
-	c.byIdentity[id] = identityEntry{keep, e}
+	c.byIdentity[id] = e
 }
 
 // The version-3 schema cache holds at most this many schemas, of at most
@@ -275,7 +277,8 @@ type schema3Cache struct {
 	mu         sync.Mutex
 	entries    map[string]schema3Entry
 	byIdentity map[identityKey]identityEntry // document values already seen, by identity
-	extRefs    map[any]extRefsEntry          // schemaExternalRefs of document values, by identity
+	extRefs    map[any]extRefsEntry          // schemaExternalRefs of document values, by identity, but for plain schemas
+	plainOpts  schemaOptions                 // the options a plain schema was last remembered under
 	bytes      int                           // the keys' total length
 	misses     int                           // schemas compiled (for tests)
 	// maxEntries, when not 0, replaces schema3CacheEntries (for tests)
@@ -436,9 +439,13 @@ func (l *library) schemaExternalRefsBinding(schema ref.Val) ref.Val {
 	if id != nil {
 		c.mu.Lock()
 		e, ok := c.extRefs[id]
+		plain := !ok && c.plainByIdentity(id)
 		c.mu.Unlock()
 		if ok {
 			return e.ptrs
+		}
+		if plain {
+			return noExternalRefs
 		}
 	}
 	doc, err := schemaValue(schema, id)
@@ -456,6 +463,18 @@ func (l *library) schemaExternalRefsBinding(schema ref.Val) ref.Val {
 		c.mu.Unlock()
 	}
 	return out
+}
+
+// plainByIdentity reports whether the document value of identity id is
+// known to be a plain schema (see rawschema.go), which has no reference:
+// one remembered under the options of the plain schemas seen last. (A
+// schema whose references were taken out before it was compiled may be
+// plain once compiled, but not itself.) Keeping
+// that answer in extRefs as well took a second entry for each of a
+// description's thousands of schemas.
+func (c *schema3Cache) plainByIdentity(id any) bool {
+	e, ok := c.byIdentity[identityKey{id, c.plainOpts}]
+	return ok && e.plain
 }
 
 // noExternalRefs is schemaExternalRefs' answer for a schema without any.

@@ -216,12 +216,28 @@ func TestSchemaCacheByIdentity(t *testing.T) {
 			t.Fatalf("schemaExternalRefs: %v", got)
 		}
 	}
-	// The plain schema's answer, none, was kept when it was compiled.
-	if len(c.extRefs) != 2 {
-		t.Errorf("schemaExternalRefs kept %d answers for two maps", len(c.extRefs))
+	if len(c.extRefs) != 1 {
+		t.Errorf("schemaExternalRefs kept %d answers for one map", len(c.extRefs))
 	}
-	if got, ok := lib.schemaExternalRefsBinding(vplain).(traits.Lister); !ok || got.Size() != types.Int(0) || len(c.extRefs) != 2 {
+	// The plain schema's answer, none, comes from its compiled entry: it
+	// is neither walked nor kept a second time.
+	if got, ok := lib.schemaExternalRefsBinding(vplain).(traits.Lister); !ok || got.Size() != types.Int(0) || len(c.extRefs) != 1 {
 		t.Errorf("schemaExternalRefs of a plain schema: %v, %d answers kept", got, len(c.extRefs))
+	}
+	// A schema whose references are taken out before it compiles (the
+	// "ignore" option) may compile as plain, but still has them: its
+	// answer is walked, not taken from its compiled entry.
+	ignore := adapter.NativeToValue(map[string]any{"externalRefs": "ignore"})
+	refd := map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"$ref": "https://x.example/id.json"}}}
+	vrefd := immutableMap{adapter.NativeToValue(refd).(traits.Mapper), refd}
+	if got := lib.schemaError3Binding(vplain, ignore); got != types.String("") {
+		t.Fatalf("schemaError of the plain schema, ignoring references: %v", got)
+	}
+	if got := lib.schemaError3Binding(vrefd, ignore); got != types.String("") {
+		t.Fatalf("schemaError ignoring references: %v", got)
+	}
+	if got, ok := lib.schemaExternalRefsBinding(vrefd).(traits.Lister); !ok || got.Size() != types.Int(1) {
+		t.Errorf("schemaExternalRefs of a schema compiled without its references: %v", got)
 	}
 	// Each identity validates as its own schema.
 	one := adapter.NativeToValue("x")
