@@ -134,10 +134,10 @@ func (m nodeMap) KeyAt(i int) ref.Val { return cel.StringAt(m.n.Children()[i].Ke
 func (m nodeMap) Iterator() traits.Iterator { return &keyIterator{nodes: m.n.Children()} }
 
 // Size implements traits.Sizer.
-func (m nodeMap) Size() ref.Val { return types.Int(len(m.n.Children())) }
+func (m nodeMap) Size() ref.Val { return types.Int(m.n.Len()) }
 
 // IsZeroValue reports whether the map is empty.
-func (m nodeMap) IsZeroValue() bool { return len(m.n.Children()) == 0 }
+func (m nodeMap) IsZeroValue() bool { return m.n.Len() == 0 }
 
 // Fold implements traits.Foldable, in document order.
 func (m nodeMap) Fold(f traits.Folder) {
@@ -244,8 +244,8 @@ func (l nodeList) Get(index ref.Val) ref.Val {
 	if err != nil {
 		return types.ValOrErr(index, "%v", err)
 	}
-	if i < 0 || i >= len(l.n.Children()) {
-		return types.NewErr("index '%d' out of range in list size '%d'", i, len(l.n.Children()))
+	if i < 0 || i >= l.n.Len() {
+		return types.NewErr("index '%d' out of range in list size '%d'", i, l.n.Len())
 	}
 	return celValue(l.n.Children()[i])
 }
@@ -256,10 +256,10 @@ func (l nodeList) Iterator() traits.Iterator {
 }
 
 // Size implements traits.Sizer.
-func (l nodeList) Size() ref.Val { return types.Int(len(l.n.Children())) }
+func (l nodeList) Size() ref.Val { return types.Int(l.n.Len()) }
 
 // IsZeroValue reports whether the list is empty.
-func (l nodeList) IsZeroValue() bool { return len(l.n.Children()) == 0 }
+func (l nodeList) IsZeroValue() bool { return l.n.Len() == 0 }
 
 // Fold implements traits.Foldable.
 func (l nodeList) Fold(f traits.Folder) {
@@ -302,7 +302,7 @@ func (t docTree) Scalar() any {
 }
 
 // Len implements cel.Tree.
-func (t docTree) Len() int { return len(t.n.Children()) }
+func (t docTree) Len() int { return t.n.Len() }
 
 // Member implements cel.Tree.
 func (t docTree) Member(name string) (cel.Tree, bool) {

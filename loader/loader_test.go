@@ -222,7 +222,7 @@ func TestMemberSmallObjects(t *testing.T) {
 					}
 					// MemberAt finds the same member whatever the hint,
 					// and says where it is.
-					for hint := -1; hint <= len(doc.Root.Children())+1; hint++ {
+					for hint := -1; hint <= doc.Root.Len()+1; hint++ {
 						got, at := doc.Root.MemberAt(name, hint)
 						if got != m || m == nil && at != -1 || m != nil && doc.Root.Children()[at] != m {
 							t.Fatalf("%s %s: MemberAt(%q, %d) = %v, %d; Member gives %v", format, sb.String(), name, hint, got, at, m)
@@ -346,7 +346,7 @@ func TestDuplicateKeysKeepFirstPlace(t *testing.T) {
 	}
 	sb.WriteString(`"k3":"last"}`)
 	doc := mustParse(t, "big.json", sb.String(), allowAll)
-	if doc.Root.Member("k3").Value() != "last" || doc.Root.Children()[3].Value() != "last" || len(doc.Root.Children()) != 20 {
+	if doc.Root.Member("k3").Value() != "last" || doc.Root.Children()[3].Value() != "last" || doc.Root.Len() != 20 {
 		t.Errorf("large object duplicate: %s", doc.JSON)
 	}
 	e := parseErr(t, "big.json", sb.String(), DefaultOptions())
@@ -1088,6 +1088,11 @@ func TestPointerEscapes(t *testing.T) {
 		}
 		if got := n.Pointer(); got != want {
 			t.Errorf("Pointer() = %q, want %q", got, want)
+		}
+		// The pointer's string is its one allocation (indexes below 100
+		// have static strings).
+		if a := testing.AllocsPerRun(20, func() { _ = n.Pointer() }); a > 1 {
+			t.Errorf("Pointer() of %q allocates %v times", want, a)
 		}
 	}
 	if got := doc.Root.Pointer(); got != "" {

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,9 +53,9 @@ func (p Pos) IsZero() bool { return p.Line == 0 && p.Col == 0 }
 //
 // Its integers are 32 bits wide, its member name is a shared string's
 // address, and its value and children share two words (see value.go), so
-// that a node takes 64 bytes: a document holds
-// one per value, and they are most of its memory. No document the loader
-// accepts has 2^31 bytes (see MaxBytes).
+// that a node takes 64 bytes: a document holds one per value, and they are
+// most of its memory. No document the loader accepts has 2^31 bytes (see
+// MaxBytes).
 type Node struct {
 	Kind   Kind
 	Style  Style  // how a YAML scalar or collection is written; Plain for JSON
@@ -98,64 +99,17 @@ const smallObject = 8
 // Pointer returns the RFC 6901 JSON Pointer of n from the root ("" for the
 // root), with "~" and "/" in member names escaped as "~0" and "~1".
 func (n *Node) Pointer() string {
-	if n.Parent == nil {
-		return ""
-	}
-	// One pass measures the pointer, a second writes it from its end: the
-	// string is the only allocation.
-	size := 0
-	for c := n; c.Parent != nil; c = c.Parent {
-		size++ // the '/'
-		if c.Parent.Kind == Array {
-			size += digits(int(c.Index))
-			continue
-		}
-		size += len(c.Key())
-		for i := 0; i < len(c.Key()); i++ {
-			if k := c.Key()[i]; k == '~' || k == '/' {
-				size++
-			}
-		}
-	}
-	buf := make([]byte, size)
-	at := size
+	var small [16]string // most pointers are short: no list to allocate
+	toks := small[:0]
 	for c := n; c.Parent != nil; c = c.Parent {
 		if c.Parent.Kind == Array {
-			for i := int(c.Index); ; i /= 10 {
-				at--
-				buf[at] = byte('0' + i%10)
-				if i < 10 {
-					break
-				}
-			}
+			toks = append(toks, strconv.Itoa(int(c.Index)))
 		} else {
-			for i := len(c.Key()) - 1; i >= 0; i-- {
-				switch k := c.Key()[i]; k {
-				case '~':
-					at -= 2
-					buf[at], buf[at+1] = '~', '0'
-				case '/':
-					at -= 2
-					buf[at], buf[at+1] = '~', '1'
-				default:
-					at--
-					buf[at] = k
-				}
-			}
+			toks = append(toks, c.Key())
 		}
-		at--
-		buf[at] = '/'
 	}
-	return unsafe.String(&buf[0], size)
-}
-
-// digits is the number of decimal digits of i ≥ 0.
-func digits(i int) int {
-	d := 1
-	for ; i >= 10; i /= 10 {
-		d++
-	}
-	return d
+	slices.Reverse(toks)
+	return jsonpointer.Join(toks...)
 }
 
 // EscapeToken escapes a member name as a JSON Pointer reference token
@@ -188,9 +142,9 @@ func (n *Node) Member(name string) *Node {
 }
 
 // MemberAt is Member given a hint: the position at which the caller found
-// name in the last object it read, where objects of one shape have it
-// too (any other number, such as -1, is no hint). It returns the member and its position in Children (-1 when there
-// is none).
+// name in the last object it read, where objects of one shape have it too
+// (any other number, such as -1, is no hint). It returns the member and
+// its position in Children (-1 when there is none).
 func (n *Node) MemberAt(name string, hint int) (*Node, int) {
 	if n == nil || n.Kind != Object {
 		return nil, -1
@@ -243,7 +197,7 @@ func (n *Node) Elem(i int) *Node {
 	if n == nil || n.Kind != Array || uint(i) >= uint(n.word) {
 		return nil // (an array has no name index: word is its length)
 	}
-	return *(**Node)(unsafe.Add(n.ptr, uintptr(i)*unsafe.Sizeof(n)))
+	return n.list()[i]
 }
 
 // Document is a parsed document.

@@ -406,7 +406,7 @@ func TestFastYAMLLongLine(t *testing.T) {
 		t.Fatal("the fast path refuses the long line")
 	}
 	seq := root.Member("é")
-	if seq == nil || len(seq.Children()) != n {
+	if seq == nil || seq.Len() != n {
 		t.Fatalf("got %v", seq)
 	}
 	// "é: [" is 4 characters; each entry and its ", " are 3.

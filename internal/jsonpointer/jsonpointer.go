@@ -21,19 +21,26 @@ const maxIndexDigits = 18
 // "/" becomes "~1". A token with neither is returned as it is, without
 // allocating.
 func Escape(token string) string {
-	extra := 0
-	for i := 0; i < len(token); i++ {
-		if c := token[i]; c == '~' || c == '/' {
-			extra++
-		}
-	}
-	if extra == 0 {
+	n := escapedLen(token)
+	if n == len(token) {
 		return token
 	}
 	var sb strings.Builder
-	sb.Grow(len(token) + extra)
+	sb.Grow(n)
 	writeEscaped(&sb, token)
 	return sb.String()
+}
+
+// escapedLen is the length of token escaped: one more byte for each "~"
+// and "/".
+func escapedLen(token string) int {
+	n := len(token)
+	for i := 0; i < len(token); i++ {
+		if c := token[i]; c == '~' || c == '/' {
+			n++
+		}
+	}
+	return n
 }
 
 // writeEscaped writes the escaped form of token to sb.
@@ -113,7 +120,7 @@ func ParseFragment(s string) ([]string, error) {
 // Append("/a", "b/c") is "/a/b~1c".
 func Append(pointer, token string) string {
 	var sb strings.Builder
-	sb.Grow(len(pointer) + 1 + len(token) + 2)
+	sb.Grow(len(pointer) + 1 + escapedLen(token))
 	sb.WriteString(pointer)
 	sb.WriteByte('/')
 	writeEscaped(&sb, token)
@@ -128,10 +135,10 @@ func Join(tokens ...string) string {
 	}
 	n := len(tokens)
 	for _, t := range tokens {
-		n += len(t)
+		n += escapedLen(t)
 	}
 	var sb strings.Builder
-	sb.Grow(n)
+	sb.Grow(n) // the exact length: one allocation
 	for _, t := range tokens {
 		sb.WriteByte('/')
 		writeEscaped(&sb, t)

@@ -349,3 +349,19 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestOneAllocation: Join, Append and Escape size their result exactly,
+// escapes included, so that each allocates only the string it returns.
+func TestOneAllocation(t *testing.T) {
+	for name, f := range map[string]func(){
+		// (Many escapes: a size that leaves them out is more than the
+		// allocator's rounding up makes up for.)
+		"Join":   func() { _ = Join("a/b", "~~~~~~~~~~~~~~~~", "x~/y", "") },
+		"Append": func() { _ = Append("/a~1b", "////////////////") },
+		"Escape": func() { _ = Escape("x~/y~//////////////") },
+	} {
+		if a := testing.AllocsPerRun(20, f); a != 1 {
+			t.Errorf("%s allocates %v times, want 1", name, a)
+		}
+	}
+}
