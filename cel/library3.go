@@ -469,9 +469,9 @@ func (l *library) schemaExternalRefsBinding(schema ref.Val) ref.Val {
 // known to be a plain schema (see rawschema.go), which has no reference:
 // one remembered under the options of the plain schemas seen last. (A
 // schema whose references were taken out before it was compiled may be
-// plain once compiled, but not itself.) Keeping
-// that answer in extRefs as well took a second entry for each of a
-// description's thousands of schemas.
+// plain once compiled, but not itself.) Keeping that answer in extRefs as
+// well took a second entry for each of a description's thousands of
+// schemas.
 func (c *schema3Cache) plainByIdentity(id any) bool {
 	e, ok := c.byIdentity[identityKey{id, c.plainOpts}]
 	return ok && e.plain

@@ -28,7 +28,7 @@ func ToNative(v ref.Val) (any, error) {
 	}
 	if tv, ok := v.(TreeValue); ok {
 		// A document's map or list: JSON by construction (Tree.Native),
-		// shared as it is without walking it again.
+		// not walked again to check it.
 		switch n := tv.Tree().Native().(type) {
 		case map[string]any, []any:
 			return n, nil

@@ -10,12 +10,13 @@ import (
 // A document's scalars are read far more often than anything else: every
 // field an expression selects is one. Making a CEL value of a Go string,
 // int64 or float64 boxes it in a new interface value, an allocation per
-// read. But the document already holds each scalar boxed, in an any, and
-// each member name in its node: a CEL value can share that storage. The
-// CEL types are defined on the same Go types (types.String is a string,
-// types.Int an int64, ...), so a CEL value is the document's interface
-// value with its type word swapped for the CEL type's. The storage is
-// never written after the document is read, so sharing it is safe.
+// read. But a document node gives its scalar as an any that points at the
+// node's own storage (loader.Node.Value), and its member name by address
+// (loader.Node.KeyRef): a CEL value can share that storage. The CEL types
+// are defined on the same Go types (types.String is a string, types.Int an
+// int64, ...), so a CEL value is the document's interface value with its
+// type word swapped for the CEL type's. The storage is never written after
+// the document is read, so sharing it is safe.
 
 // ifaceWords is the layout of an interface value: its type (or itab) word
 // and its data word.

@@ -22,7 +22,9 @@ type Tree interface {
 	// with "", for i from 0 to Len()-1.
 	At(i int) (name string, v Tree)
 	// Native is the value as nil, bool, int64, float64, string, []any or
-	// map[string]any, the same every call; it must not be modified.
+	// map[string]any, equal at every call; it must not be modified. It may
+	// be made anew at each call, as a document's is: the document keeps no
+	// native copy of itself.
 	Native() any
 }
 
@@ -247,31 +249,14 @@ func (v jv) isObject() bool {
 	return ok
 }
 
-// copyOf is v, a native value or a Tree, as a native value. A Tree's is a
-// copy made now, which is not kept: for what needs a schema's native value
-// once, such as compiling it, without the document keeping it.
+// copyOf is v, a native value or a Tree, as a native value: a Tree's is
+// its Native, which a document's Tree makes anew and nothing keeps. It is
+// for what needs a schema's native value once, such as compiling it.
 func copyOf(v any) any {
-	t, ok := v.(Tree)
-	if !ok {
-		return v
+	if t, ok := v.(Tree); ok {
+		return t.Native()
 	}
-	switch t.JSONType() {
-	case TreeArray:
-		l := make([]any, t.Len())
-		for i := range l {
-			_, e := t.At(i)
-			l[i] = copyOf(e)
-		}
-		return l
-	case TreeObject:
-		m := make(map[string]any, t.Len())
-		for i, n := 0, t.Len(); i < n; i++ {
-			k, e := t.At(i)
-			m[k] = copyOf(e)
-		}
-		return m
-	}
-	return t.Scalar()
+	return v
 }
 
 // equal is jsonEqual of the two values' native forms.
