@@ -171,6 +171,19 @@ func TestEvaluation(t *testing.T) {
 			want: []string{"3:5 warning /items/0 scope a,b", "5:5 warning /items/2 scope b"},
 		},
 		{
+			name: "a scope inherited through nested values and lists, the nearest declaring holder's",
+			rules: `rules:
+  - id: t.deep
+    level: should
+    given: items.#.meta.tags.#
+    checks:
+      - assert: "false"
+        messageExpression: "self + ' ' + scope.join(',') + ' ' + parentScope.join(',')"
+`,
+			doc: "versions: [a, b]\nitems:\n  - meta: {tags: [p]}\n  - versions: [c]\n    meta: {tags: [q], versions: [d]}\n  - versions: [e]\n    meta: {tags: [r]}\n",
+			want: []string{"3:19 warning /items/0/meta/tags/0 p a,b a,b", "5:19 warning /items/1/meta/tags/0 q d d", "7:19 warning /items/2/meta/tags/0 r e e"},
+		},
+		{
 			name: "document variables, each over a list and a map, messages",
 			rules: `rules:
   - id: t.refs

@@ -606,13 +606,11 @@ type linter struct {
 	docFrame *frame
 	shared   spend // cost of the ruleset's document variables
 
-	refs         *resolver             // nil when the ruleset has no references; built on first use
-	scopeHolders map[*loader.Node]bool // the objects whose scope member counts; nil: every object
-	scopeReady   bool
-	defaultScope any // the scope of a node none of whose ancestors declares one
-	scopeMu      sync.Mutex
-	scopes       map[*loader.Node]int32 // the nodes' scopes computed so far, as places in scopeVals
-	scopeVals    []any                  // the scopes found: the default one, then each holder's
+	refs         *resolver // nil when the ruleset has no references; built on first use
+	scopeOnce    sync.Once
+	defaultScope any                  // the scope of a node none of whose ancestors declares one
+	declared     map[*loader.Node]int // the holders that declare a scope, by their scope's place in scopeVals
+	scopeVals    []any                // the declared scopes
 
 	selMu      sync.Mutex
 	selections map[string]*selectionEntry // by path text, or a rule's paths' (Rule.givenKey)
@@ -993,56 +991,79 @@ func (rr *ruleRun) resolveError(n *loader.Node) string {
 // value, or null when the ruleset lists none. Nil when the ruleset has no
 // scope.
 func (l *linter) scopeOf(n *loader.Node) any {
-	sc := l.rs.scope
-	if sc == nil {
+	if l.rs.scope == nil {
 		return nil
 	}
-	if !l.scopeReady {
-		l.scopeReady = true
-		if sc.at != nil {
-			l.scopeHolders = map[*loader.Node]bool{}
-			for _, sel := range sc.at {
-				_ = sel.match(l.doc, func(n *loader.Node) { l.scopeHolders[n] = true })
+	l.scopeOnce.Do(l.findScopes)
+	// A walk up to the nearest holder that declares a scope: there are
+	// few of those, and nothing is remembered for the nodes passed (a map
+	// of every node asked about was most of what scopes cost).
+	if len(l.declared) > 0 {
+		for a := n; a != nil; a = a.Parent {
+			if i, ok := l.declared[a]; ok {
+				return l.scopeVals[i]
 			}
 		}
-		if sc.values != nil {
-			all := make([]any, len(sc.values))
-			for i, v := range sc.values {
-				all[i] = v
+	}
+	return l.defaultScope
+}
+
+// findScopes finds the holders that declare a scope, once per document:
+// the objects the ruleset's scope selections select (every object when it
+// has none) that have the scope member. Each declared scope is read once,
+// so that a holder's scope is the same value whoever asks (scopeIdentity).
+func (l *linter) findScopes() {
+	sc := l.rs.scope
+	if sc.values != nil {
+		all := make([]any, len(sc.values))
+		for i, v := range sc.values {
+			all[i] = v
+		}
+		l.defaultScope = all
+	}
+	add := func(n *loader.Node) {
+		if n.Kind != loader.Object {
+			return
+		}
+		if _, seen := l.declared[n]; seen {
+			return
+		}
+		if m := n.Member(sc.member); m != nil {
+			if l.declared == nil {
+				l.declared = map[*loader.Node]int{}
 			}
-			l.defaultScope = all
+			l.declared[n] = len(l.scopeVals)
+			l.scopeVals = append(l.scopeVals, m.Value())
 		}
 	}
-	l.scopeMu.Lock()
-	defer l.scopeMu.Unlock()
-	if l.scopes == nil {
-		l.scopes = map[*loader.Node]int32{}
-		l.scopeVals = []any{l.defaultScope}
+	if sc.at == nil {
+		walkObjects(l.doc.Root, add)
+		return
 	}
-	// A node's scope is its own, when it is a holder that declares one,
-	// else its parent's: the walk up stops at the first node whose scope
-	// is known, and every node it passed is given the scope found, so that
-	// siblings and descendants find it at once. The map holds the scope's
-	// place in scopeVals, a third smaller than the scope itself would be.
-	var buf [16]*loader.Node
-	path := buf[:0]
-	var at int32 // the default scope
-	for a := n; a != nil; a = a.Parent {
-		if i, ok := l.scopes[a]; ok {
-			at = i
-			break
+	for _, sel := range sc.at {
+		_ = sel.match(l.doc, add)
+	}
+}
+
+// walkObjects calls visit for every object of the tree under n, n first.
+func walkObjects(n *loader.Node, visit func(*loader.Node)) {
+	if n == nil {
+		return
+	}
+	stack := []*loader.Node{n}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Kind == loader.Object {
+			visit(n)
 		}
-		path = append(path, a)
-		if v, ok := l.ownScope(a); ok {
-			at = int32(len(l.scopeVals))
-			l.scopeVals = append(l.scopeVals, v)
-			break
+		kids := n.Children()
+		for i := len(kids) - 1; i >= 0; i-- {
+			if k := kids[i]; k.Kind == loader.Object || k.Kind == loader.Array {
+				stack = append(stack, k)
+			}
 		}
 	}
-	for _, a := range path {
-		l.scopes[a] = at
-	}
-	return l.scopeVals[at]
 }
 
 // nodeScope returns the scope of n, the node the rule is linting: from
@@ -1064,10 +1085,9 @@ func (rr *ruleRun) nodeScope(n *loader.Node) any {
 // ownScope is the value of n's scope member, when n is an object where the
 // member counts and has it.
 func (l *linter) ownScope(n *loader.Node) (any, bool) {
-	if n.Kind == loader.Object && (l.scopeHolders == nil || l.scopeHolders[n]) {
-		if m := n.Member(l.rs.scope.member); m != nil {
-			return m.Value(), true
-		}
+	l.scopeOnce.Do(l.findScopes)
+	if i, ok := l.declared[n]; ok {
+		return l.scopeVals[i], true
 	}
 	return nil, false
 }
