@@ -18,10 +18,10 @@ func Extract(name string, src []byte, n *Node, opts Options) (*Document, error) 
 		format = "json"
 	}
 	doc := &Document{Name: name, Format: format, Root: root, Source: src}
-	if doc.JSON, doc.nodes = render(root, 0, b.values, MaxJSONBytes); doc.JSON == nil {
+	if doc.JSON, doc.Values = render(root, 0, MaxJSONBytes); doc.JSON == nil {
 		return nil, jsonSizeError(name)
 	}
-	doc.Values = len(doc.nodes)
+	doc.rendered = true
 	return doc, nil
 }
 

@@ -219,10 +219,10 @@ func Parse(name string, data []byte, opts Options) (*Document, error) {
 // would be longer than MaxJSONBytes.
 func newDocument(name, format string, root *Node, src []byte, counted, depth int) (*Document, *Error) {
 	doc := &Document{Name: name, Format: format, Root: root, Source: src}
-	if doc.JSON, doc.nodes = render(root, len(src), counted, MaxJSONBytes); doc.JSON == nil {
+	if doc.JSON, doc.Values = render(root, len(src), MaxJSONBytes); doc.JSON == nil {
 		return nil, jsonSizeError(name)
 	}
-	doc.Values = len(doc.nodes)
+	doc.rendered = true
 	doc.counted, doc.depth = counted, depth
 	return doc, nil
 }
@@ -235,7 +235,7 @@ func jsonSizeError(name string) *Error {
 
 // verbatim reports whether the document's JSON is its input.
 func (d *Document) verbatim() bool {
-	return d.Format == "json" && d.nodes == nil && d.Root != nil && len(d.JSON) > 0 && &d.JSON[0] == &d.Source[0] && len(d.JSON) == len(d.Source)
+	return d.Format == "json" && !d.rendered && d.Root != nil && len(d.JSON) > 0 && &d.JSON[0] == &d.Source[0] && len(d.JSON) == len(d.Source)
 }
 
 // verbatimDocument is the document of a JSON input read verbatim (see

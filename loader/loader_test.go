@@ -1032,9 +1032,9 @@ func TestRenderLimit(t *testing.T) {
 	}
 	full := len(doc.JSON)
 	for limit := 0; limit <= full+1; limit++ {
-		js, order := render(doc.Root, 0, 8, limit)
-		if (js != nil) != (limit >= full) || js != nil && (len(js) != full || len(order) != doc.Values) {
-			t.Errorf("limit %d of %d: got %d bytes, %d nodes", limit, full, len(js), len(order))
+		js, count := render(doc.Root, 0, limit)
+		if (js != nil) != (limit >= full) || js != nil && (len(js) != full || count != doc.Values) {
+			t.Errorf("limit %d of %d: got %d bytes, %d nodes", limit, full, len(js), count)
 		}
 	}
 	if e := jsonSizeError("r.yaml"); e.Limit != "bytes" || e.File != "r.yaml" || !strings.Contains(e.Msg, "longer than") {

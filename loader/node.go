@@ -214,9 +214,9 @@ type Document struct {
 	Values int    // number of values (nodes) in the document
 	Source []byte // the input as read, for code frames
 
-	nodes   []*Node // every node in JSON rendering order (increasing Offset)
-	counted int     // values counted against the limit (replaced duplicates included)
-	depth   int     // YAML: the deepest nesting checked against the limit
+	rendered bool // JSON is Root's rendering (newDocument, Extract), in which nodes come in document order
+	counted  int  // values counted against the limit (replaced duplicates included)
+	depth    int  // YAML: the deepest nesting checked against the limit
 
 	spanOnce sync.Once  // builds spans on first use
 	spans    *spanCache // source offsets for end positions; see span.go

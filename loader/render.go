@@ -6,13 +6,13 @@ import (
 )
 
 // render writes the compact normalised JSON of root, setting every node's
-// Offset and End, and returns the nodes in rendering order (which is also
-// increasing Offset order). It is iterative and linear in the output size.
-// It returns nil when the JSON would be longer than limit bytes (at most
-// MaxJSONBytes, which a node's 32-bit offsets can index).
-func render(root *Node, sizeHint, values, limit int) ([]byte, []*Node) {
+// Offset and End, and returns the number of nodes it wrote. It is
+// iterative and linear in the output size. It returns nil when the JSON
+// would be longer than limit bytes (at most MaxJSONBytes, which a node's
+// 32-bit offsets can index).
+func render(root *Node, sizeHint, limit int) ([]byte, int) {
 	buf := make([]byte, 0, min(sizeHint, limit)+64)
-	order := make([]*Node, 0, values)
+	count := 0
 	type frame struct {
 		n *Node
 		i int
@@ -33,7 +33,7 @@ func render(root *Node, sizeHint, values, limit int) ([]byte, []*Node) {
 			return
 		}
 		n.Offset = off
-		order = append(order, n)
+		count++
 		switch n.Kind {
 		case Object:
 			buf = append(buf, '{')
@@ -85,9 +85,9 @@ func render(root *Node, sizeHint, values, limit int) ([]byte, []*Node) {
 		visit(c)
 	}
 	if over {
-		return nil, nil
+		return nil, 0
 	}
-	return buf, order
+	return buf, count
 }
 
 const hexDigits = "0123456789abcdef"

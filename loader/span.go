@@ -66,23 +66,52 @@ func newSpanCache(d *Document) *spanCache {
 	sc := &spanCache{src: src, yaml: d.Format == "yaml"}
 	sc.lines = newLineIndex(src)
 	if sc.yaml {
-		sc.irregular = len(d.nodes) == 0
 		// In a tree built straight from the source, positions strictly
-		// increase in document (pre-)order, which d.nodes is, and values
-		// start after their keys.
-		for i := 1; i < len(d.nodes); i++ {
-			n := d.nodes[i]
-			if !posLess(d.nodes[i-1].Pos, n.Pos) || n.Parent != nil && n.Parent.Kind == Object && !posLess(n.KeyPos, n.Pos) {
-				sc.irregular = true
-				break
-			}
+		// increase in document (pre-)order, and values start after their
+		// keys. A document whose JSON is not its tree's rendering (one
+		// put together by hand) is taken as irregular.
+		sc.irregular = !d.rendered || d.Root == nil
+		var prev *Node
+		if !sc.irregular {
+			preorder(d.Root, func(n *Node) bool {
+				if prev != nil && !posLess(prev.Pos, n.Pos) || n.Parent != nil && n.Parent.Kind == Object && !posLess(n.KeyPos, n.Pos) {
+					sc.irregular = true
+					return false
+				}
+				prev = n
+				return true
+			})
 		}
 		sc.aliases = sc.irregular && bytes.IndexByte(src, '*') >= 0
 		if sc.aliases {
-			sc.nodes = d.nodes
+			preorder(d.Root, func(n *Node) bool {
+				sc.nodes = append(sc.nodes, n)
+				return true
+			})
 		}
 	}
 	return sc
+}
+
+// preorder calls visit for the nodes under root (root included) in
+// document order, each before its children, as render writes them, until
+// visit returns false.
+func preorder(root *Node, visit func(*Node) bool) {
+	if root == nil {
+		return
+	}
+	stack := []*Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !visit(n) {
+			return
+		}
+		kids := n.Children()
+		for i := len(kids) - 1; i >= 0; i-- {
+			stack = append(stack, kids[i])
+		}
+	}
 }
 
 // countChars counts the bytes of b that are not UTF-8 continuation bytes,

@@ -311,11 +311,12 @@ func TestEndSourceMismatch(t *testing.T) {
 	} {
 		doc := mustParse(t, tc.name, tc.src, DefaultOptions())
 		doc.Source = []byte(tc.changed)
-		for _, n := range doc.nodes {
+		preorder(doc.Root, func(n *Node) bool {
 			if got := doc.End(n); posLess(got, n.Pos) {
 				t.Errorf("%s %q: End(%q) = %v before %v", tc.name, tc.changed, n.Pointer(), got, n.Pos)
 			}
-		}
+			return true
+		})
 	}
 	doc := mustParse(t, "m.yaml", "a: 'xyz'", DefaultOptions())
 	doc.Source = []byte(`a: "xyz"`)
@@ -369,15 +370,15 @@ func TestEndConcurrent(t *testing.T) {
 	doc := mustParse(t, "c.yaml", "a: [1, 2]\nb:\n  c: |\n    text\n  d: 'x'\n", DefaultOptions())
 	want := map[*Node]Pos{}
 	ref := mustParse(t, "c.yaml", string(doc.Source), DefaultOptions())
-	for i, n := range ref.nodes {
-		want[doc.nodes[i]] = ref.End(n)
+	for i, n := range renderOrder(ref) {
+		want[renderOrder(doc)[i]] = ref.End(n)
 	}
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for _, n := range doc.nodes {
+			for _, n := range renderOrder(doc) {
 				if got := doc.End(n); got != want[n] {
 					t.Errorf("concurrent End(%q) = %v, want %v", n.Pointer(), got, want[n])
 				}
@@ -400,7 +401,7 @@ func checkEnds(doc *Document) string {
 	if p := checkEndsBasic(doc); p != "" {
 		return p
 	}
-	for _, n := range doc.nodes {
+	for _, n := range renderOrder(doc) {
 		end := doc.End(n)
 		for i, c := range n.Children() {
 			ce := doc.End(c)
@@ -430,7 +431,7 @@ func checkEnds(doc *Document) string {
 }
 
 func checkEndsBasic(doc *Document) string {
-	for _, n := range doc.nodes {
+	for _, n := range renderOrder(doc) {
 		end := doc.End(n)
 		if end.IsZero() || posLess(end, n.Pos) {
 			return fmt.Sprintf("End(%q) = %v, value starts at %v", n.Pointer(), end, n.Pos)
@@ -632,19 +633,20 @@ func BenchmarkEnd(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	nodes := renderOrder(doc)
 	run := func(b *testing.B, fresh bool) {
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
 		d := doc
 		for b.Loop() {
 			if fresh {
-				d = &Document{Format: doc.Format, Root: doc.Root, Source: doc.Source, nodes: doc.nodes}
+				d = &Document{Format: doc.Format, Root: doc.Root, Source: doc.Source, rendered: doc.rendered}
 			}
-			for _, n := range d.nodes {
+			for _, n := range nodes {
 				d.End(n)
 			}
 		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(doc.nodes)), "ns/node")
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(nodes)), "ns/node")
 	}
 	b.Run("warm", func(b *testing.B) { run(b, false) })
 	b.Run("cold", func(b *testing.B) { run(b, true) })
@@ -1030,4 +1032,36 @@ func checkGeneratedYAML(t *testing.T, seed uint64, docs int) {
 		t.Errorf("only %d of %d generated documents parse, %d with aliases, %d with duplicate keys", parsed, docs, withAliases, withDups)
 	}
 	t.Logf("%d of %d generated documents parse, %d with aliases, %d with duplicate keys", parsed, docs, withAliases, withDups)
+}
+
+// renderOrder is every node of a rendered document in rendering order (nil
+// for a JSON input that is its own JSON), as the document once listed them.
+func renderOrder(d *Document) []*Node {
+	if !d.rendered {
+		return nil
+	}
+	var out []*Node
+	preorder(d.Root, func(n *Node) bool {
+		out = append(out, n)
+		return true
+	})
+	return out
+}
+
+// TestPreorderIsRenderOrder: preorder visits a rendered document's nodes in
+// the order render wrote them, every one once, so that what the span cache
+// checks in that order is document order.
+func TestPreorderIsRenderOrder(t *testing.T) {
+	for _, src := range []string{"a: [1, {b: [], c: {}}, 'x']\nd: {e: [[2], [3, 4]]}\n", "[{}, [], {\"k\": [null]}]", "x"} {
+		doc := mustParse(t, "p.yaml", src, DefaultOptions())
+		nodes := renderOrder(doc)
+		if len(nodes) != doc.Values {
+			t.Errorf("%q: %d nodes, want %d", src, len(nodes), doc.Values)
+		}
+		for i := 1; i < len(nodes); i++ {
+			if nodes[i].Offset <= nodes[i-1].Offset {
+				t.Errorf("%q: node %d (%s) at offset %d after %d", src, i, nodes[i].Pointer(), nodes[i].Offset, nodes[i-1].Offset)
+			}
+		}
+	}
 }

@@ -13,7 +13,7 @@ import (
 // when they are the same in every field, node by node.
 func sameDocument(a, b *Document) string {
 	if a.Name != b.Name || a.Format != b.Format || string(a.JSON) != string(b.JSON) || string(a.Source) != string(b.Source) ||
-		a.Values != b.Values || a.counted != b.counted || a.depth != b.depth || len(a.nodes) != len(b.nodes) {
+		a.Values != b.Values || a.counted != b.counted || a.depth != b.depth || a.rendered != b.rendered {
 		return fmt.Sprintf("documents differ: %q %s %d values (%d counted, depth %d) against %q %s %d values (%d counted, depth %d)",
 			a.Name, a.Format, a.Values, a.counted, a.depth, b.Name, b.Format, b.Values, b.counted, b.depth)
 	}
@@ -38,8 +38,12 @@ func sameDocument(a, b *Document) string {
 	if d := walk(a.Root, b.Root); d != "" {
 		return d
 	}
-	for i := range a.nodes {
-		if twin[a.nodes[i]] != b.nodes[i] {
+	an, bn := renderOrder(a), renderOrder(b)
+	if len(an) != len(bn) {
+		return fmt.Sprintf("%d nodes in rendering order against %d", len(an), len(bn))
+	}
+	for i := range an {
+		if twin[an[i]] != bn[i] {
 			return fmt.Sprintf("node %d in rendering order differs", i)
 		}
 	}
