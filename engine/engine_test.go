@@ -180,7 +180,7 @@ func TestEvaluation(t *testing.T) {
       - assert: "false"
         messageExpression: "self + ' ' + scope.join(',') + ' ' + parentScope.join(',')"
 `,
-			doc: "versions: [a, b]\nitems:\n  - meta: {tags: [p]}\n  - versions: [c]\n    meta: {tags: [q], versions: [d]}\n  - versions: [e]\n    meta: {tags: [r]}\n",
+			doc:  "versions: [a, b]\nitems:\n  - meta: {tags: [p]}\n  - versions: [c]\n    meta: {tags: [q], versions: [d]}\n  - versions: [e]\n    meta: {tags: [r]}\n",
 			want: []string{"3:19 warning /items/0/meta/tags/0 p a,b a,b", "5:19 warning /items/1/meta/tags/0 q d d", "7:19 warning /items/2/meta/tags/0 r e e"},
 		},
 		{
