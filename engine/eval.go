@@ -943,7 +943,7 @@ func selfKey(n *loader.Node) any {
 	case n.Parent == nil:
 		return nil
 	case n.Parent.Kind == loader.Array:
-		return int64(n.Index)
+		return int64(n.Index())
 	}
 	return n.Key()
 }

@@ -69,7 +69,7 @@ func (x *resolver) reference(n *loader.Node) (string, bool) {
 // all (as a member name, or as a string equal to it): most nodes do not,
 // and need no resolving.
 func (x *resolver) mayHold(n *loader.Node) bool {
-	return !x.none && containsNeedle(x.doc.JSON[n.Offset:n.End], x.cfg.needle)
+	return !x.none && containsNeedle(x.doc.JSON[n.Offset:x.doc.JSONEnd(n)], x.cfg.needle)
 }
 
 // containsNeedle is bytes.Contains(data, needle) for a needle of two bytes

@@ -319,16 +319,20 @@ func deep(cur []*loader.Node, nested bool) []*loader.Node {
 // Go stack allows recursion for.
 func walkDeep(cur []*loader.Node, nested bool, visit func(*loader.Node) bool) {
 	var stack []*loader.Node
-	end := -1 // End of the last subtree walked
+	// last is the greatest offset walked so far: the last node of the
+	// last subtree, pre-order. A later root at or before it is inside
+	// that subtree (a subtree's nodes start at increasing offsets, and
+	// the next value's after all of them).
+	last := int32(-1)
 	for _, root := range cur {
-		if nested && int(root.Offset) < end {
+		if nested && root.Offset <= last {
 			continue
 		}
-		end = int(root.End)
 		stack = append(stack[:0], root)
 		for len(stack) > 0 {
 			n := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
+			last = n.Offset
 			if !visit(n) {
 				return
 			}
@@ -419,7 +423,7 @@ func (c component) step(doc *loader.Document, n *loader.Node, out []*loader.Node
 		}
 		return out, nil
 	}
-	res := gjson.GetBytes(doc.JSON[n.Offset:n.End], c.text)
+	res := gjson.GetBytes(doc.JSON[n.Offset:doc.JSONEnd(n)], c.text)
 	if c.kind == compQueryAll {
 		for _, idx := range res.Indexes {
 			m, err := locate(doc, n, idx)

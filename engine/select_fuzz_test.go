@@ -34,7 +34,7 @@ func refSelect(t *testing.T, doc *loader.Document, s *selector) (out []*loader.N
 	for _, c := range s.parts {
 		next := map[*loader.Node]bool{}
 		for n := range cur {
-			raw := doc.JSON[n.Offset:n.End]
+			raw := doc.JSON[n.Offset:doc.JSONEnd(n)]
 			switch c.kind {
 			case compEach:
 				if n.Kind == loader.Array || n.Kind == loader.Object {
@@ -52,7 +52,7 @@ func refSelect(t *testing.T, doc *loader.Document, s *selector) (out []*loader.N
 				}
 				q := strings.TrimSuffix(c.text, "#") // "#(...)": the first match, if any
 				for _, e := range n.Children() {
-					one := "[" + string(doc.JSON[e.Offset:e.End]) + "]"
+					one := "[" + string(doc.JSON[e.Offset:doc.JSONEnd(e)]) + "]"
 					if !gjson.Get(one, q).Exists() {
 						continue
 					}

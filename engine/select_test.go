@@ -88,7 +88,7 @@ func TestSelectorLinearOnWideDocument(t *testing.T) {
 	sel, _ := parseSelector(`tools.#.elicitations.#(mode=="url")#`)
 	var n int
 	if err := sel.match(doc, func(m *loader.Node) {
-		if int(m.Parent.Parent.Index) != n || m.Index != 1 {
+		if m.Parent.Parent.Index() != n || m.Index() != 1 {
 			t.Fatalf("match %d at %s", n, m.Pointer())
 		}
 		n++

@@ -118,7 +118,6 @@ func (b *builder) newNode(kind Kind, pos Pos) (*Node, *Error) {
 	b.slab = b.slab[1:]
 	n.Kind = kind
 	n.Pos = pos
-	n.Index = -1
 	return n, nil
 }
 

@@ -110,7 +110,7 @@ func TestTreePositionRange(t *testing.T) {
 	if err != nil || doc.Root.Pos != (Pos{math.MaxInt32, math.MaxInt32}) {
 		t.Fatalf("the largest position: %v, %v", doc, err)
 	}
-	if doc, err := decodeTree("a.json", data, opts, tree(1, 1, 1, 0, 4)); err != nil || doc.Root.Offset != 0 || doc.Root.End != 4 {
+	if doc, err := decodeTree("a.json", data, opts, tree(1, 1, 1, 0, 4)); err != nil || doc.Root.Offset != 0 || doc.JSONEnd(doc.Root) != 4 {
 		t.Fatalf("a verbatim tree: %v, %v", doc, err)
 	}
 	for _, nums := range [][]uint64{

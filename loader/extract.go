@@ -12,7 +12,7 @@ func Extract(name string, src []byte, n *Node, opts Options) (*Document, error) 
 	if err != nil {
 		return nil, err
 	}
-	root.key, root.KeyPos, root.Index = nil, Pos{}, -1
+	root.key, root.KeyPos = nil, Pos{}
 	format := "yaml"
 	if len(src) > 0 && isJSON(name, src) {
 		format = "json"
@@ -31,7 +31,7 @@ func (b *builder) copyTree(n, parent *Node, depth int) (*Node, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	c.Style, c.Parent, c.key, c.KeyPos, c.Index = n.Style, parent, n.key, n.KeyPos, n.Index
+	c.Style, c.Parent, c.key, c.KeyPos = n.Style, parent, n.key, n.KeyPos
 	switch n.Kind {
 	case Array, Object:
 		if depth+1 > b.opts.Limits.Depth {

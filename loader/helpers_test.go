@@ -26,10 +26,8 @@ func checkDocument(doc *Document) string {
 	if !json.Valid(doc.JSON) {
 		return fmt.Sprintf("Document.JSON is not valid JSON: %q", truncate(doc.JSON))
 	}
-	dec := json.NewDecoder(bytes.NewReader(doc.JSON))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := decodeJSON(doc.JSON)
+	if err != nil {
 		return "decoding Document.JSON: " + err.Error()
 	}
 	if !sameValue(v, doc.Root.Value()) {
@@ -51,8 +49,11 @@ func checkDocument(doc *Document) string {
 			problem = fmt.Sprintf("Lookup(%q) did not return the node", n.Pointer())
 			return
 		}
-		if n.End <= n.Offset || int(n.End) > len(doc.JSON) || !json.Valid(doc.JSON[n.Offset:n.End]) {
-			problem = fmt.Sprintf("bad span [%d,%d) for %q", n.Offset, n.End, n.Pointer())
+		if end := doc.JSONEnd(n); end <= int(n.Offset) || end > len(doc.JSON) || !json.Valid(doc.JSON[n.Offset:end]) {
+			problem = fmt.Sprintf("bad span [%d,%d) for %q", n.Offset, end, n.Pointer())
+			return
+		} else if v, err := decodeJSON(doc.JSON[n.Offset:end]); err != nil || !sameValue(v, n.Value()) {
+			problem = fmt.Sprintf("span [%d,%d) of %q reads %#v, the node holds %#v", n.Offset, end, n.Pointer(), v, n.Value())
 			return
 		}
 		if n.Pos.Line < 1 || n.Pos.Col < 1 {
@@ -64,8 +65,8 @@ func checkDocument(doc *Document) string {
 				problem = fmt.Sprintf("child %d of %q has the wrong parent", i, n.Pointer())
 				return
 			}
-			if n.Kind == Array && int(c.Index) != i || n.Kind == Object && (c.Index != -1 || c.KeyPos.Line < 1) {
-				problem = fmt.Sprintf("child %d of %q: Index %d KeyPos %v", i, n.Pointer(), c.Index, c.KeyPos)
+			if n.Kind == Array && c.Index() != i || n.Kind == Object && (c.Index() != -1 || c.KeyPos.Line < 1) {
+				problem = fmt.Sprintf("child %d of %q: Index %d KeyPos %v", i, n.Pointer(), c.Index(), c.KeyPos)
 				return
 			}
 			walk(c)
@@ -90,6 +91,16 @@ func truncate(b []byte) string {
 
 // sameValue compares a value decoded with UseNumber to a loader value,
 // modulo number types.
+// decodeJSON decodes data as checkDocument compares it with a tree: numbers
+// as json.Number.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
+}
+
 func sameValue(decoded, ours any) bool {
 	switch d := decoded.(type) {
 	case json.Number:

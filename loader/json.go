@@ -83,8 +83,8 @@ func (t *lineTracker) pos(off int) Pos {
 	return Pos{Line: int32(line), Col: int32(col)}
 }
 
-// parseJSON reads data into a tree whose nodes' Offset and End are byte
-// offsets in data. verbatim reports whether data can serve as the
+// parseJSON reads data into a tree whose nodes' Offsets are byte offsets
+// in data. verbatim reports whether data can serve as the
 // document's JSON: every member name is written without escapes and no
 // member replaced a duplicate, so gjson reads data as the tree and a
 // member name appears in it as it is.
@@ -160,7 +160,6 @@ func (p *jsonParser) newValue(kind Kind) (*Node, *Error) {
 	f := &p.stack[len(p.stack)-1]
 	n.Parent = f.node
 	if f.node.Kind == Array {
-		n.Index = int32(len(p.kids) - f.base)
 		p.kids = append(p.kids, n)
 		return n, nil
 	}
@@ -182,7 +181,6 @@ func (p *jsonParser) newValue(kind Kind) (*Node, *Error) {
 // closeTop finishes the innermost container and pops it.
 func (p *jsonParser) closeTop() *Node {
 	f := p.stack[len(p.stack)-1]
-	f.node.End = int32(p.i)
 	kids := p.kids[f.base:]
 	if f.node.Kind == Array {
 		p.finishArray(f.node, kids)
@@ -285,7 +283,6 @@ func (p *jsonParser) run() (*Node, *Error) {
 				return nil, err
 			}
 			node.setString(s)
-			node.End = int32(p.i)
 			n = node
 		case 't', 'f', 'n':
 			var kind Kind
@@ -308,7 +305,6 @@ func (p *jsonParser) run() (*Node, *Error) {
 			}
 			node.setScalar(val)
 			p.i += len(lit)
-			node.End = int32(p.i)
 			n = node
 		default:
 			if c == '-' || (c >= '0' && c <= '9') {
@@ -321,7 +317,6 @@ func (p *jsonParser) run() (*Node, *Error) {
 					return nil, err
 				}
 				node.setScalar(v)
-				node.End = int32(p.i)
 				n = node
 				break
 			}

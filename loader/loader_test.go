@@ -781,8 +781,8 @@ func TestNormalisedJSON(t *testing.T) {
 			t.Errorf("gjson %q Index %d → %v, want %s", c.path, r.Index, n, c.ptr)
 			continue
 		}
-		if r.Raw != string(doc.JSON[n.Offset:n.End]) {
-			t.Errorf("gjson %q raw %q, node span %q", c.path, r.Raw, doc.JSON[n.Offset:n.End])
+		if r.Raw != string(doc.JSON[n.Offset:doc.JSONEnd(n)]) {
+			t.Errorf("gjson %q raw %q, node span %q", c.path, r.Raw, doc.JSON[n.Offset:doc.JSONEnd(n)])
 		}
 		if !sameValue(jsonValue(t, r.Raw), n.Value()) {
 			t.Errorf("gjson %q value %s != node value %#v", c.path, r.Raw, n.Value())
@@ -828,7 +828,7 @@ func TestFormatChoice(t *testing.T) {
 	// JSON extension forces the strict JSON parser even for YAML-ish text.
 	wantErr(t, parseErr(t, "a.json", "a: 1", DefaultOptions()), "1:1", "expected a JSON value")
 	// A scalar at the top level is fine.
-	if doc := mustParse(t, "s.json", `"x"`, DefaultOptions()); doc.Root.Value() != "x" || doc.Root.Pointer() != "" || doc.Root.Index != -1 {
+	if doc := mustParse(t, "s.json", `"x"`, DefaultOptions()); doc.Root.Value() != "x" || doc.Root.Pointer() != "" || doc.Root.Index() != -1 {
 		t.Errorf("scalar root: %#v", doc.Root)
 	}
 }
@@ -1045,18 +1045,19 @@ func TestRenderLimit(t *testing.T) {
 	}
 }
 
-// TestNodeSize: a node takes 64 bytes (a 9 MB document has some 360,000);
-// its integers are 32 bits wide, which MaxBytes and MaxJSONBytes make safe.
+// TestNodeSize: a node takes 56 bytes (a 9 MB document has some 360,000);
+// its integers are 32 bits wide, which MaxBytes and MaxJSONBytes make safe,
+// and its index and end are found, not kept.
 func TestNodeSize(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("the size is pinned for 64-bit platforms")
 	}
 	var n Node
-	if got := unsafe.Sizeof(n); got != 64 {
-		t.Errorf("a Node is %d bytes, want 64", got)
+	if got := unsafe.Sizeof(n); got != 56 {
+		t.Errorf("a Node is %d bytes, want 56", got)
 	}
 	if got := unsafe.Offsetof(n.Pos); got != 8 {
-		t.Errorf("Node.Pos is at offset %d, want 8 (Kind, Style and Index in one word)", got)
+		t.Errorf("Node.Pos is at offset %d, want 8 (Kind, Style, names and Offset in one word)", got)
 	}
 	if MaxBytes > math.MaxInt32 || MaxJSONBytes > math.MaxInt32 {
 		t.Errorf("MaxBytes %d or MaxJSONBytes %d does not fit a node's int32 offsets", MaxBytes, MaxJSONBytes)

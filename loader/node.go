@@ -60,11 +60,9 @@ type Node struct {
 	Kind   Kind
 	Style  Style  // how a YAML scalar or collection is written; Plain for JSON
 	names  uint16 // a small object's member names, one bit each (see nameBit); 0 when unknown
-	Index  int32  // element index when Parent is an array; -1 otherwise
+	Offset int32  // byte offset of the value's first byte in Document.JSON (see Document.JSONEnd)
 	Pos    Pos    // where the value starts in the source
 	KeyPos Pos    // where the member name starts, for object members; zero otherwise
-	Offset int32  // byte offset of the value's first byte in Document.JSON
-	End    int32  // byte offset just past the value in Document.JSON
 	Parent *Node  // nil for the root
 
 	// key is the member name, when Parent is an object (see Key); the
@@ -96,6 +94,28 @@ const (
 // smallObject is the largest object whose members are found by linear scan.
 const smallObject = 8
 
+// Index returns n's position among its parent's elements when the parent
+// is an array; -1 otherwise. Elements start at increasing offsets in
+// Document.JSON, so it is found by binary search (by a scan when the
+// offsets are not yet set, while a document is read).
+func (n *Node) Index() int {
+	p := n.Parent
+	if p == nil || p.Kind != Array {
+		return -1
+	}
+	kids := p.list() // an array has no name index: its children are a list
+	i := sort.Search(len(kids), func(i int) bool { return kids[i].Offset >= n.Offset })
+	if i < len(kids) && kids[i] == n {
+		return i
+	}
+	for i, c := range kids {
+		if c == n {
+			return i
+		}
+	}
+	return -1
+}
+
 // Pointer returns the RFC 6901 JSON Pointer of n from the root ("" for the
 // root), with "~" and "/" in member names escaped as "~0" and "~1".
 func (n *Node) Pointer() string {
@@ -103,7 +123,7 @@ func (n *Node) Pointer() string {
 	toks := small[:0]
 	for c := n; c.Parent != nil; c = c.Parent {
 		if c.Parent.Kind == Array {
-			toks = append(toks, strconv.Itoa(int(c.Index)))
+			toks = append(toks, strconv.Itoa(c.Index()))
 		} else {
 			toks = append(toks, c.Key())
 		}
@@ -271,15 +291,45 @@ func (d *Document) walk(pointer string) (n *Node, complete bool) {
 	}
 }
 
+// JSONEnd returns the byte offset just past n's value in d.JSON: the value's
+// JSON text is d.JSON[n.Offset:d.JSONEnd(n)]. It follows the last children
+// down to a scalar or an empty collection, reads past that, then past each
+// closing bracket on the way back: the time it takes grows with the depth,
+// not with the size of the value. n must be a node of d.
+func (d *Document) JSONEnd(n *Node) int {
+	data := d.JSON
+	closers := 0
+	for n.Kind >= Array && n.Len() > 0 {
+		n = n.Children()[n.Len()-1]
+		closers++
+	}
+	var e int
+	if n.Kind >= Array { // empty: '[' or '{', space, the closing one
+		e = skipJSONSpace(data, int(n.Offset)+1) + 1
+	} else {
+		e = skipJSONValue(data, int(n.Offset))
+	}
+	for ; closers > 0 && e >= 0; closers-- {
+		e = skipJSONSpace(data, e) + 1
+	}
+	if e < int(n.Offset) || e > len(data) { // not n's JSON: cannot be for a node of d
+		return len(data)
+	}
+	return e
+}
+
 // NodeAt returns the node whose value starts at byte offset in d.JSON, or
 // nil if none does. Every node starts at a distinct offset, so the answer is
 // unique; gjson's Result.Index is such an offset.
 // It descends from the root, choosing among each node's children, which
 // are in offset order, by binary search.
 func (d *Document) NodeAt(offset int) *Node {
+	// A node's subtree spans from its offset to its end, and its children
+	// follow one another in it: the node at offset, if any, is under the
+	// last child that starts at or before it.
 	n := d.Root
 	for n != nil && int(n.Offset) != offset {
-		if offset < int(n.Offset) || offset >= int(n.End) {
+		if offset < int(n.Offset) {
 			return nil
 		}
 		kids := n.Children()

@@ -6,7 +6,7 @@ import (
 )
 
 // render writes the compact normalised JSON of root, setting every node's
-// Offset and End, and returns the number of nodes it wrote. It is
+// Offset, and returns the number of nodes it wrote. It is
 // iterative and linear in the output size. It returns nil when the JSON
 // would be longer than limit bytes (at most MaxJSONBytes, which a node's
 // 32-bit offsets can index).
@@ -57,7 +57,7 @@ func render(root *Node, sizeHint, limit int) ([]byte, int) {
 		case String:
 			buf = AppendJSONString(buf, n.Value().(string))
 		}
-		n.End, _ = at()
+		at() // the limit, past the value
 	}
 	visit(root)
 	for len(stack) > 0 && !over {
@@ -69,7 +69,7 @@ func render(root *Node, sizeHint, limit int) ([]byte, int) {
 			} else {
 				buf = append(buf, ']')
 			}
-			n.End, _ = at()
+			at() // the limit, past the collection
 			stack = stack[:len(stack)-1]
 			continue
 		}

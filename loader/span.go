@@ -305,7 +305,7 @@ func (d *Document) owns(n *Node) bool {
 		p := c.Parent
 		switch p.Kind {
 		case Array:
-			if c.Index < 0 || int(c.Index) >= p.Len() || p.Children()[c.Index] != c {
+			if c.Index() < 0 { // Index finds c among p's elements, or says it is not one
 				return false
 			}
 		case Object:
@@ -464,7 +464,8 @@ func inPlace(n *Node) bool {
 	case p.Kind == Object:
 		return posLess(n.KeyPos, n.Pos)
 	}
-	return posLess(p.Pos, n.Pos) && (n.Index <= 0 || int(n.Index) < p.Len() && posLess(p.Children()[n.Index-1].Pos, n.Pos))
+	i := n.Index()
+	return posLess(p.Pos, n.Pos) && (i <= 0 || posLess(p.Children()[i-1].Pos, n.Pos))
 }
 
 func (sc *spanCache) isCopy(n *Node) bool { return sc.original(n) != n }

@@ -142,7 +142,7 @@ func treeKeyOf(data []byte, opts Options) keyed.Key {
 
 // encodeTree is the tree of doc in the format of treesMagic.
 func encodeTree(doc *Document) ([]byte, error) {
-	e := treeEncoder{verbatim: doc.verbatim()}
+	e := treeEncoder{verbatim: doc.verbatim(), doc: doc}
 	if err := e.node(doc.Root, false); err != nil {
 		return nil, err
 	}
@@ -164,6 +164,7 @@ type treeEncoder struct {
 	out      []byte
 	strs     keyed.Table
 	verbatim bool // the nodes' offsets are in the input: record them
+	doc      *Document
 }
 
 func (e *treeEncoder) str(s string) { e.out = e.strs.AppendIndex(e.out, s) }
@@ -178,7 +179,7 @@ func (e *treeEncoder) node(n *Node, member bool) error {
 	e.pos(n.Pos)
 	if e.verbatim {
 		e.out = binary.AppendUvarint(e.out, uint64(n.Offset))
-		e.out = binary.AppendUvarint(e.out, uint64(n.End-n.Offset))
+		e.out = binary.AppendUvarint(e.out, uint64(e.doc.JSONEnd(n)-int(n.Offset)))
 	}
 	if member {
 		e.str(n.Key())
@@ -326,7 +327,9 @@ func (d *treeDecoder) node(member bool, depth int) *Node {
 			d.err = true
 			return nil
 		}
-		n.Offset, n.End = int32(off), int32(off+length)
+		// The length only bounds the value: a node's end is found from
+		// the JSON (see JSONEnd).
+		n.Offset = int32(off)
 	}
 	if member {
 		n.setKey(d.str())
@@ -365,15 +368,12 @@ func (d *treeDecoder) node(member bool, depth int) *Node {
 			return nil
 		}
 		base := len(d.kids)
-		for i := range int(count) {
+		for range int(count) {
 			c := d.node(kind == Object, depth+1)
 			if d.err {
 				return nil
 			}
 			c.Parent = n
-			if kind == Array {
-				c.Index = int32(i)
-			}
 			d.kids = append(d.kids, c)
 		}
 		kids := d.kids[base:]

@@ -21,12 +21,12 @@ func sameDocument(a, b *Document) string {
 	var walk func(x, y *Node) string
 	walk = func(x, y *Node) string {
 		twin[x] = y
-		if x.Kind != y.Kind || x.Style != y.Style || x.Pos != y.Pos || x.KeyPos != y.KeyPos || x.Key() != y.Key() || x.Index != y.Index ||
-			x.Offset != y.Offset || x.End != y.End || twin[x.Parent] != y.Parent || !reflect.DeepEqual(x.Value(), y.Value()) ||
+		if x.Kind != y.Kind || x.Style != y.Style || x.Pos != y.Pos || x.KeyPos != y.KeyPos || x.Key() != y.Key() || x.Index() != y.Index() ||
+			x.Offset != y.Offset || a.JSONEnd(x) != b.JSONEnd(y) || twin[x.Parent] != y.Parent || !reflect.DeepEqual(x.Value(), y.Value()) ||
 			!reflect.DeepEqual(x.memberIndex(), y.memberIndex()) || x.Len() != y.Len() {
 			return fmt.Sprintf("at %s: %v %v %v %v %q %d %d-%d %v against %v %v %v %v %q %d %d-%d %v", x.Pointer(),
-				x.Kind, x.Style, x.Pos, x.KeyPos, x.Key(), x.Index, x.Offset, x.End, x.Value(),
-				y.Kind, y.Style, y.Pos, y.KeyPos, y.Key(), y.Index, y.Offset, y.End, y.Value())
+				x.Kind, x.Style, x.Pos, x.KeyPos, x.Key(), x.Index(), x.Offset, a.JSONEnd(x), x.Value(),
+				y.Kind, y.Style, y.Pos, y.KeyPos, y.Key(), y.Index(), y.Offset, b.JSONEnd(y), y.Value())
 		}
 		for i := range x.Children() {
 			if d := walk(x.Children()[i], y.Children()[i]); d != "" {

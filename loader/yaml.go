@@ -559,7 +559,7 @@ func (c *yamlConv) sequence(y *yaml.Node, depth int) (*Node, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		child.Parent, child.Index = n, int32(i)
+		child.Parent = n
 		if c.release {
 			y.Content[i] = nil
 		}

@@ -670,7 +670,6 @@ func (p *yfast) flow(off, depth, parentCol int) (*Node, int, bool) {
 			}
 			child.Parent = n
 			if kind == Array {
-				child.Index = int32(len(p.kids) - base)
 				p.kids = append(p.kids, child)
 			} else {
 				child.key, child.KeyPos = p.keyRef(key), keyPos
@@ -943,7 +942,7 @@ func (p *yfast) seq(off, depth int) (*Node, bool) {
 		if !ok {
 			return nil, false
 		}
-		child.Parent, child.Index = n, int32(len(p.kids)-base)
+		child.Parent = n
 		p.kids = append(p.kids, child)
 		if p.eof || p.ind() < col || p.ind() == col && !p.seqIndicator(p.cs) {
 			break
