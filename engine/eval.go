@@ -265,12 +265,12 @@ func (l *linter) prepare(rules []*Rule, workers int) {
 		if err != nil {
 			continue
 		}
-		var scopes []any
+		var scopes []int32
 		if r.scopeValues != nil {
 			scopes = l.scopesOf(r)
 		}
 		for i, n := range nodes {
-			if scopes != nil && !intersects(scopes[i], r.scopeValues) {
+			if scopes != nil && !intersects(l.scopeVals[scopes[i]], r.scopeValues) {
 				continue
 			}
 			if refs.mayHold(n) {
@@ -530,7 +530,7 @@ func (l *linter) prefixNodes(sel *selector, k int) ([]*loader.Node, error) {
 // scopes of a selection's nodes (see scopesOf).
 type pathNodes struct {
 	nodes  []*loader.Node
-	scopes []any
+	scopes []int32 // places in linter.scopeVals
 	err    error
 }
 
@@ -539,13 +539,13 @@ type pathNodes struct {
 // up once per document for each set of paths, when a rule first reads a
 // node's scope (most never do), and shared by the rules that select by
 // the same paths.
-func (l *linter) scopesOf(r *Rule) []any {
+func (l *linter) scopesOf(r *Rule) []int32 {
 	if l.rs.scope == nil {
 		return nil
 	}
 	return l.memo("\x00scopes\x00"+r.givenKey(), func() (c pathNodes) {
 		nodes, _ := l.selected(r)
-		c.scopes = make([]any, len(nodes))
+		c.scopes = make([]int32, len(nodes))
 		var cur scopeCursor
 		for i, n := range nodes {
 			c.scopes[i] = l.scopeIn(n, &cur)
@@ -559,23 +559,23 @@ func (l *linter) scopesOf(r *Rule) []any {
 // another.
 type scopeCursor struct {
 	parent *loader.Node
-	scope  any
+	place  int32
 }
 
 // scopeIn is scopeOf(n) for the nodes of a selection, in turn: a node's
 // scope is its own, or else its parent's, which is looked up once for a
 // run of siblings. Unlike scopeOf, it does not remember n's scope.
-func (l *linter) scopeIn(n *loader.Node, cur *scopeCursor) any {
+func (l *linter) scopeIn(n *loader.Node, cur *scopeCursor) int32 {
 	if n.Parent == nil {
-		return l.scopeOf(n)
+		return l.scopePlace(n)
 	}
 	if cur.parent != n.Parent {
-		cur.parent, cur.scope = n.Parent, l.scopeOf(n.Parent)
+		cur.parent, cur.place = n.Parent, l.scopePlace(n.Parent)
 	}
-	if v, ok := l.ownScope(n); ok {
-		return v
+	if i, ok := l.declared[n]; ok {
+		return i
 	}
-	return cur.scope
+	return cur.place
 }
 
 // compact sorts diagnostics and reports each finding once: a value
@@ -606,11 +606,10 @@ type linter struct {
 	docFrame *frame
 	shared   spend // cost of the ruleset's document variables
 
-	refs         *resolver // nil when the ruleset has no references; built on first use
-	scopeOnce    sync.Once
-	defaultScope any                  // the scope of a node none of whose ancestors declares one
-	declared     map[*loader.Node]int // the holders that declare a scope, by their scope's place in scopeVals
-	scopeVals    []any                // the declared scopes
+	refs      *resolver // nil when the ruleset has no references; built on first use
+	scopeOnce sync.Once
+	declared  map[*loader.Node]int32 // the holders that declare a scope, by their scope's place in scopeVals
+	scopeVals []any                  // the default scope (that of a node none of whose ancestors declares one), then the declared ones
 
 	selMu      sync.Mutex
 	selections map[string]*selectionEntry // by path text, or a rule's paths' (Rule.givenKey)
@@ -658,7 +657,7 @@ type ruleRun struct {
 	// The rule's nodes, the next to lint, and the frame of its document
 	// variables (begin); the nodes' scopes, once one is read (nodeScope).
 	sel       []*loader.Node
-	scopes    []any
+	scopes    []int32 // places in linter.scopeVals
 	next      int
 	ruleFrame *frame
 	memo      map[memoKey]ref.Val // per-scope variables' values, by scope
@@ -994,6 +993,13 @@ func (l *linter) scopeOf(n *loader.Node) any {
 	if l.rs.scope == nil {
 		return nil
 	}
+	return l.scopeVals[l.scopePlace(n)]
+}
+
+// scopePlace is the place of n's scope in scopeVals: that of the nearest
+// holder, n or an ancestor, that declares one; 0, the default, when none
+// does. The ruleset has a scope.
+func (l *linter) scopePlace(n *loader.Node) int32 {
 	l.scopeOnce.Do(l.findScopes)
 	// A walk up to the nearest holder that declares a scope: there are
 	// few of those, and nothing is remembered for the nodes passed (a map
@@ -1001,11 +1007,11 @@ func (l *linter) scopeOf(n *loader.Node) any {
 	if len(l.declared) > 0 {
 		for a := n; a != nil; a = a.Parent {
 			if i, ok := l.declared[a]; ok {
-				return l.scopeVals[i]
+				return i
 			}
 		}
 	}
-	return l.defaultScope
+	return 0
 }
 
 // findScopes finds the holders that declare a scope, once per document:
@@ -1014,13 +1020,15 @@ func (l *linter) scopeOf(n *loader.Node) any {
 // so that a holder's scope is the same value whoever asks (scopeIdentity).
 func (l *linter) findScopes() {
 	sc := l.rs.scope
+	var def any // the default scope
 	if sc.values != nil {
 		all := make([]any, len(sc.values))
 		for i, v := range sc.values {
 			all[i] = v
 		}
-		l.defaultScope = all
+		def = all
 	}
+	l.scopeVals = []any{def}
 	add := func(n *loader.Node) {
 		if n.Kind != loader.Object {
 			return
@@ -1030,9 +1038,9 @@ func (l *linter) findScopes() {
 		}
 		if m := n.Member(sc.member); m != nil {
 			if l.declared == nil {
-				l.declared = map[*loader.Node]int{}
+				l.declared = map[*loader.Node]int32{}
 			}
-			l.declared[n] = len(l.scopeVals)
+			l.declared[n] = int32(len(l.scopeVals))
 			l.scopeVals = append(l.scopeVals, m.Value())
 		}
 	}
@@ -1077,19 +1085,9 @@ func (rr *ruleRun) nodeScope(n *loader.Node) any {
 		rr.scopes = l.scopesOf(rr.rule)
 	}
 	if i := rr.next - 1; i >= 0 && i < len(rr.scopes) && rr.sel[i] == n {
-		return rr.scopes[i]
+		return l.scopeVals[rr.scopes[i]]
 	}
 	return l.scopeOf(n)
-}
-
-// ownScope is the value of n's scope member, when n is an object where the
-// member counts and has it.
-func (l *linter) ownScope(n *loader.Node) (any, bool) {
-	l.scopeOnce.Do(l.findScopes)
-	if i, ok := l.declared[n]; ok {
-		return l.scopeVals[i], true
-	}
-	return nil, false
 }
 
 // intersects reports whether a node's scope shares a value with values. A
