@@ -42,6 +42,20 @@ type schemaOptions struct {
 	ignoreExternal bool   // externalRefs: "ignore"
 }
 
+// dialectCodes numbers the dialects for schemaOptions.code.
+var dialectCodes = map[string]uint8{"2020-12": 0, "2019-09": 1, "draft-07": 2, "draft-06": 3, "draft-04": 4}
+
+// code is the options as a small number, for the identity index's keys:
+// the dialect's (see dialectCodes) times two, plus one to ignore external
+// references.
+func (o schemaOptions) code() uint8 {
+	c := dialectCodes[o.dialect] << 1
+	if o.ignoreExternal {
+		c |= 1
+	}
+	return c
+}
+
 // key is the options' part of a compiled-schema cache key.
 func (o schemaOptions) key() string {
 	if o.ignoreExternal {
@@ -113,11 +127,11 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 	var id identityKey
 	ident, keep := identity(schema)
 	if ident != nil {
-		id = identityKey{ident, o}
+		id = identityKey{ident, o.code()}
 		c.mu.Lock()
-		e, ok := c.byIdentity[id]
+		e := c.byIdentity[id]
 		c.mu.Unlock()
-		if ok {
+		if e != nil {
 			return e.schema, e.err
 		}
 	}
@@ -133,7 +147,7 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 			e := schema3Entry{schema: raw}
 			c.mu.Lock()
 			c.misses++
-			c.rememberLocked(id, identityEntry{keep, e, true})
+			c.rememberLocked(id, &identityEntry{keep, e, true})
 			// A plain schema has no reference at all: schemaExternalRefs,
 			// which rules ask next, finds it here (see plainByIdentity)
 			// and need not walk it.
@@ -177,7 +191,7 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 	}
 	c.misses++
 	c.entries[key] = e
-	c.rememberLocked(id, identityEntry{keep: keep, schema3Entry: e})
+	c.rememberLocked(id, &identityEntry{keep: keep, schema3Entry: e})
 	return e.schema, e.err
 }
 
@@ -225,10 +239,11 @@ func identity(v ref.Val) (key, keep any) {
 }
 
 // identityKey is a document value, by its identity (see identity), under
-// options.
+// options (schemaOptions.code): a small key, as the index holds an entry
+// for each of a description's thousands of schemas.
 type identityKey struct {
 	m    any
-	opts schemaOptions
+	opts uint8
 }
 
 // identityEntry is what is kept for a document value, and what keeps its
@@ -249,15 +264,15 @@ func (c *schema3Cache) remember(id identityKey, keep any, e schema3Entry) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.rememberLocked(id, identityEntry{keep: keep, schema3Entry: e})
+	c.rememberLocked(id, &identityEntry{keep: keep, schema3Entry: e})
 }
 
-func (c *schema3Cache) rememberLocked(id identityKey, e identityEntry) {
+func (c *schema3Cache) rememberLocked(id identityKey, e *identityEntry) {
 	if id.m == nil {
 		return
 	}
 	if c.byIdentity == nil || len(c.byIdentity) >= schemaIdentities {
-		c.byIdentity = map[identityKey]identityEntry{}
+		c.byIdentity = map[identityKey]*identityEntry{}
 	}
 	c.byIdentity[id] = e
 }
@@ -276,11 +291,11 @@ const (
 type schema3Cache struct {
 	mu         sync.Mutex
 	entries    map[string]schema3Entry
-	byIdentity map[identityKey]identityEntry // document values already seen, by identity
-	extRefs    map[any]extRefsEntry          // schemaExternalRefs of document values, by identity, but for plain schemas
-	plainOpts  schemaOptions                 // the options a plain schema was last remembered under
-	bytes      int                           // the keys' total length
-	misses     int                           // schemas compiled (for tests)
+	byIdentity map[identityKey]*identityEntry // document values already seen, by identity
+	extRefs    map[any]extRefsEntry           // schemaExternalRefs of document values, by identity, but for plain schemas
+	plainOpts  schemaOptions                  // the options a plain schema was last remembered under
+	bytes      int                            // the keys' total length
+	misses     int                            // schemas compiled (for tests)
 	// maxEntries, when not 0, replaces schema3CacheEntries (for tests)
 	maxEntries int
 }
@@ -473,8 +488,8 @@ func (l *library) schemaExternalRefsBinding(schema ref.Val) ref.Val {
 // well took a second entry for each of a description's thousands of
 // schemas.
 func (c *schema3Cache) plainByIdentity(id any) bool {
-	e, ok := c.byIdentity[identityKey{id, c.plainOpts}]
-	return ok && e.plain
+	e := c.byIdentity[identityKey{id, c.plainOpts.code()}]
+	return e != nil && e.plain
 }
 
 // noExternalRefs is schemaExternalRefs' answer for a schema without any.

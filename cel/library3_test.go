@@ -204,7 +204,7 @@ func TestSchemaCacheByIdentity(t *testing.T) {
 			t.Fatalf("schemaError: %v", got)
 		}
 	}
-	if e, ok := c.byIdentity[identityKey{reflect.ValueOf(plain).UnsafePointer(), schemaOptions{dialect: "2020-12"}}]; !ok || e.schema.raw == nil || e.schema.s != nil || len(c.byIdentity) != 4 {
+	if e, ok := c.byIdentity[identityKey{reflect.ValueOf(plain).UnsafePointer(), schemaOptions{dialect: "2020-12"}.code()}]; !ok || e.schema.raw == nil || e.schema.s != nil || len(c.byIdentity) != 4 {
 		t.Errorf("a plain schema: kept %v, raw %v, %d identities", ok, e.schema != nil && e.schema.raw != nil, len(c.byIdentity))
 	}
 	// schemaExternalRefs is kept by identity too.
@@ -286,5 +286,24 @@ func TestHasNestedKey(t *testing.T) {
 	}
 	if _, err := newEnv(t, Config{Library: 3}).Compile(`hasNestedKey({}, 'a')`, Origin{}); err == nil {
 		t.Error("library 3 compiles hasNestedKey")
+	}
+}
+
+// TestOptionCodes: options that differ have different codes in the
+// identity index, so that a schema compiled under one dialect is never
+// taken for another's.
+func TestOptionCodes(t *testing.T) {
+	seen := map[uint8]schemaOptions{}
+	for d := range schemaDialects {
+		if _, ok := dialectCodes[d]; !ok {
+			t.Errorf("dialect %q has no code", d)
+		}
+		for _, ignore := range []bool{false, true} {
+			o := schemaOptions{dialect: d, ignoreExternal: ignore}
+			if prev, dup := seen[o.code()]; dup {
+				t.Errorf("%+v and %+v share code %d", o, prev, o.code())
+			}
+			seen[o.code()] = o
+		}
 	}
 }
