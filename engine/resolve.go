@@ -38,7 +38,7 @@ type resolved struct {
 
 func newResolver(doc *loader.Document, cfg *refConfig) *resolver {
 	x := &resolver{doc: doc, cfg: cfg, values: map[*loader.Node]resolved{},
-		none: !containsNeedle(doc.JSON, cfg.needle)}
+		none: !doc.MayHaveMember(cfg.key)}
 	// A document that never mentions the key has no reference: which
 	// objects would be one does not matter (every question about a node
 	// is answered by mayHold first).
@@ -69,7 +69,7 @@ func (x *resolver) reference(n *loader.Node) (string, bool) {
 // all (as a member name, or as a string equal to it): most nodes do not,
 // and need no resolving.
 func (x *resolver) mayHold(n *loader.Node) bool {
-	return !x.none && containsNeedle(x.doc.JSON[n.Offset:x.doc.JSONEnd(n)], x.cfg.needle)
+	return !x.none && containsNeedle(x.doc.JSON()[n.Offset:x.doc.JSONEnd(n)], x.cfg.needle)
 }
 
 // containsNeedle is bytes.Contains(data, needle) for a needle of two bytes

@@ -423,7 +423,7 @@ func (c component) step(doc *loader.Document, n *loader.Node, out []*loader.Node
 		}
 		return out, nil
 	}
-	res := gjson.GetBytes(doc.JSON[n.Offset:doc.JSONEnd(n)], c.text)
+	res := gjson.GetBytes(doc.JSON()[n.Offset:doc.JSONEnd(n)], c.text)
 	if c.kind == compQueryAll {
 		for _, idx := range res.Indexes {
 			m, err := locate(doc, n, idx)

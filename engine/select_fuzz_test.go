@@ -34,7 +34,7 @@ func refSelect(t *testing.T, doc *loader.Document, s *selector) (out []*loader.N
 	for _, c := range s.parts {
 		next := map[*loader.Node]bool{}
 		for n := range cur {
-			raw := doc.JSON[n.Offset:doc.JSONEnd(n)]
+			raw := doc.JSON()[n.Offset:doc.JSONEnd(n)]
 			switch c.kind {
 			case compEach:
 				if n.Kind == loader.Array || n.Kind == loader.Object {
@@ -52,7 +52,7 @@ func refSelect(t *testing.T, doc *loader.Document, s *selector) (out []*loader.N
 				}
 				q := strings.TrimSuffix(c.text, "#") // "#(...)": the first match, if any
 				for _, e := range n.Children() {
-					one := "[" + string(doc.JSON[e.Offset:doc.JSONEnd(e)]) + "]"
+					one := "[" + string(doc.JSON()[e.Offset:doc.JSONEnd(e)]) + "]"
 					if !gjson.Get(one, q).Exists() {
 						continue
 					}
@@ -259,14 +259,14 @@ func FuzzSelect(f *testing.F) {
 			t.Fatalf("prefixNodes(%q): %v", path, err)
 		}
 		if ps, ws := pointers(shared), pointers(got); ps != ws {
-			t.Fatalf("prefixNodes(%q) on %s\n got  %s\n want %s", path, doc.JSON, ps, ws)
+			t.Fatalf("prefixNodes(%q) on %s\n got  %s\n want %s", path, doc.JSON(), ps, ws)
 		}
 		want, ok := refSelect(t, doc, sel)
 		if !ok {
 			return
 		}
 		if ps, ws := pointers(got), pointers(want); ps != ws {
-			t.Fatalf("match(%q) on %s\n got  %s\n want %s", path, doc.JSON, ps, ws)
+			t.Fatalf("match(%q) on %s\n got  %s\n want %s", path, doc.JSON(), ps, ws)
 		}
 	})
 }

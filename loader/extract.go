@@ -18,10 +18,11 @@ func Extract(name string, src []byte, n *Node, opts Options) (*Document, error) 
 		format = "json"
 	}
 	doc := &Document{Name: name, Format: format, Root: root, Source: src}
-	if doc.JSON, doc.Values = render(root, 0, MaxJSONBytes); doc.JSON == nil {
+	size, count, ok := layout(root, MaxJSONBytes)
+	if !ok {
 		return nil, jsonSizeError(name)
 	}
-	doc.rendered = true
+	doc.Values, doc.rendered, doc.jsonSize = count, true, size
 	return doc, nil
 }
 

@@ -23,10 +23,10 @@ func sharedFixtures(t *testing.T) string {
 // checkDocument verifies the invariants every parsed document must keep and
 // returns a description of the first violation ("" when none).
 func checkDocument(doc *Document) string {
-	if !json.Valid(doc.JSON) {
-		return fmt.Sprintf("Document.JSON is not valid JSON: %q", truncate(doc.JSON))
+	if !json.Valid(doc.JSON()) {
+		return fmt.Sprintf("Document.JSON is not valid JSON: %q", truncate(doc.JSON()))
 	}
-	v, err := decodeJSON(doc.JSON)
+	v, err := decodeJSON(doc.JSON())
 	if err != nil {
 		return "decoding Document.JSON: " + err.Error()
 	}
@@ -49,10 +49,10 @@ func checkDocument(doc *Document) string {
 			problem = fmt.Sprintf("Lookup(%q) did not return the node", n.Pointer())
 			return
 		}
-		if end := doc.JSONEnd(n); end <= int(n.Offset) || end > len(doc.JSON) || !json.Valid(doc.JSON[n.Offset:end]) {
+		if end := doc.JSONEnd(n); end <= int(n.Offset) || end > len(doc.JSON()) || !json.Valid(doc.JSON()[n.Offset:end]) {
 			problem = fmt.Sprintf("bad span [%d,%d) for %q", n.Offset, end, n.Pointer())
 			return
-		} else if v, err := decodeJSON(doc.JSON[n.Offset:end]); err != nil || !sameValue(v, n.Value()) {
+		} else if v, err := decodeJSON(doc.JSON()[n.Offset:end]); err != nil || !sameValue(v, n.Value()) {
 			problem = fmt.Sprintf("span [%d,%d) of %q reads %#v, the node holds %#v", n.Offset, end, n.Pointer(), v, n.Value())
 			return
 		}
@@ -160,7 +160,7 @@ func parseErr(t *testing.T, name, src string, opts Options) *Error {
 	t.Helper()
 	doc, err := Parse(name, []byte(src), opts)
 	if err == nil {
-		t.Fatalf("Parse(%s, %q) succeeded with %s; want an error", name, shortSrc(src), truncate(doc.JSON))
+		t.Fatalf("Parse(%s, %q) succeeded with %s; want an error", name, shortSrc(src), truncate(doc.JSON()))
 	}
 	var e *Error
 	if !errors.As(err, &e) {

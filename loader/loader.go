@@ -219,10 +219,11 @@ func Parse(name string, data []byte, opts Options) (*Document, error) {
 // would be longer than MaxJSONBytes.
 func newDocument(name, format string, root *Node, src []byte, counted, depth int) (*Document, *Error) {
 	doc := &Document{Name: name, Format: format, Root: root, Source: src}
-	if doc.JSON, doc.Values = render(root, len(src), MaxJSONBytes); doc.JSON == nil {
+	size, count, ok := layout(root, MaxJSONBytes)
+	if !ok {
 		return nil, jsonSizeError(name)
 	}
-	doc.rendered = true
+	doc.Values, doc.rendered, doc.jsonSize = count, true, size
 	doc.counted, doc.depth = counted, depth
 	return doc, nil
 }
@@ -235,14 +236,14 @@ func jsonSizeError(name string) *Error {
 
 // verbatim reports whether the document's JSON is its input.
 func (d *Document) verbatim() bool {
-	return d.Format == "json" && !d.rendered && d.Root != nil && len(d.JSON) > 0 && &d.JSON[0] == &d.Source[0] && len(d.JSON) == len(d.Source)
+	return d.Format == "json" && !d.rendered && d.Root != nil && len(d.json) > 0 && &d.json[0] == &d.Source[0] && len(d.json) == len(d.Source)
 }
 
 // verbatimDocument is the document of a JSON input read verbatim (see
 // parseJSON): the input is its JSON, and its nodes' offsets are already
 // set. Nothing was replaced, so every counted value is a node.
 func verbatimDocument(name string, root *Node, src []byte, counted int) *Document {
-	return &Document{Name: name, Format: "json", Root: root, Source: src, JSON: src, Values: counted, counted: counted}
+	return &Document{Name: name, Format: "json", Root: root, Source: src, json: src, Values: counted, counted: counted}
 }
 
 // formatOf is the format data is read as: "json" or "yaml" (see Parse).

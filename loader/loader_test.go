@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unsafe"
 
@@ -294,8 +295,8 @@ func TestFeatures(t *testing.T) {
 				return
 			}
 			doc := mustParse(t, c.file, c.src, allow)
-			if string(doc.JSON) != c.allowed {
-				t.Errorf("allowed: JSON %s, want %s", doc.JSON, c.allowed)
+			if string(doc.JSON()) != c.allowed {
+				t.Errorf("allowed: JSON %s, want %s", doc.JSON(), c.allowed)
 			}
 		})
 	}
@@ -304,8 +305,8 @@ func TestFeatures(t *testing.T) {
 func TestQuotedMergeKeyIsOrdinary(t *testing.T) {
 	for _, src := range []string{"v:\n  '<<': 1\n", "v: {\"<<\": 1}\n", "v:\n  !!str <<: 1\n"} {
 		doc := mustParse(t, "q.yaml", src, Options{Reject: AllFeatures})
-		if string(doc.JSON) != `{"v":{"<<":1}}` {
-			t.Errorf("%q: %s", src, doc.JSON)
+		if string(doc.JSON()) != `{"v":{"<<":1}}` {
+			t.Errorf("%q: %s", src, doc.JSON())
 		}
 	}
 }
@@ -331,8 +332,8 @@ func TestDuplicateKeysKeepFirstPlace(t *testing.T) {
 			name = "d.yaml"
 		}
 		doc := mustParse(t, name, src, allowAll)
-		if string(doc.JSON) != `{"a":1,"b":{"x":4},"c":3}` {
-			t.Errorf("%s: JSON %s", name, doc.JSON)
+		if string(doc.JSON()) != `{"a":1,"b":{"x":4},"c":3}` {
+			t.Errorf("%s: JSON %s", name, doc.JSON())
 		}
 		if b := doc.Root.Member("b"); b == nil || b.Kind != Object || b.KeyPos.Line != b.Pos.Line {
 			t.Errorf("%s: member b should be the last occurrence", name)
@@ -347,7 +348,7 @@ func TestDuplicateKeysKeepFirstPlace(t *testing.T) {
 	sb.WriteString(`"k3":"last"}`)
 	doc := mustParse(t, "big.json", sb.String(), allowAll)
 	if doc.Root.Member("k3").Value() != "last" || doc.Root.Children()[3].Value() != "last" || doc.Root.Len() != 20 {
-		t.Errorf("large object duplicate: %s", doc.JSON)
+		t.Errorf("large object duplicate: %s", doc.JSON())
 	}
 	e := parseErr(t, "big.json", sb.String(), DefaultOptions())
 	wantErr(t, e, "1:162", `duplicate key "k3" (first defined at 1:23)`)
@@ -433,7 +434,7 @@ func TestParseFileSizeCheckedBeforeReading(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc, err := ParseFile(small, DefaultOptions())
-	if err != nil || doc.Format != "yaml" || doc.Name != small || string(doc.JSON) != `{"a":[1,2]}` {
+	if err != nil || doc.Format != "yaml" || doc.Name != small || string(doc.JSON()) != `{"a":[1,2]}` {
 		t.Fatalf("ParseFile(small) = %v, %v", doc, err)
 	}
 	if _, err := ParseFile(filepath.Join(dir, "missing.json"), DefaultOptions()); err == nil || !strings.Contains(err.Error(), "missing.json: cannot read") {
@@ -738,7 +739,7 @@ tagged: [!!str true, !!bool True, !!null ~, !!str null, ! 12]
 		"tagged": ["true", true, null, "null", 12]
 	}`)
 	if !sameValue(want, doc.Root.Value()) {
-		t.Errorf("got %s", doc.JSON)
+		t.Errorf("got %s", doc.JSON())
 	}
 }
 
@@ -751,11 +752,11 @@ func TestNormalisedJSON(t *testing.T) {
 		"}"
 	doc := mustParse(t, "n.json", src, DefaultOptions())
 	want := `{"a":{"b":[1,2.5,10,0,1e+21,1.5e-07,"x\"\\/\b\f\n\r\t\u0001` + "\u2028é😀" + `"]},"<html>&":null,"t":true,"f":false,"e":{},"ea":[],"n":{"\u0000":""}}`
-	if string(doc.JSON) != want {
-		t.Errorf("JSON\n got %s\nwant %s", doc.JSON, want)
+	if string(doc.JSON()) != want {
+		t.Errorf("JSON\n got %s\nwant %s", doc.JSON(), want)
 	}
 	var std any
-	if err := json.Unmarshal(doc.JSON, &std); err != nil {
+	if err := json.Unmarshal(doc.JSON(), &std); err != nil {
 		t.Fatal(err)
 	}
 	if doc.Values != 17 {
@@ -772,7 +773,7 @@ func TestNormalisedJSON(t *testing.T) {
 		{"a", "/a"},
 		{`<html>&`, "/<html>&"},
 	} {
-		r := gjson.GetBytes(doc.JSON, c.path)
+		r := gjson.GetBytes(doc.JSON(), c.path)
 		if !r.Exists() {
 			t.Fatalf("gjson %q does not exist", c.path)
 		}
@@ -781,29 +782,29 @@ func TestNormalisedJSON(t *testing.T) {
 			t.Errorf("gjson %q Index %d → %v, want %s", c.path, r.Index, n, c.ptr)
 			continue
 		}
-		if r.Raw != string(doc.JSON[n.Offset:doc.JSONEnd(n)]) {
-			t.Errorf("gjson %q raw %q, node span %q", c.path, r.Raw, doc.JSON[n.Offset:doc.JSONEnd(n)])
+		if r.Raw != string(doc.JSON()[n.Offset:doc.JSONEnd(n)]) {
+			t.Errorf("gjson %q raw %q, node span %q", c.path, r.Raw, doc.JSON()[n.Offset:doc.JSONEnd(n)])
 		}
 		if !sameValue(jsonValue(t, r.Raw), n.Value()) {
 			t.Errorf("gjson %q value %s != node value %#v", c.path, r.Raw, n.Value())
 		}
 	}
 	// gjson query results with several matches.
-	r := gjson.GetBytes(doc.JSON, "a.b.#")
+	r := gjson.GetBytes(doc.JSON(), "a.b.#")
 	if r.Int() != 7 {
 		t.Errorf("a.b.# = %v", r)
 	}
-	for i, e := range gjson.GetBytes(doc.JSON, "a.b").Array() {
+	for i, e := range gjson.GetBytes(doc.JSON(), "a.b").Array() {
 		if n := doc.NodeAt(e.Index); n == nil || n.Pointer() != fmt.Sprintf("/a/b/%d", i) {
 			t.Errorf("element %d Index %d → %v", i, e.Index, n)
 		}
 	}
-	if doc.NodeAt(1) != nil || doc.NodeAt(-1) != nil || doc.NodeAt(len(doc.JSON)) != nil {
+	if doc.NodeAt(1) != nil || doc.NodeAt(-1) != nil || doc.NodeAt(len(doc.JSON())) != nil {
 		t.Error("NodeAt of a non-start offset should be nil")
 	}
 	// YAML too.
 	ydoc := mustParse(t, "n.yaml", "a:\n  b: [x, {c: 'y'}]\n", DefaultOptions())
-	r = gjson.GetBytes(ydoc.JSON, "a.b.1.c")
+	r = gjson.GetBytes(ydoc.JSON(), "a.b.1.c")
 	if n := ydoc.NodeAt(r.Index); n == nil || n.Pointer() != "/a/b/1/c" || n.Pos.String() != "2:14" {
 		t.Errorf("yaml gjson a.b.1.c → %v", n)
 	}
@@ -896,12 +897,12 @@ func TestErrorFormat(t *testing.T) {
 
 func TestMultipleDocumentsAllowed(t *testing.T) {
 	doc := mustParse(t, "m.yaml", "a: 1\n---\nb: 2\n---\n- 3\n", allowAll)
-	if string(doc.JSON) != `{"a":1}` {
-		t.Errorf("first document only, got %s", doc.JSON)
+	if string(doc.JSON()) != `{"a":1}` {
+		t.Errorf("first document only, got %s", doc.JSON())
 	}
 	doc = mustParse(t, "m.yaml", "---\n", DefaultOptions())
 	if doc.Root.Kind != Null {
-		t.Errorf("explicit empty document should be null, got %s", doc.JSON)
+		t.Errorf("explicit empty document should be null, got %s", doc.JSON())
 	}
 }
 
@@ -931,7 +932,7 @@ func TestUpstreamSerializationFixtures(t *testing.T) {
 		if filepath.Base(f) == "scalars-and-ordinary-merge-key.yaml" {
 			want := jsonValue(t, `{"value":{"<<":{"a":1}},"scalars":[true,false,null,0,-12,1.5,6.02e23,"2026-08-25",".nan"]}`)
 			if !sameValue(want, doc.Root.Value()) {
-				t.Errorf("%s: got %s", filepath.Base(f), doc.JSON)
+				t.Errorf("%s: got %s", filepath.Base(f), doc.JSON())
 			}
 		}
 	}
@@ -946,7 +947,7 @@ func TestUpstreamSerializationFixtures(t *testing.T) {
 		"x-values": [true, false, null, 12, -1.5, 6.02e23, "2026-08-25"]
 	}`)
 	if !sameValue(want, doc.Root.Value()) {
-		t.Errorf("equivalent/document.yaml decodes to %s", doc.JSON)
+		t.Errorf("equivalent/document.yaml decodes to %s", doc.JSON())
 	}
 }
 
@@ -982,8 +983,8 @@ func TestVerbatimJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := string(doc.JSON) == tc.src; got != tc.verbatim || doc.verbatim() != tc.verbatim {
-			t.Errorf("%q: JSON %q; want the input: %v", tc.src, doc.JSON, tc.verbatim)
+		if got := string(doc.JSON()) == tc.src; got != tc.verbatim || doc.verbatim() != tc.verbatim {
+			t.Errorf("%q: JSON %q; want the input: %v", tc.src, doc.JSON(), tc.verbatim)
 		}
 		if p := checkDocument(doc); p != "" {
 			t.Errorf("%q: %s", tc.src, p)
@@ -1030,11 +1031,11 @@ func TestRenderLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	full := len(doc.JSON)
+	full := len(doc.JSON())
 	for limit := 0; limit <= full+1; limit++ {
-		js, count := render(doc.Root, 0, limit)
-		if (js != nil) != (limit >= full) || js != nil && (len(js) != full || count != doc.Values) {
-			t.Errorf("limit %d of %d: got %d bytes, %d nodes", limit, full, len(js), count)
+		size, count, ok := layout(doc.Root, limit)
+		if ok != (limit >= full) || ok && (size != full || count != doc.Values) {
+			t.Errorf("limit %d of %d: got %d bytes, %d nodes, %v", limit, full, size, count, ok)
 		}
 	}
 	if e := jsonSizeError("r.yaml"); e.Limit != "bytes" || e.File != "r.yaml" || !strings.Contains(e.Msg, "longer than") {
@@ -1128,6 +1129,80 @@ func TestKeysShared(t *testing.T) {
 		}
 		if x.KeyRef() == nil || *x.KeyRef() != "" || x.Key() != "" {
 			t.Errorf("%s: an element's key is %q", name, x.Key())
+		}
+	}
+}
+
+// TestJSONStringLen: jsonStringLen counts what AppendJSONString writes,
+// escapes and replaced bytes included.
+func TestJSONStringLen(t *testing.T) {
+	for _, s := range []string{"", "a", `"\`, "\n\r\t\b\f", "\x00\x01\x1f\x7f", "é😀", "a\xffb", "\xed\xa0\x80", strings.Repeat("x\"", 40)} {
+		if got, want := jsonStringLen(s), len(AppendJSONString(nil, s)); got != want {
+			t.Errorf("jsonStringLen(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+func FuzzJSONStringLen(f *testing.F) {
+	f.Add("a\"b\\c\x00é\xff")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := jsonStringLen(s), len(AppendJSONString(nil, s)); got != want {
+			t.Errorf("jsonStringLen(%q) = %d, want %d", s, got, want)
+		}
+	})
+}
+
+// TestJSONOnFirstUse: a rendered document's JSON is written when it is
+// first asked for, once, whoever asks at the same time, and its nodes'
+// offsets, laid out when the document was read, index it.
+func TestJSONOnFirstUse(t *testing.T) {
+	doc, err := Parse("l.yaml", []byte("a: [1, -2.5e-7, 'x\"y', {b: null, 'é': true}]\nc: {}\n"), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.json != nil {
+		t.Fatal("the JSON was written while the document was read")
+	}
+	var wg sync.WaitGroup
+	got := make([][]byte, 4)
+	for i := range got {
+		wg.Add(1)
+		go func() { defer wg.Done(); got[i] = doc.JSON() }()
+	}
+	wg.Wait()
+	for _, js := range got[1:] {
+		if &js[0] != &got[0][0] {
+			t.Error("the JSON was written more than once")
+		}
+	}
+	if want := `{"a":[1,-2.5e-07,"x\"y",{"b":null,"é":true}],"c":{}}`; string(got[0]) != want || len(got[0]) != doc.jsonSize || cap(got[0]) != doc.jsonSize {
+		t.Errorf("JSON %s (cap %d), want %s (%d bytes)", got[0], cap(got[0]), want, doc.jsonSize)
+	}
+	if p := checkDocument(doc); p != "" {
+		t.Error(p)
+	}
+}
+
+// TestMayHaveMember: false only when no object has the member; a JSON
+// input that is its own JSON answers from its text, where the name may be
+// a string instead.
+func TestMayHaveMember(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      bool
+	}{
+		{"m.yaml", "a: [{b: {$ref: x}}]\n", true},
+		{"m.yaml", "a: [{b: {ref: x}}]\n", false},
+		{"m.yaml", "a: [$ref]\n", false},
+		{"m.json", `{"a": [{"b": {"$ref": "x"}}]}`, true},
+		{"m.json", `{"a": ["$ref"]}`, true}, // may: the text has it
+		{"m.json", `{"a": ["ref"]}`, false},
+		{"m.json", `{"a\u0062": {"$ref": 1}}`, true}, // rendered: an escaped name
+		{"m.json", `{"ab": ["$ref"], "x": 1}`, true},
+	} {
+		doc := mustParse(t, tc.name, tc.src, DefaultOptions())
+		if got := doc.MayHaveMember("$ref"); got != tc.want {
+			t.Errorf("%s %s: MayHaveMember = %v, want %v", tc.name, tc.src, got, tc.want)
 		}
 	}
 }

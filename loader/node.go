@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"bytes"
 	"slices"
 	"sort"
 	"strconv"
@@ -225,18 +226,15 @@ type Document struct {
 	Name   string // file name as given
 	Format string // "json" or "yaml"
 	Root   *Node
-	// JSON is the JSON text of Root, which the nodes' Offset and End index.
-	// For a JSON input that reads back as the tree as it is (no member
-	// name written with an escape, no duplicate member replaced) it is
-	// the input itself; otherwise it is the compact normalised rendering
-	// of Root, object keys in source order.
-	JSON   []byte
 	Values int    // number of values (nodes) in the document
 	Source []byte // the input as read, for code frames
 
-	rendered bool // JSON is Root's rendering (newDocument, Extract), in which nodes come in document order
-	counted  int  // values counted against the limit (replaced duplicates included)
-	depth    int  // YAML: the deepest nesting checked against the limit
+	json     []byte    // see JSON
+	rendered bool      // json is Root's rendering (newDocument, Extract), in which nodes come in document order
+	jsonSize int       // the rendering's length, as layout laid it out
+	jsonOnce sync.Once // writes the rendering on first use
+	counted  int       // values counted against the limit (replaced duplicates included)
+	depth    int       // YAML: the deepest nesting checked against the limit
 
 	spanOnce sync.Once  // builds spans on first use
 	spans    *spanCache // source offsets for end positions; see span.go
@@ -291,13 +289,45 @@ func (d *Document) walk(pointer string) (n *Node, complete bool) {
 	}
 }
 
+// JSON returns the JSON text of d's tree, which the nodes' Offsets index.
+// For a JSON input that reads back as the tree as it is (no member name
+// written with an escape, no duplicate member replaced) it is the input
+// itself; otherwise it is the compact normalised rendering of the tree,
+// object members in source order, written on the first call (most lints
+// never need it) and kept. It is safe for concurrent use, and must not be
+// modified.
+func (d *Document) JSON() []byte {
+	if d.rendered {
+		d.jsonOnce.Do(func() { d.json = render(d.Root, d.jsonSize) })
+	}
+	return d.json
+}
+
+// MayHaveMember reports whether an object of d may have a member named
+// name: false only when none has. A rendered document's tree is searched;
+// a JSON input that is its own JSON, whose member names are all written
+// without escapes, is searched for the name as a JSON string.
+func (d *Document) MayHaveMember(name string) bool {
+	if !d.rendered {
+		return bytes.Contains(d.json, AppendJSONString(nil, name))
+	}
+	found := false
+	preorder(d.Root, func(n *Node) bool {
+		if n.Kind == Object && n.Member(name) != nil {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 // JSONEnd returns the byte offset just past n's value in d.JSON: the value's
 // JSON text is d.JSON[n.Offset:d.JSONEnd(n)]. It follows the last children
 // down to a scalar or an empty collection, reads past that, then past each
 // closing bracket on the way back: the time it takes grows with the depth,
 // not with the size of the value. n must be a node of d.
 func (d *Document) JSONEnd(n *Node) int {
-	data := d.JSON
+	data := d.JSON()
 	closers := 0
 	for n.Kind >= Array && n.Len() > 0 {
 		n = n.Children()[n.Len()-1]

@@ -5,44 +5,106 @@ import (
 	"unicode/utf8"
 )
 
-// render writes the compact normalised JSON of root, setting every node's
-// Offset, and returns the number of nodes it wrote. It is
-// iterative and linear in the output size. It returns nil when the JSON
-// would be longer than limit bytes (at most MaxJSONBytes, which a node's
-// 32-bit offsets can index).
-func render(root *Node, sizeHint, limit int) ([]byte, int) {
-	buf := make([]byte, 0, min(sizeHint, limit)+64)
-	count := 0
+// A document's JSON rendering (for YAML, and JSON that does not read back
+// as its tree verbatim) is laid out when the document is read and written
+// when it is first needed (Document.JSON): layout gives every node its
+// Offset in it, and render writes the bytes those offsets index. The two
+// walk the tree in the same order and count the same bytes.
+
+// layout gives every node under root its Offset in root's compact
+// normalised JSON, and returns that JSON's length and the number of nodes.
+// ok is false when the JSON would be longer than limit bytes (at most
+// MaxJSONBytes, which a node's 32-bit offsets can index). It is iterative
+// and linear in the number of nodes and the length of their strings.
+func layout(root *Node, limit int) (size, count int, ok bool) {
 	type frame struct {
 		n *Node
 		i int
 	}
 	var stack []frame
-	over := false
-	// at is the current offset, or false once the JSON is too long.
-	at := func() (int32, bool) {
-		if len(buf) > limit {
-			over = true
-			return 0, false
-		}
-		return int32(len(buf)), true
-	}
+	off := 0
 	visit := func(n *Node) {
-		off, ok := at()
-		if !ok {
-			return
-		}
-		n.Offset = off
+		n.Offset = int32(off) // off <= limit: checked before every visit
 		count++
+		switch n.Kind {
+		case Object, Array:
+			off++
+			stack = append(stack, frame{n: n})
+		case Null:
+			off += len("null")
+		case Bool:
+			if n.Value().(bool) {
+				off += len("true")
+			} else {
+				off += len("false")
+			}
+		case Number:
+			off += numberLen(n.Value())
+		case String:
+			off += jsonStringLen(n.Value().(string))
+		}
+	}
+	visit(root)
+	for len(stack) > 0 {
+		if off > limit {
+			return 0, 0, false
+		}
+		top := &stack[len(stack)-1]
+		n := top.n
+		if top.i == n.Len() {
+			off++ // '}' or ']'
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		c := n.Children()[top.i]
+		if top.i > 0 {
+			off++ // ','
+		}
+		top.i++
+		if n.Kind == Object {
+			off += jsonStringLen(c.Key()) + 1 // the name and ':'
+		}
+		if off > limit {
+			return 0, 0, false
+		}
+		visit(c)
+	}
+	if off > limit {
+		return 0, 0, false
+	}
+	return off, count, true
+}
+
+// numberLen is the length of a number node's value as render writes it.
+func numberLen(v any) int {
+	var scratch [32]byte
+	switch v := v.(type) {
+	case int64:
+		return len(strconv.AppendInt(scratch[:0], v, 10))
+	case float64:
+		return len(strconv.AppendFloat(scratch[:0], v, 'g', -1, 64))
+	}
+	return 0
+}
+
+// render writes the compact normalised JSON of root, size bytes long, as
+// layout laid it out (keys in the tree's order, no space). It reads the
+// tree only, so that it may run while the tree is read elsewhere.
+func render(root *Node, size int) []byte {
+	buf := make([]byte, 0, size)
+	type frame struct {
+		n *Node
+		i int
+	}
+	var stack []frame
+	visit := func(n *Node) {
 		switch n.Kind {
 		case Object:
 			buf = append(buf, '{')
 			stack = append(stack, frame{n: n})
-			return
 		case Array:
 			buf = append(buf, '[')
 			stack = append(stack, frame{n: n})
-			return
 		case Null:
 			buf = append(buf, "null"...)
 		case Bool:
@@ -57,10 +119,9 @@ func render(root *Node, sizeHint, limit int) ([]byte, int) {
 		case String:
 			buf = AppendJSONString(buf, n.Value().(string))
 		}
-		at() // the limit, past the value
 	}
 	visit(root)
-	for len(stack) > 0 && !over {
+	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		n := top.n
 		if top.i == n.Len() {
@@ -69,7 +130,6 @@ func render(root *Node, sizeHint, limit int) ([]byte, int) {
 			} else {
 				buf = append(buf, ']')
 			}
-			at() // the limit, past the collection
 			stack = stack[:len(stack)-1]
 			continue
 		}
@@ -84,10 +144,7 @@ func render(root *Node, sizeHint, limit int) ([]byte, int) {
 		}
 		visit(c)
 	}
-	if over {
-		return nil, 0
-	}
-	return buf, count
+	return buf
 }
 
 const hexDigits = "0123456789abcdef"
@@ -142,4 +199,36 @@ func AppendJSONString(buf []byte, s string) []byte {
 	}
 	buf = append(buf, s[start:]...)
 	return append(buf, '"')
+}
+
+// jsonStringLen is len(AppendJSONString(nil, s)), counted without writing.
+func jsonStringLen(s string) int {
+	n := 2 // the quotes
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r != utf8.RuneError || size != 1 {
+				n += size
+				i += size
+				continue
+			}
+			n += len(`\ufffd`)
+			i++
+			continue
+		}
+		switch c {
+		case '"', '\\', '\n', '\r', '\t', '\b', '\f':
+			n += 2
+		default:
+			n += len(`\u0000`)
+		}
+		i++
+	}
+	return n
 }

@@ -12,7 +12,7 @@ import (
 // sameDocument describes the first difference between two documents, ""
 // when they are the same in every field, node by node.
 func sameDocument(a, b *Document) string {
-	if a.Name != b.Name || a.Format != b.Format || string(a.JSON) != string(b.JSON) || string(a.Source) != string(b.Source) ||
+	if a.Name != b.Name || a.Format != b.Format || string(a.JSON()) != string(b.JSON()) || string(a.Source) != string(b.Source) ||
 		a.Values != b.Values || a.counted != b.counted || a.depth != b.depth || a.rendered != b.rendered {
 		return fmt.Sprintf("documents differ: %q %s %d values (%d counted, depth %d) against %q %s %d values (%d counted, depth %d)",
 			a.Name, a.Format, a.Values, a.counted, a.depth, b.Name, b.Format, b.Values, b.counted, b.depth)

@@ -285,7 +285,7 @@ func renderExample(rs *engine.Ruleset, r *engine.Rule, ex *loader.ExampleSpec) (
 		}
 	}
 	var buf bytes.Buffer
-	if err := json.Indent(&buf, doc.JSON[n.Offset:doc.JSONEnd(n)], "", "  "); err != nil {
+	if err := json.Indent(&buf, doc.JSON()[n.Offset:doc.JSONEnd(n)], "", "  "); err != nil {
 		return fail(ex.Pos, "example %s: %v", exampleName(ex), err)
 	}
 	out.JSON = buf.String()
