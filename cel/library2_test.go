@@ -338,6 +338,15 @@ func TestIndexesBy(t *testing.T) {
 		{name: "pairing", expr: `cel.bind(g, indexesBy(self, 'name'), self.all(t, !has(t.name) || type(t.name) != string || g[t.name][0] <= 1))`,
 			self: []any{map[string]any{"name": "a"}, map[string]any{"name": "b"}, map[string]any{"name": "a"}}, want: true},
 		{name: "not a list", expr: `indexesBy(self, 'n')`, self: "x", wantErr: "no such overload"},
+		{name: "keys in the order they came", expr: `indexesBy([{'n': 'b'}, {'n': 'a'}, {'n': 'b'}], 'n').map(k, k)`, want: []any{"b", "a"}},
+		{name: "a double finds an int key", expr: `indexesBy([{'n': 1}], 'n')[1.0]`, want: []any{int64(0)}},
+		{name: "a uint finds an int key", expr: `1u in indexesBy([{'n': 1}], 'n')`, want: true},
+		{name: "missing key", expr: `indexesBy([{'n': 1}], 'n')['x']`, wantErr: "no such key"},
+		{name: "optional missing key", expr: `indexesBy([{'n': 1}], 'n')[?'x'].orValue([7])`, want: []any{int64(7)}},
+		{name: "group equality", expr: `indexesBy([{'n': 'a'}, {'n': 'a'}], 'n')['a'] == [0, 1]`, want: true},
+		{name: "group operations", expr: `cel.bind(l, indexesBy([{'n': 'a'}, {'n': 'a'}], 'n')['a'], [1 in l, 2 in l, size(l + [5]), l[1], type(l) == list])`, want: []any{true, false, int64(3), int64(1), true}},
+		{name: "group index out of range", expr: `indexesBy([{'n': 'a'}], 'n')['a'][1]`, wantErr: "index out of bounds: 1"},
+		{name: "map type and size", expr: `cel.bind(g, indexesBy([{'n': 'a'}, {'n': 2}], 'n'), [type(g) == map, size(g), g.exists(k, k == 2)])`, want: []any{true, int64(2), true}},
 	})
 	if _, err := e.Compile(`indexesBy([1], 1)`, Origin{}); err == nil {
 		t.Fatal("indexesBy with an int field compiled")

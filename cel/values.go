@@ -101,32 +101,32 @@ func indexesByBinding(listVal, fieldVal ref.Val) ref.Val {
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(fieldVal)
 	}
-	groups := map[ref.Val][]ref.Val{}
-	var order []ref.Val
+	size := 0
+	if n, ok := list.Size().(types.Int); ok && n > 0 {
+		size = int(n)
+	}
+	at := make(map[ref.Val]int32, size)
+	var keys []ref.Val
+	key := make([]int32, 0, size) // each element's place in keys, -1 for none
 	it := list.Iterator()
-	for i := 0; it.HasNext() == types.True; i++ {
-		m, ok := it.Next().(traits.Mapper)
-		if !ok {
-			continue
+	for it.HasNext() == types.True {
+		place := int32(-1)
+		if m, ok := it.Next().(traits.Mapper); ok {
+			if member, found := m.Find(field); found {
+				if k, ok := groupKey(member); ok {
+					p, seen := at[k]
+					if !seen {
+						p = int32(len(keys))
+						at[k] = p
+						keys = append(keys, k)
+					}
+					place = p
+				}
+			}
 		}
-		member, found := m.Find(field)
-		if !found {
-			continue
-		}
-		key, ok := groupKey(member)
-		if !ok {
-			continue
-		}
-		if _, seen := groups[key]; !seen {
-			order = append(order, key)
-		}
-		groups[key] = append(groups[key], types.Int(i))
+		key = append(key, place)
 	}
-	out := make(map[ref.Val]ref.Val, len(groups))
-	for _, k := range order {
-		out[k] = types.NewRefValList(types.DefaultTypeAdapter, groups[k])
-	}
-	return types.NewRefValMap(types.DefaultTypeAdapter, out)
+	return newGroups(keys, at, key)
 }
 
 func indexOfBinding(listVal, v ref.Val) ref.Val {
