@@ -204,8 +204,9 @@ func bytesLimitError(file string, size, limit int64) *Error {
 // when the first non-whitespace byte is '{' or '[', YAML otherwise. The
 // error, when not nil, is always an *Error.
 //
-// The document keeps data (Document.Source, and a JSON input's strings and
-// Document.JSON share its bytes), which must not be modified afterwards.
+// The document keeps data (Document.Source; a JSON input's strings and
+// Document.JSON, and a YAML input's scalars written on one line without
+// escapes, share its bytes), which must not be modified afterwards.
 func Parse(name string, data []byte, opts Options) (*Document, error) {
 	doc, err := parse(name, data, opts)
 	if err != nil {

@@ -1206,3 +1206,35 @@ func TestMayHaveMember(t *testing.T) {
 		}
 	}
 }
+
+// TestStringsShareInput: a JSON string without escapes, and a YAML scalar
+// written on one line without escapes, are the input's bytes; any other is
+// a string of its own.
+func TestStringsShareInput(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, ptr string
+		shared         bool
+	}{
+		{"s.json", `{"a": "text"}`, "/a", true},
+		{"s.json", `{"a": "te\nxt"}`, "/a", false},
+		{"s.yaml", "a: plain text\n", "/a", true},
+		{"s.yaml", "a: 'quoted'\n", "/a", true},
+		{"s.yaml", "a: \"double\"\n", "/a", true},
+		{"s.yaml", "a: 'it''s'\n", "/a", false},
+		{"s.yaml", "a: \"t\\tab\"\n", "/a", false},
+		{"s.yaml", "a: two\n  lines\n", "/a", false},
+	} {
+		data := []byte(tc.src)
+		doc, err := Parse(tc.name, data, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := doc.Lookup(tc.ptr)
+		s := n.Value().(string)
+		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		in := p >= uintptr(unsafe.Pointer(&data[0])) && p < uintptr(unsafe.Pointer(&data[0]))+uintptr(len(data))
+		if in != tc.shared {
+			t.Errorf("%s %q: %q shares the input: %v, want %v", tc.name, tc.src, s, in, tc.shared)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package loader
 import (
 	"bytes"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The YAML fast path reads the YAML that encoders write and most people
@@ -233,7 +234,7 @@ func (p *yfast) quotedIn(off, parentCol int) (string, int, bool) {
 				continue
 			}
 			if !folded {
-				return string(d[start:i]), i + 1, true
+				return sourceString(d[start:i]), i + 1, true
 			}
 			return string(append(sb, d[start:i]...)), i + 1, true
 		}
@@ -394,7 +395,7 @@ func (p *yfast) scalar(off, depth, parentCol int) (*Node, bool) {
 			}
 		}
 		if !moved {
-			raw = string(d[off:end])
+			raw = sourceString(d[off:end])
 		}
 		var err *Error
 		if kind, val, nonFinite, err = p.resolvePlain(raw, at); err != nil {
@@ -1008,4 +1009,13 @@ func (p *yfast) mapping(off, depth int) (*Node, bool) {
 	p.finishObject(n, p.kids[base:], index)
 	p.kids = p.kids[:base]
 	return n, true
+}
+
+// sourceString is the text of b, a part of the input, without a copy: the
+// document keeps its input, which nobody writes (see Parse).
+func sourceString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
