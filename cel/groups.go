@@ -169,6 +169,7 @@ func (l *indexList) IsZeroValue() bool { return len(l.vals) == 0 }
 
 // valIterator iterates a list of values.
 type valIterator struct {
+	IteratorVal
 	vals []ref.Val
 	i    int
 }
@@ -185,19 +186,24 @@ func (it *valIterator) Next() ref.Val {
 	return it.vals[it.i-1]
 }
 
+// IteratorVal is the ref.Val side of an iterator, which CEL never
+// converts or compares: a traits.Iterator embeds it and adds HasNext and
+// Next.
+type IteratorVal struct{}
+
 // ConvertToNative implements ref.Val (iterators are never converted).
-func (it *valIterator) ConvertToNative(reflect.Type) (any, error) {
+func (IteratorVal) ConvertToNative(reflect.Type) (any, error) {
 	return nil, types.NewErr("type conversion on iterators not supported").(*types.Err)
 }
 
 // ConvertToType implements ref.Val.
-func (it *valIterator) ConvertToType(ref.Type) ref.Val { return types.NewErr("no such overload") }
+func (IteratorVal) ConvertToType(ref.Type) ref.Val { return types.NewErr("no such overload") }
 
 // Equal implements ref.Val.
-func (it *valIterator) Equal(ref.Val) ref.Val { return types.NewErr("no such overload") }
+func (IteratorVal) Equal(ref.Val) ref.Val { return types.NewErr("no such overload") }
 
 // Type implements ref.Val.
-func (it *valIterator) Type() ref.Type { return types.IteratorType }
+func (IteratorVal) Type() ref.Type { return types.IteratorType }
 
 // Value implements ref.Val.
-func (it *valIterator) Value() any { return nil }
+func (IteratorVal) Value() any { return nil }

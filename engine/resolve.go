@@ -39,9 +39,11 @@ type resolved struct {
 func newResolver(doc *loader.Document, cfg *refConfig) *resolver {
 	x := &resolver{doc: doc, cfg: cfg, values: map[*loader.Node]resolved{},
 		none: !doc.MayHaveMember(cfg.key)}
-	// A document that never mentions the key has no reference: which
-	// objects would be one does not matter (every question about a node
-	// is answered by mayHold first).
+	// A document where no object has the key as a member has no
+	// reference: which objects would be one does not matter (every
+	// question about a node is answered by mayHold first). The tree
+	// answers this, so that a document whose JSON is a rendering is not
+	// rendered for it (see loader.Document.JSON).
 	if cfg.at != nil && !x.none {
 		x.recognised = map[*loader.Node]bool{}
 		for _, sel := range cfg.at {
@@ -67,7 +69,8 @@ func (x *resolver) reference(n *loader.Node) (string, bool) {
 
 // mayHold reports whether the node's JSON mentions the reference key at
 // all (as a member name, or as a string equal to it): most nodes do not,
-// and need no resolving.
+// and need no resolving. A document with references has its JSON made
+// here, when it is a rendering.
 func (x *resolver) mayHold(n *loader.Node) bool {
 	return !x.none && containsNeedle(x.doc.JSON()[n.Offset:x.doc.JSONEnd(n)], x.cfg.needle)
 }

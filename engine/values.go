@@ -150,6 +150,7 @@ func (m nodeMap) Fold(f traits.Folder) {
 
 // keyIterator iterates an object's member names.
 type keyIterator struct {
+	cel.IteratorVal
 	nodes []*loader.Node
 	i     int
 }
@@ -165,23 +166,6 @@ func (it *keyIterator) Next() ref.Val {
 	it.i++
 	return cel.StringAt(it.nodes[it.i-1].KeyRef())
 }
-
-// ConvertToNative implements ref.Val (iterators are never converted).
-func (it *keyIterator) ConvertToNative(reflect.Type) (any, error) {
-	return nil, types.NewErr("type conversion on iterators not supported").(*types.Err)
-}
-
-// ConvertToType implements ref.Val.
-func (it *keyIterator) ConvertToType(ref.Type) ref.Val { return types.NewErr("no such overload") }
-
-// Equal implements ref.Val.
-func (it *keyIterator) Equal(ref.Val) ref.Val { return types.NewErr("no such overload") }
-
-// Type implements ref.Val.
-func (it *keyIterator) Type() ref.Type { return types.IteratorType }
-
-// Value implements ref.Val.
-func (it *keyIterator) Value() any { return nil }
 
 // nodeList is an array node as a CEL list.
 type nodeList struct{ n *loader.Node }
