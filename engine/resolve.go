@@ -28,7 +28,7 @@ type resolver struct {
 	recognised map[*loader.Node]bool // nil: everywhere
 	values     map[*loader.Node]resolved
 	built      int
-	none       bool // the document mentions the reference key nowhere
+	none       bool // no object of the document has the reference key as a member
 }
 
 type resolved struct {
