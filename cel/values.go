@@ -105,7 +105,10 @@ func indexesByBinding(listVal, fieldVal ref.Val) ref.Val {
 	if n, ok := list.Size().(types.Int); ok && n > 0 {
 		size = int(n)
 	}
-	at := make(map[ref.Val]int32, size)
+	// A key per element is the most there can be; the map is made that
+	// large up to a bound, so that a long list of few keys does not get
+	// a large, empty table.
+	at := make(map[ref.Val]int32, min(size, 1<<16))
 	var keys []ref.Val
 	key := make([]int32, 0, size) // each element's place in keys, -1 for none
 	it := list.Iterator()
