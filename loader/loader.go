@@ -2,11 +2,12 @@
 //
 // Every node of the tree records where its value (and, for object members,
 // its key) starts in the source as a 1-based line and column, and can be
-// addressed by an RFC 6901 JSON Pointer. Besides the tree, a Document holds
+// addressed by an RFC 6901 JSON Pointer. Besides the tree, a Document gives
 // the data as JSON text with the byte offset of every node (a JSON input
 // itself when it reads back as the tree verbatim, else a compact normalised
-// rendering), so that results of byte-offset based JSON queries (gjson) can be
-// mapped back to nodes, pointers and source positions.
+// rendering, laid out when the document is read and written when first
+// asked for), so that results of byte-offset based JSON queries (gjson) can
+// be mapped back to nodes, pointers and source positions.
 //
 // Parsing enforces the serialization restrictions selected in Options (YAML
 // aliases, merge keys, custom tags, duplicate keys, non-string keys,
