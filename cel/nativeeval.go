@@ -269,17 +269,19 @@ func unwrapsOptional(overload string) bool {
 	return false
 }
 
-// nof is optional.of: a bool's optional is one of two built once (the
-// fused when and test of a check wrap a bool).
+// nof is optional.of: a bool's optional is one of two built once, and an
+// empty list's is one built once (the fused when and test of a check wrap
+// a bool, or a list of violations, most often empty).
 type nof struct {
 	arg   nnode
 	unary functions.UnaryOp
 }
 
-// The optionals of true and false, which nothing changes.
+// The optionals of true, false and an empty list, which nothing changes.
 var (
-	optTrue  = types.OptionalOf(types.True)
-	optFalse = types.OptionalOf(types.False)
+	optTrue      = types.OptionalOf(types.True)
+	optFalse     = types.OptionalOf(types.False)
+	optEmptyList = types.OptionalOf(types.NewRefValList(types.DefaultTypeAdapter, []ref.Val{}))
 )
 
 func (o *nof) exec(s *nstate) ref.Val {
@@ -288,12 +290,21 @@ func (o *nof) exec(s *nstate) ref.Val {
 		return nil
 	}
 	var out ref.Val
-	if b, isBool := v.(types.Bool); !isBool {
+	switch t := v.(type) {
+	case types.Bool:
+		if t {
+			out = optTrue
+		} else {
+			out = optFalse
+		}
+	case traits.Lister:
+		if t.Size() == types.IntZero {
+			out = optEmptyList
+		} else {
+			out = o.unary(v)
+		}
+	default:
 		out = o.unary(v)
-	} else if b {
-		out = optTrue
-	} else {
-		out = optFalse
 	}
 	if bad(out) || !s.add(1+shallow(out)) {
 		return nil

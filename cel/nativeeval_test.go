@@ -184,6 +184,13 @@ var nativeCases = []nativeCase{
 	{expr: `self.?missing.or(optional.of(5)).value()`},
 	{expr: `self.?missing.or(self.?name).value()`},
 	{expr: `optional.of(self.n).hasValue()`},
+	// an empty list's optional is one built once
+	{expr: `optional.of([])`},
+	{expr: `optional.of(self.items.filter(i, false))`},
+	{expr: `optional.of(self.items.filter(i, false)).value() == []`},
+	{expr: `size(optional.of(self.tags.filter(t, t == 'none')).value())`},
+	{expr: `optional.of(self.items.filter(i, false)) == optional.of([])`},
+	{expr: `[optional.of([]), optional.of([1])].map(o, o.value().size())`},
 	{expr: `optional.none().orValue(self.n)`},
 	{expr: `self.?name.hasValue() && !self.?nope.hasValue()`},
 	{expr: `optional.ofNonZeroValue(self.zero).orValue(-1)`},
