@@ -312,6 +312,30 @@ func (o *nof) exec(s *nstate) ref.Val {
 	return out
 }
 
+// nnsf is @not_strictly_false, the loop condition of the all and exists
+// macros, read at every step: a bool is its own answer, as cel-go's
+// function gives it, without the call's stack; it costs what the call
+// costs (a unit, its result being a bool).
+type nnsf struct {
+	arg   nnode
+	unary functions.UnaryOp
+}
+
+func (n *nnsf) exec(s *nstate) ref.Val {
+	v := n.arg.exec(s)
+	if bad(v) {
+		return nil
+	}
+	out := v
+	if _, isBool := v.(types.Bool); !isBool {
+		out = n.unary(v)
+	}
+	if bad(out) || !s.add(1+shallow(out)) {
+		return nil
+	}
+	return out
+}
+
 // What a chain's walk found.
 const (
 	walkValue   = iota // v is the value (nil: the evaluation gives up)
@@ -1158,6 +1182,8 @@ func (c *nativeCompiler) call(e celast.Expr) (nnode, bool) {
 		return fold(nc), true
 	case overload == "optional_of" && nc.unary != nil && nc.trait == 0:
 		return &nof{arg: args[0], unary: nc.unary}, true
+	case fn == "@not_strictly_false" && nc.unary != nil && nc.trait == 0 && nc.unwrapFirst == nil:
+		return &nnsf{arg: args[0], unary: nc.unary}, true
 	}
 	return nc, true
 }

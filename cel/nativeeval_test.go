@@ -184,6 +184,17 @@ var nativeCases = []nativeCase{
 	{expr: `self.?missing.or(optional.of(5)).value()`},
 	{expr: `self.?missing.or(self.?name).value()`},
 	{expr: `optional.of(self.n).hasValue()`},
+	// all and exists: the loop condition on bools, an error, a non-bool
+	{expr: `self.items.all(i, has(i.tags))`},
+	{expr: `self.items.exists(i, has(i.tags))`},
+	{expr: `self.tags.all(t, t.size() > 100)`},
+	{expr: `self.items.all(i, i.tags.size() > 0)`, fallback: true}, // an item without tags: cel-go's error, absorbed
+	{expr: `self.items.exists(i, i.tags.size() > 0)`},
+	{expr: `[1, 'a', 2].all(x, x > 0)`, err: "no such overload"},
+	{expr: `[1, 'a', 0].all(x, x > 0)`, fallback: true}, // false absorbs the error
+	{expr: `[0, 'a'].exists(x, x > 0)`, err: "no such overload"},
+	{expr: `self.items.exists_one(i, has(i.tags))`},
+	{expr: `self.items.all(i, self.tags.exists(t, t == 'x'))`},
 	// an empty list's optional is one built once
 	{expr: `optional.of([])`},
 	{expr: `optional.of(self.items.filter(i, false))`},
