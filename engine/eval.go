@@ -562,9 +562,9 @@ type scopeCursor struct {
 	place  int32
 }
 
-// scopeIn is scopeOf(n) for the nodes of a selection, in turn: a node's
+// scopeIn is scopePlace(n) for the nodes of a selection, in turn: a node's
 // scope is its own, or else its parent's, which is looked up once for a
-// run of siblings. Unlike scopeOf, it does not remember n's scope.
+// run of siblings.
 func (l *linter) scopeIn(n *loader.Node, cur *scopeCursor) int32 {
 	if n.Parent == nil {
 		return l.scopePlace(n)
@@ -1045,32 +1045,11 @@ func (l *linter) findScopes() {
 		}
 	}
 	if sc.at == nil {
-		walkObjects(l.doc.Root, add)
+		walkDeep([]*loader.Node{l.doc.Root}, false, func(n *loader.Node) bool { add(n); return true })
 		return
 	}
 	for _, sel := range sc.at {
 		_ = sel.match(l.doc, add)
-	}
-}
-
-// walkObjects calls visit for every object of the tree under n, n first.
-func walkObjects(n *loader.Node, visit func(*loader.Node)) {
-	if n == nil {
-		return
-	}
-	stack := []*loader.Node{n}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if n.Kind == loader.Object {
-			visit(n)
-		}
-		kids := n.Children()
-		for i := len(kids) - 1; i >= 0; i-- {
-			if k := kids[i]; k.Kind == loader.Object || k.Kind == loader.Array {
-				stack = append(stack, k)
-			}
-		}
 	}
 }
 
