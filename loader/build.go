@@ -373,3 +373,12 @@ func checkEncoding(file string, data []byte) *Error {
 	return &Error{File: file, Pos: posAt(data, off),
 		Msg: fmt.Sprintf("invalid UTF-8 byte 0x%02X; celint reads UTF-8 only", data[off])}
 }
+
+// sourceString is the text of b, a part of the input, without a copy: the
+// document keeps its input, which nobody writes (see Parse).
+func sourceString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // The JSON front end is a strict RFC 8259 parser. It is iterative (an
@@ -438,12 +437,7 @@ func (p *jsonParser) readString() (string, *Error) {
 				return "", p.scalarError(p.lt.tokenPos(start), "the string", i-start-1)
 			}
 			p.i = i + 1
-			if i == start+1 {
-				return "", nil
-			}
-			// The string shares the input's bytes, which the document
-			// keeps and nobody writes (see Parse).
-			return unsafe.String(&d[start+1], i-start-1), nil
+			return sourceString(d[start+1 : i]), nil
 		}
 		if c == '\\' {
 			return p.readEscapedString(start, i)

@@ -3,7 +3,6 @@ package loader
 import (
 	"bytes"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // The YAML fast path reads the YAML that encoders write and most people
@@ -1009,13 +1008,4 @@ func (p *yfast) mapping(off, depth int) (*Node, bool) {
 	p.finishObject(n, p.kids[base:], index)
 	p.kids = p.kids[:base]
 	return n, true
-}
-
-// sourceString is the text of b, a part of the input, without a copy: the
-// document keeps its input, which nobody writes (see Parse).
-func sourceString(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b))
 }
