@@ -79,6 +79,10 @@ type RuleStats struct {
 	Cost     uint64
 	Duration time.Duration
 	Compile  time.Duration
+	// Shared is how many of the nodes the rule did not evaluate itself:
+	// another rule that tests the same thing did, and the rule reported
+	// its findings (see LintOptions).
+	Shared int
 }
 
 var (
@@ -120,6 +124,13 @@ func (rs *Ruleset) forget(doc *loader.Document) {
 // Lint evaluates the ruleset's rules on doc and returns the diagnostics,
 // sorted. A failing rule yields a diagnostic marked RuleError and does not
 // stop the other rules. When ctx ends, Lint stops and returns ctx.Err().
+//
+// On a large document, rules that test the same thing (the same
+// selection, preconditions, variables and checks, whatever their ids,
+// levels and messages) are evaluated once per node: each reports the
+// findings with its own messages and is charged the evaluation's cost, so
+// what each finds and spends is what it would alone (RuleStats.Shared
+// counts the nodes).
 func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOptions) ([]Diagnostic, error) {
 	if opts.Budget == 0 {
 		opts.Budget = DefaultBudget
@@ -152,6 +163,7 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 	// to maxGroup rules at a time. These groups are the workers' units.
 	order := make([]int, 0, len(rules))
 	bounds := []int{0}
+	var followers [][]int // by rule: the rules that follow it; nil: none does
 	if doc.Values < interleaveMin || opts.oneByOne {
 		for i := range rules {
 			order = append(order, i)
@@ -160,7 +172,20 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 	} else {
 		var groups [][]int
 		byPaths := map[string]int{}
+		leaders := map[string]int{}
 		for i, r := range rules {
+			// A rule that tests what an earlier one tests follows it
+			// (share.go): it runs with it, in its group.
+			if r.logic != "" {
+				if j, ok := leaders[r.logic]; ok {
+					if followers == nil {
+						followers = make([][]int, len(rules))
+					}
+					followers[j] = append(followers[j], i)
+					continue
+				}
+				leaders[r.logic] = i
+			}
 			k := r.givenKey()
 			g, ok := byPaths[k]
 			if !ok || len(groups[g]) == maxGroup {
@@ -183,10 +208,9 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 		l.prepare(rules, opts.Workers)
 	}
 	runs := make([]ruleRun, len(rules))
-	active := make([]*ruleRun, len(rules))
 	lintGroup := func(c int) {
 		lo, hi := bounds[c], bounds[c+1]
-		l.lintRules(rules, order[lo:hi], runs, active[lo:lo:hi], results)
+		l.lintRules(rules, order[lo:hi], followers, runs, results)
 	}
 	if workers := min(opts.Workers, nGroups); workers > 1 {
 		var seq []int
@@ -672,6 +696,15 @@ type ruleRun struct {
 	each        eachMemo
 	eachKeys    []eachKey
 	eachMembers []*loader.Node
+
+	// Rules linted once for several (see share.go): a leader's followers,
+	// and what it found on its last node while it records for them; a
+	// follower's leader, and how many nodes it took over from it.
+	followers []*ruleRun
+	rec       shareRec
+	recording bool
+	leader    *ruleRun
+	replayed  int
 }
 
 // eachKey is a member of the map an 'each' check iterates, with its name
@@ -699,7 +732,7 @@ const maxGroup = 16
 // rules; their runs are kept in runs, the ones under way in active (empty,
 // with room for them all), and out receives each rule's diagnostics, at
 // the same indexes.
-func (l *linter) lintRules(rules []*Rule, idx []int, runs []ruleRun, active []*ruleRun, out [][]Diagnostic) {
+func (l *linter) lintRules(rules []*Rule, idx []int, followers [][]int, runs []ruleRun, out [][]Diagnostic) {
 	// The rules run here, one step at a time, on this goroutine: their
 	// evaluations share one Scratch, taken from those earlier lints left
 	// (a lint of a small document would otherwise grow every rule's
@@ -712,6 +745,14 @@ func (l *linter) lintRules(rules []*Rule, idx []int, runs []ruleRun, active []*r
 		scratch.Release()
 		scratches.Put(scratch)
 	}()
+	if followers != nil {
+		var all []int
+		for _, i := range idx {
+			all = append(append(all, i), followers[i]...)
+		}
+		idx = all
+	}
+	active := make([]*ruleRun, 0, len(idx))
 	for _, i := range idx {
 		r := rules[i]
 		// The wall-clock safety net is a deadline checked between nodes,
@@ -721,15 +762,44 @@ func (l *linter) lintRules(rules []*Rule, idx []int, runs []ruleRun, active []*r
 		rr := &runs[i]
 		*rr = ruleRun{linter: l, ctx: l.ctx, rule: r, index: i,
 			spend: spend{budget: l.opts.Budget, deadline: time.Now().Add(l.opts.RuleTimeout), scratch: scratch}}
-		if l.timed(rr, rr.begin) {
-			active = append(active, rr)
+		if !l.timed(rr, rr.begin) {
+			continue
 		}
+		// A follower whose leader runs, and both compiled as rules that
+		// may be linted once, goes with its leader; any other runs alone.
+		if lead := rr.leaderIn(followers, runs); lead != nil {
+			rr.leader = lead
+			lead.followers = append(lead.followers, rr)
+			continue
+		}
+		active = append(active, rr)
 	}
 	for len(active) > 0 && l.ctx.Err() == nil { // else Lint returns the context's error
 		more := active[:0]
 		for _, rr := range active {
-			if l.timed(rr, rr.step) {
+			on := l.timed(rr, rr.step)
+			if on {
 				more = append(more, rr)
+			}
+			if rr.followers == nil {
+				continue
+			}
+			fs := rr.followers[:0]
+			for _, f := range rr.followers {
+				if !l.timed(f, f.followStep) {
+					continue
+				}
+				if on {
+					fs = append(fs, f)
+				} else {
+					f.leader = nil // the leader stopped: the follower goes on alone
+					more = append(more, f)
+				}
+			}
+			clear(rr.followers[len(fs):])
+			rr.followers = fs
+			if len(fs) == 0 {
+				rr.followers = nil
 			}
 		}
 		active = more
@@ -738,7 +808,7 @@ func (l *linter) lintRules(rules []*Rule, idx []int, runs []ruleRun, active []*r
 		rr := &runs[i]
 		out[i] = rr.out
 		if l.stats != nil {
-			l.stats[i] = RuleStats{Rule: rr.rule, Nodes: rr.nodes, Cost: rr.spend.cost, Duration: rr.elapsed, Compile: rr.compile}
+			l.stats[i] = RuleStats{Rule: rr.rule, Nodes: rr.nodes, Cost: rr.spend.cost, Duration: rr.elapsed, Compile: rr.compile, Shared: rr.replayed}
 		}
 	}
 }
@@ -793,17 +863,37 @@ func (rr *ruleRun) begin() bool {
 
 // step lints the rule's next node; false when the run is over.
 func (rr *ruleRun) step() bool {
-	l, r := rr.linter, rr.rule
 	i := rr.next
 	n := rr.sel[i]
 	rr.next++
 	// The clock is read every few nodes: the deadline is a safety net, not
 	// a bound to the node.
+	if rr.followers != nil {
+		rr.rec.index = -1
+	}
 	if i%deadlineStride == 0 && rr.spend.expired() {
 		rr.ruleError(n, rr.stopped())
 		return false
 	}
-	if err := rr.lintNode(rr.ruleFrame, n); err != nil {
+	if rr.followers == nil {
+		return rr.settle(n, rr.lintNode(rr.ruleFrame, n))
+	}
+	rec := &rr.rec
+	clear(rec.events)
+	*rec = shareRec{index: i, node: n, start: rr.spend.cost, events: rec.events[:0]}
+	rr.recording = true
+	err := rr.lintNode(rr.ruleFrame, n)
+	rr.recording = false
+	rec.total = rr.spend.cost - rec.start - rec.render
+	rec.ok = err == nil && !rec.fail
+	return rr.settle(n, err)
+}
+
+// settle handles the error, if any, of the rule's evaluation of n, and
+// reports whether the run goes on.
+func (rr *ruleRun) settle(n *loader.Node, err error) bool {
+	l, r := rr.linter, rr.rule
+	if err != nil {
 		switch {
 		case l.ctx.Err() != nil:
 			return false
@@ -865,11 +955,7 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 	// The frame is set field by field, not zeroed whole (it is 280 bytes,
 	// set for every node of every rule): what is not set here is either
 	// set before use (addLazy) or read only when a done bit says so.
-	fr.parent, fr.names, fr.self, fr.lazy, fr.shared = parent, nodeNames, docTree{n}, fr.lazy[:0], nil
-	fr.node.rr, fr.node.n, fr.node.seq, fr.node.done = rr, n, rr.nodeSeq, 0
-	// The node's scope (vals[1]) is looked up when first read (scope).
-	fr.buf[0], fr.buf[1] = celValue(n), nil
-	fr.vals = fr.buf[:2]
+	rr.initNodeFrame(fr, parent, n)
 	if r.scopeValues != nil && !intersects(fr.scope(), r.scopeValues) {
 		return nil
 	}
@@ -922,6 +1008,25 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 		}
 	}
 	return nil
+}
+
+// initNodeFrame sets fr up as the frame of n, the node the rule lints,
+// below parent, with none of the rule's variables yet.
+func (rr *ruleRun) initNodeFrame(fr *frame, parent *frame, n *loader.Node) {
+	fr.parent, fr.names, fr.self, fr.lazy, fr.shared = parent, nodeNames, docTree{n}, fr.lazy[:0], nil
+	fr.node.rr, fr.node.n, fr.node.seq, fr.node.done = rr, n, rr.nodeSeq, 0
+	// The node's scope (vals[1]) is looked up when first read (scope).
+	fr.buf[0], fr.buf[1] = celValue(n), nil
+	fr.vals = fr.buf[:2]
+}
+
+// newNodeFrame returns a new frame of n, with the rule's variables, for
+// what reports a finding on n outside of lintNode (replay).
+func (rr *ruleRun) newNodeFrame(parent *frame, n *loader.Node) *frame {
+	fr := new(frame)
+	rr.initNodeFrame(fr, parent, n)
+	fr.addLazy(rr.ctx, rr.rule.vars, &rr.spend)
+	return fr
 }
 
 // assumed reports whether the node in fr has the shape a precondition
@@ -1269,7 +1374,8 @@ func (rr *ruleRun) runFused(c *check, fr *frame) (v ref.Val, done bool, err erro
 		return nil, false, nil
 	}
 	if rr.spend.budget > 0 && rr.spend.cost+cost > rr.spend.budget {
-		return nil, false, nil // the budget runs out: say where, apart
+		rr.rec.fail = rr.rec.fail || rr.recording // what followers would do here depends on their budgets
+		return nil, false, nil                    // the budget runs out: say where, apart
 	}
 	rr.spend.cost += cost
 	if !opt.HasValue() {
@@ -1306,6 +1412,9 @@ func violationOf(v ref.Val) (at, msg string, err error) {
 }
 
 func (rr *ruleRun) violation(c *check, n *loader.Node, fr *frame, at, msg string) error {
+	if rr.recording {
+		defer rr.record(c, fr, at, msg)()
+	}
 	switch {
 	case at != "":
 	case c.at != nil:

@@ -180,6 +180,11 @@ type Rule struct {
 	fixtures    fixtureDir   // where the examples' sources are
 	pending     *pendingBody // loaded lazily: what ready compiles; nil when compiled
 	weight      int          // a rough cost of linting one node: 1 + its checks and variables
+	// logic is what the rule's verdicts depend on (logicKey); "" when it
+	// is never linted once for several rules. sharable is set once the
+	// compiled rule is known to allow it.
+	logic    string
+	sharable bool
 }
 
 // Code is one distinct finding of a rule: "" for the rule's own.
@@ -975,6 +980,7 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 		resolve:  spec.Resolve,
 		fixtures: fix,
 		weight:   1 + len(spec.Checks) + len(spec.Variables),
+		logic:    logicKey(spec, rs.env),
 	}
 
 	var issues loader.Issues
@@ -1107,7 +1113,9 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 		r.checks = append(r.checks, c)
 	}
 	issues.Append(rs.checkExampleSources(r))
-	return issues.Err()
+	err = issues.Err()
+	r.sharable = err == nil && r.logic != "" && !reportsOwnVars(r)
+	return err
 }
 
 // Checked returns the checked expressions the ruleset was loaded with

@@ -58,6 +58,7 @@ type ruleStats struct {
 
 type ruleTotal struct {
 	files, nodes int
+	shared       int // nodes another rule evaluated for it (engine.RuleStats.Shared)
 	cost         uint64
 	time         time.Duration // linting, compiling excluded
 	compile      time.Duration
@@ -78,6 +79,7 @@ func (s *ruleStats) add(st engine.RuleStats) {
 	}
 	t.files++
 	t.nodes += st.Nodes
+	t.shared += st.Shared
 	t.cost += st.Cost
 	t.time += st.Duration - st.Compile
 	t.compile += st.Compile
@@ -109,13 +111,13 @@ func (s *ruleStats) write(w io.Writer, limit int) {
 		rows = rows[:limit]
 	}
 	// The rule column is left-aligned, the figures right-aligned.
-	cells := [][]string{{"rule", "files", "nodes", "cost", "time", "share", "compile"}}
+	cells := [][]string{{"rule", "files", "nodes", "shared", "cost", "time", "share", "compile"}}
 	for _, r := range rows {
 		share := 0.0
 		if total > 0 {
 			share = 100 * float64(r.time) / float64(total)
 		}
-		cells = append(cells, []string{safetext.Line(r.rule.ID), strconv.Itoa(r.files), strconv.Itoa(r.nodes), strconv.FormatUint(r.cost, 10),
+		cells = append(cells, []string{safetext.Line(r.rule.ID), strconv.Itoa(r.files), strconv.Itoa(r.nodes), strconv.Itoa(r.shared), strconv.FormatUint(r.cost, 10),
 			ms(r.time), fmt.Sprintf("%.1f%%", share), ms(r.compile)})
 	}
 	width := make([]int, len(cells[0]))

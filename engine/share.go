@@ -1,0 +1,257 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/celint/celint/loader"
+)
+
+// Rules that test the same thing in the same way, and differ only in what
+// they say (their ids, levels, messages and locations), are linted once:
+// on a large document the first of them, the leader, evaluates each node
+// and records what it found, and the others, its followers, report the
+// same findings with their own messages. Each follower is charged the
+// cost the leader's evaluation had, as if it had evaluated the node
+// itself, so budgets, the costs --stats prints and the diagnostics are
+// what they would be without sharing. Wherever a follower could not tell
+// that its own evaluation would end the same way (the leader met an
+// error, came near its budget, or stopped), the follower lints the node
+// itself.
+
+// logicKey returns what a rule's evaluation on a node depends on, as
+// written: its selection, preconditions, variables and checks' tests, but
+// not its id, level, messages or locations. Rules of one ruleset with the
+// same non-empty key give the same verdicts on every node. It is "" for a
+// rule that keeps state from one node to the next (document variables),
+// or whose findings depend on more than its checks (a schema, resolved
+// references), or that has a precondition on the node's shape: those are
+// never shared.
+func logicKey(spec *loader.RuleSpec, env any) string {
+	if spec.Schema != nil || spec.Resolve || len(spec.DocVariables) > 0 ||
+		spec.Assume != nil && spec.Assume.Expr == nil || len(spec.Checks) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	field := func(s string) {
+		// Length-prefixed, so that no text can look like two.
+		fmt.Fprintf(&b, "%d:%s", len(s), s)
+	}
+	expr := func(e *loader.Expr) {
+		if e == nil {
+			field("-")
+			return
+		}
+		field("+" + e.Text)
+	}
+	scope := func(s loader.Scope) {
+		field(s.Key)
+		field(fmt.Sprint(s.Independent, len(s.Values)))
+		for _, v := range s.Values {
+			field(v)
+		}
+		field(s.From)
+		field(s.Until)
+	}
+	fmt.Fprintf(&b, "%p;", env)
+	field(fmt.Sprint(len(spec.Given)))
+	for _, g := range spec.Given {
+		field(g.Value)
+	}
+	if spec.Assume != nil {
+		expr(spec.Assume.Expr)
+	} else {
+		expr(nil)
+	}
+	expr(spec.When)
+	scope(spec.Doc.Scope)
+	field(fmt.Sprint(len(spec.Variables)))
+	for _, v := range spec.Variables {
+		field(v.Name)
+		expr(&v.Expr)
+	}
+	field(fmt.Sprint(len(spec.Checks)))
+	for i := range spec.Checks {
+		c := &spec.Checks[i]
+		if c.Assume != nil && c.Assume.Expr == nil {
+			return ""
+		}
+		scope(c.Scope)
+		if c.Assume != nil {
+			expr(c.Assume.Expr)
+		} else {
+			expr(nil)
+		}
+		expr(c.Each)
+		expr(c.When)
+		expr(c.Assert)
+		expr(c.Forbid)
+	}
+	return b.String()
+}
+
+// reportsOwnVars reports whether a check's message, location or pointer
+// reads one of the rule's variables: a follower would then compute the
+// variable where the leader had it already, and be charged differently.
+func reportsOwnVars(r *Rule) bool {
+	names := make([]string, 0, len(r.vars))
+	for _, v := range r.vars {
+		names = append(names, v.name)
+	}
+	reads := func(p *program) bool {
+		if p == nil {
+			return false
+		}
+		for _, name := range p.FreeVariables() {
+			if slices.Contains(names, name) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range r.checks {
+		if reads(c.pointer) || reads(c.msgExpr) {
+			return true
+		}
+		for _, t := range []template{c.at, c.message} {
+			for _, p := range t {
+				if reads(p.expr) {
+					return true
+				}
+			}
+		}
+	}
+	return slices.ContainsFunc(r.vars, func(v *variable) bool { return v.perScope })
+}
+
+// shareRec is what a leader found on the node it linted last, for its
+// followers.
+type shareRec struct {
+	index int          // the node's place in the selection; -1: none yet
+	node  *loader.Node // the node
+	// ok: the leader's evaluation ended without error and never took a
+	// path that depends on how much of its budget was left (fail).
+	ok, fail bool
+	start    uint64 // the leader's cost before the node
+	render   uint64 // what the leader spent making its own findings' texts
+	total    uint64 // what the evaluation cost, without render
+	events   []shareEvent
+}
+
+// shareEvent is one finding of the leader's: the check, what its
+// evaluation had cost before it, and the item it was about.
+type shareEvent struct {
+	check   int
+	cost    uint64
+	each    bool   // found on an item of the check's 'each'
+	vals    [3]any // the item's frame values: item, index, key
+	at, msg string // a violation list's own location and message
+}
+
+// record notes the finding of check c in frame fr, before the leader
+// makes its texts; done, called after, counts what making them cost.
+func (rr *ruleRun) record(c *check, fr *frame, at, msg string) (done func()) {
+	rec := &rr.rec
+	k := slices.Index(rr.rule.checks, c)
+	if k < 0 {
+		rec.fail = true
+		return func() {}
+	}
+	ev := shareEvent{check: k, cost: rr.spend.cost - rec.start - rec.render, at: at, msg: msg}
+	if fr.node.rr == nil {
+		ev.each = true
+		copy(ev.vals[:], fr.vals)
+	}
+	rec.events = append(rec.events, ev)
+	before := rr.spend.cost
+	return func() { rec.render += rr.spend.cost - before }
+}
+
+// followStep lints the node its leader linted last: by taking over the
+// leader's findings when it can, else by linting the node itself. False
+// when the follower's run is over.
+func (rr *ruleRun) followStep() bool {
+	rec := &rr.leader.rec
+	i, n := rec.index, rec.node
+	if i != rr.next {
+		return rr.next < len(rr.sel) // the leader stopped before this node
+	}
+	rr.next++
+	if i%deadlineStride == 0 && rr.spend.expired() {
+		rr.ruleError(n, rr.stopped())
+		return false
+	}
+	if rec.ok && rr.replay(n, rec) {
+		rr.replayed++
+		return rr.next < len(rr.sel)
+	}
+	return rr.settle(n, rr.lintNode(rr.ruleFrame, n))
+}
+
+// replay reports the leader's findings on n as the follower's own, and
+// charges the follower what the leader's evaluation cost. It changes
+// nothing and returns false when that would not be what the follower's
+// own evaluation gives: when the follower's budget would run out on the
+// node, or making a finding's text fails.
+func (rr *ruleRun) replay(n *loader.Node, rec *shareRec) bool {
+	s := &rr.spend
+	if s.over != nil {
+		return false
+	}
+	base, outs, findings, errs := s.cost, len(rr.out), rr.findings, rr.errors
+	undo := func() bool {
+		s.cost, s.over = base, nil
+		clear(rr.out[outs:])
+		rr.out, rr.findings, rr.errors = rr.out[:outs], findings, errs
+		return false
+	}
+	var extra uint64 // what the follower's own texts cost
+	if len(rec.events) > 0 {
+		fr := rr.newNodeFrame(rr.ruleFrame, n)
+		var item frame
+		for _, ev := range rec.events {
+			s.cost = base + ev.cost + extra
+			if s.budget > 0 && s.cost > s.budget {
+				return undo()
+			}
+			at := fr
+			if ev.each {
+				item = frame{parent: fr, names: eachNames}
+				item.vals = item.buf[:3]
+				copy(item.vals, ev.vals[:])
+				at = &item
+			}
+			before := s.cost
+			if err := rr.violation(rr.rule.checks[ev.check], n, at, ev.at, ev.msg); err != nil || s.over != nil {
+				return undo()
+			}
+			extra += s.cost - before
+		}
+	}
+	s.cost = base + rec.total + extra
+	if s.budget > 0 && s.cost > s.budget {
+		return undo()
+	}
+	return true
+}
+
+// leaderIn returns the run rr follows: the run of the rule that has rr's
+// rule among its followers, when both began and may be linted once; nil
+// when rr runs alone.
+func (rr *ruleRun) leaderIn(followers [][]int, runs []ruleRun) *ruleRun {
+	if followers == nil || !rr.rule.sharable {
+		return nil
+	}
+	for j, fs := range followers {
+		if !slices.Contains(fs, rr.index) {
+			continue
+		}
+		lead := &runs[j]
+		if lead.rule == nil || lead.leader != nil || !lead.rule.sharable || lead.next != 0 || len(lead.sel) != len(rr.sel) || len(lead.sel) == 0 || &lead.sel[0] != &rr.sel[0] {
+			return nil
+		}
+		return lead
+	}
+	return nil
+}

@@ -1,0 +1,134 @@
+package engine_test
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/celint/celint/engine"
+	"github.com/celint/celint/loader"
+)
+
+// TestSharedRules lints a large document with rules that test the same
+// thing and say it differently, evaluated once for all of them, and
+// compares every diagnostic and every rule's cost with a lint that runs
+// each rule alone: findings on items of lists and maps, violation lists,
+// evaluation errors (which each rule reports at its own check) and a
+// budget that runs out part-way.
+func TestSharedRules(t *testing.T) {
+	checks := func(msg string) string {
+		return fmt.Sprintf(`
+    variables: {twice: "self.n * 2"}
+    checks:
+      - assert: self.n / self.d %% 100 != 42
+        message: %[1]s {self.n}
+      - each: self.tags
+        assert: item != 'bad'
+        at: tags/{index}
+        message: %[1]s tag {item}
+      - each: self.m
+        when: item > 0
+        assert: item < twice
+        at: m/{key}
+        message: %[1]s member {key}
+      - assert: "self.tags.exists(t, t == 'worse') ? [{'at': 'tags', 'message': 'worse tag'}] : []"
+`, msg)
+	}
+	rules := "rules:\n" +
+		// The first to run says more, at a greater cost: a follower may
+		// have more of its budget left than its leader.
+		"  - id: s.a-lead\n    level: must\n    given: items.#" + strings.ReplaceAll(checks("lead"), "{self.n}", "{self.n} {self.n + self.d} {self.tags}") +
+		"  - id: s.b-follow\n    level: should\n    given: items.#" + checks("follow") +
+		"  - id: s.other-selection\n    level: may\n    given: items.#(n>=0)#" + checks("other") +
+		// Its message reads a variable: it is linted alone.
+		"  - id: s.reads-variable\n    level: may\n    given: items.#" +
+		strings.Replace(checks("var"), "var {self.n}", "var {twice}", 1)
+	var doc strings.Builder
+	doc.WriteString("items:\n")
+	const items = 1500
+	for i := range items {
+		d, tag, worse := 1, "ok", ""
+		if i%400 == 7 {
+			d = 0 // a division by zero: a rule error
+		}
+		if i%97 == 3 {
+			tag = "bad"
+		}
+		if i%131 == 5 {
+			worse = ", worse"
+		}
+		fmt.Fprintf(&doc, "  - {n: %d, d: %d, tags: [a, %s%s], m: {x: %d, y: %d}}\n", i, d, tag, worse, i%5, 3*i)
+	}
+	rs, err := engine.LoadRuleset(rulesetFS("", rules), "rs", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parse := func() *loader.Document {
+		d, err := loader.Parse("doc.yaml", []byte(doc.String()), rs.LoadOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Values < 4096 {
+			t.Fatalf("the document has %d values; it must be large enough to be linted interleaved", d.Values)
+		}
+		return d
+	}
+	lint := func(opts engine.LintOptions) (texts []string, stats map[string]engine.RuleStats) {
+		stats = map[string]engine.RuleStats{}
+		opts.Stats = func(s engine.RuleStats) { stats[s.Rule.ID] = s }
+		ds := mustLint(t, rs, parse(), opts)
+		for _, d := range ds {
+			texts = append(texts, fmt.Sprintf("%s %s %s %v", d.String(), d.Message, d.Code, d.RuleError))
+		}
+		return texts, stats
+	}
+	for _, budget := range []uint64{0, 40_000, 40_300} {
+		want, alone := lint(engine.OneByOne(engine.LintOptions{Budget: budget}))
+		count := func(part string) (n int) {
+			for _, d := range want {
+				if strings.Contains(d, part) {
+					n++
+				}
+			}
+			return n
+		}
+		for _, part := range []string{"follow tag", "follow member", "worse tag", "follow 142", "division by zero"} {
+			if count(part) == 0 {
+				t.Fatalf("budget %d: no %q among the diagnostics: not enough to compare", budget, part)
+			}
+		}
+		if stops := count("exceeded its CEL budget"); budget != 0 && stops == 0 {
+			t.Fatalf("budget %d: no rule ran out of budget", budget)
+		}
+		for _, workers := range []int{1, 2, 3} {
+			got, shared := lint(engine.LintOptions{Budget: budget, Workers: workers})
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("budget %d, %d workers: %d diagnostics, each rule alone %d:\n%s", budget, workers, len(got), len(want), firstDifference(got, want))
+			}
+			for id, st := range alone {
+				if shared[id].Cost != st.Cost || shared[id].Nodes != st.Nodes {
+					t.Errorf("budget %d, %d workers: %s cost %d on %d nodes, alone %d on %d", budget, workers, id, shared[id].Cost, shared[id].Nodes, st.Cost, st.Nodes)
+				}
+				if st.Shared != 0 {
+					t.Errorf("%s alone: %d nodes shared", id, st.Shared)
+				}
+			}
+			// One of the two rules that test the same thing took over the
+			// nodes the other evaluated without error, and linted the
+			// others itself; the rest ran alone.
+			lead, follow := shared["s.a-lead"], shared["s.b-follow"]
+			if lead.Shared > follow.Shared {
+				lead, follow = follow, lead
+			}
+			if lead.Shared != 0 || follow.Shared == 0 || follow.Shared >= follow.Nodes {
+				t.Errorf("budget %d, %d workers: the rules shared %d and %d of %d nodes", budget, workers, lead.Shared, follow.Shared, follow.Nodes)
+			}
+			for _, id := range []string{"s.other-selection", "s.reads-variable"} {
+				if n := shared[id].Shared; n != 0 {
+					t.Errorf("budget %d, %d workers: %s shared %d nodes", budget, workers, id, n)
+				}
+			}
+		}
+	}
+}
