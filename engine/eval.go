@@ -262,21 +262,29 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 //
 // What may be computed in any order, the resolver and the resolving rules'
 // selections, is computed first by the workers at once; only the
-// resolution itself runs in rule order.
+// resolution itself runs in rule order. With more than one worker, every
+// rule's selection is computed then too, so that schedule knows how much
+// work each group of rules has.
 func (l *linter) prepare(rules []*Rule, workers int) {
-	if l.rs.refs == nil {
-		l.scopeOf(l.doc.Root)
-		return
-	}
 	// The scope holders are found while the others run: nothing else
 	// here asks for a scope before the resolution.
-	tasks := []func(){func() { l.scopeOf(l.doc.Root) }, func() { l.resolver() }}
+	tasks := []func(){func() { l.scopeOf(l.doc.Root) }}
+	if l.rs.refs != nil {
+		tasks = append(tasks, func() { l.resolver() })
+	}
+	seen := map[string]bool{}
 	for _, r := range rules {
-		if r.resolve {
-			tasks = append(tasks, func() { _, _ = l.selected(r) })
+		if r.resolve && l.rs.refs != nil || workers > 1 {
+			if k := r.givenKey(); !seen[k] {
+				seen[k] = true
+				tasks = append(tasks, func() { _, _ = l.selected(r) })
+			}
 		}
 	}
 	parallelTasks(tasks, workers)
+	if l.rs.refs == nil {
+		return
+	}
 	refs := l.resolver()
 	if refs.none {
 		return // the document never mentions the reference key: nothing to resolve
