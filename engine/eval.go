@@ -889,11 +889,15 @@ func (rr *ruleRun) step() bool {
 	rec := &rr.rec
 	clear(rec.events)
 	*rec = shareRec{index: i, node: n, start: rr.spend.cost, events: rec.events[:0]}
+	rec.docDone, _ = rr.docVarsDone()
 	rr.recording = true
 	err := rr.lintNode(rr.ruleFrame, n)
 	rr.recording = false
 	rec.total = rr.spend.cost - rec.start - rec.render
-	rec.ok = err == nil && !rec.fail
+	// A document variable that became an error here would have its
+	// leader's location in a follower's: each computes its own.
+	_, bad := rr.docVarsDone()
+	rec.ok = err == nil && !rec.fail && !bad
 	return rr.settle(n, err)
 }
 

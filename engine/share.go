@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/celint/celint/loader"
+	"github.com/google/cel-go/common/types"
 )
 
 // Rules that test the same thing in the same way, and differ only in what
@@ -24,12 +25,11 @@ import (
 // written: its selection, preconditions, variables and checks' tests, but
 // not its id, level, messages or locations. Rules of one ruleset with the
 // same non-empty key give the same verdicts on every node. It is "" for a
-// rule that keeps state from one node to the next (document variables),
-// or whose findings depend on more than its checks (a schema, resolved
+// rule whose findings depend on more than its checks (a schema, resolved
 // references), or that has a precondition on the node's shape: those are
 // never shared.
 func logicKey(spec *loader.RuleSpec, env any) string {
-	if spec.Schema != nil || spec.Resolve || len(spec.DocVariables) > 0 ||
+	if spec.Schema != nil || spec.Resolve || len(spec.DocVariables) > maxSharedDocVars ||
 		spec.Assume != nil && spec.Assume.Expr == nil || len(spec.Checks) == 0 {
 		return ""
 	}
@@ -66,6 +66,11 @@ func logicKey(spec *loader.RuleSpec, env any) string {
 	}
 	expr(spec.When)
 	scope(spec.Doc.Scope)
+	field(fmt.Sprint(len(spec.DocVariables)))
+	for _, v := range spec.DocVariables {
+		field(v.Name)
+		expr(&v.Expr)
+	}
 	field(fmt.Sprint(len(spec.Variables)))
 	for _, v := range spec.Variables {
 		field(v.Name)
@@ -91,12 +96,17 @@ func logicKey(spec *loader.RuleSpec, env any) string {
 	return b.String()
 }
 
+// maxSharedDocVars is the most document variables a rule linted once
+// for several may have (shareRec.docDone has a bit for each).
+const maxSharedDocVars = 64
+
 // reportsOwnVars reports whether a check's message, location or pointer
-// reads one of the rule's variables: a follower would then compute the
-// variable where the leader had it already, and be charged differently.
+// reads one of the rule's variables, or a variable is computed once per
+// scope: a follower would then compute a variable where the leader had it
+// already, and be charged differently.
 func reportsOwnVars(r *Rule) bool {
-	names := make([]string, 0, len(r.vars))
-	for _, v := range r.vars {
+	names := make([]string, 0, len(r.vars)+len(r.docVars))
+	for _, v := range slices.Concat(r.docVars, r.vars) {
 		names = append(names, v.name)
 	}
 	reads := func(p *program) bool {
@@ -134,9 +144,13 @@ type shareRec struct {
 	// path that depends on how much of its budget was left (fail).
 	ok, fail bool
 	start    uint64 // the leader's cost before the node
-	render   uint64 // what the leader spent making its own findings' texts
-	total    uint64 // what the evaluation cost, without render
-	events   []shareEvent
+	// docDone has a bit for each of the rule's document variables that the
+	// leader had computed before the node: what a follower that lints the
+	// node itself would have computed by then too.
+	docDone uint64
+	render  uint64 // what the leader spent making its own findings' texts
+	total   uint64 // what the evaluation cost, without render
+	events  []shareEvent
 }
 
 // shareEvent is one finding of the leader's: the check, what its
@@ -186,7 +200,34 @@ func (rr *ruleRun) followStep() bool {
 		rr.replayed++
 		return rr.next < len(rr.sel)
 	}
+	rr.takeDocVars(rec.docDone)
 	return rr.settle(n, rr.lintNode(rr.ruleFrame, n))
+}
+
+// docVarsDone returns a bit for each of the rule's document variables
+// computed so far; bad is true when one of them is an error.
+func (rr *ruleRun) docVarsDone() (done uint64, bad bool) {
+	for k := range rr.ruleFrame.lazy {
+		if l := &rr.ruleFrame.lazy[k]; l.done {
+			done |= 1 << k
+			bad = bad || types.IsError(l.val)
+		}
+	}
+	return done, bad
+}
+
+// takeDocVars gives a follower that is about to lint a node itself the
+// document variables its leader had computed before the node, and it had
+// been charged for with the nodes it took over: alone, it would have
+// computed them on those nodes. None is an error: the leader's node on
+// which one became an error is linted by each follower itself.
+func (rr *ruleRun) takeDocVars(done uint64) {
+	mine, theirs := rr.ruleFrame.lazy, rr.leader.ruleFrame.lazy
+	for k := range mine {
+		if done&(1<<k) != 0 && !mine[k].done {
+			mine[k].done, mine[k].val = true, theirs[k].val
+		}
+	}
 }
 
 // replay reports the leader's findings on n as the follower's own, and

@@ -19,9 +19,10 @@ import (
 func TestSharedRules(t *testing.T) {
 	checks := func(msg string) string {
 		return fmt.Sprintf(`
+    documentVariables: {total: "size(root.items)"}
     variables: {twice: "self.n * 2"}
     checks:
-      - assert: self.n / self.d %% 100 != 42
+      - assert: self.n / self.d %% 100 != 42 && self.n < total
         message: %[1]s {self.n}
       - each: self.tags
         assert: item != 'bad'
@@ -35,6 +36,16 @@ func TestSharedRules(t *testing.T) {
       - assert: "self.tags.exists(t, t == 'worse') ? [{'at': 'tags', 'message': 'worse tag'}] : []"
 `, msg)
 	}
+	broken := func(msg string) string {
+		return fmt.Sprintf(`
+    documentVariables: {broken: "root.items[7].n / root.items[7].d"}
+    checks:
+      - assert: broken > 0 || self.n >= 0
+        message: %[1]s {self.n}
+      - assert: self.n != 1234 || broken > 0
+        message: %[1]s 1234
+`, msg)
+	}
 	rules := "rules:\n" +
 		// The first to run says more, at a greater cost: a follower may
 		// have more of its budget left than its leader.
@@ -43,7 +54,11 @@ func TestSharedRules(t *testing.T) {
 		"  - id: s.other-selection\n    level: may\n    given: items.#(n>=0)#" + checks("other") +
 		// Its message reads a variable: it is linted alone.
 		"  - id: s.reads-variable\n    level: may\n    given: items.#" +
-		strings.Replace(checks("var"), "var {self.n}", "var {twice}", 1)
+		strings.Replace(checks("var"), "var {self.n}", "var {twice}", 1) +
+		// A document variable that is an error, which the first check
+		// absorbs: each rule computes it, and reports it, itself.
+		"  - id: s.c-broken\n    level: may\n    given: items.#" + broken("c") +
+		"  - id: s.d-broken\n    level: may\n    given: items.#" + broken("d")
 	var doc strings.Builder
 	doc.WriteString("items:\n")
 	const items = 1500
@@ -124,7 +139,7 @@ func TestSharedRules(t *testing.T) {
 			if lead.Shared != 0 || follow.Shared == 0 || follow.Shared >= follow.Nodes {
 				t.Errorf("budget %d, %d workers: the rules shared %d and %d of %d nodes", budget, workers, lead.Shared, follow.Shared, follow.Nodes)
 			}
-			for _, id := range []string{"s.other-selection", "s.reads-variable"} {
+			for _, id := range []string{"s.other-selection", "s.reads-variable", "s.c-broken", "s.d-broken"} {
 				if n := shared[id].Shared; n != 0 {
 					t.Errorf("budget %d, %d workers: %s shared %d nodes", budget, workers, id, n)
 				}
