@@ -2,7 +2,6 @@ package cel
 
 import (
 	"strings"
-	"sync/atomic"
 
 	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/functions"
@@ -207,9 +206,8 @@ type nstep struct {
 	keyAttr  nattr
 	keyExpr  nnode
 	optional bool
-	// hint is where name was last found, for a PositionedMapper: read
-	// and written atomically, as evaluations share the program.
-	hint int32
+	// hint is where name was last found, for a PositionedMapper.
+	hint Hint
 }
 
 func (c *nchain) exec(s *nstate) ref.Val {
@@ -407,12 +405,7 @@ func (c *nchain) walk(s *nstate) (ref.Val, int) {
 		if pm, isPM := obj.(PositionedMapper); isPM && st.name != "" {
 			// A document object finds a constant key at once where the
 			// last object read had it.
-			hint := atomic.LoadInt32(&st.hint)
-			var at int
-			v, found, at = pm.FindAt(st.name, int(hint))
-			if found && int32(at) != hint {
-				atomic.StoreInt32(&st.hint, int32(at))
-			}
+			v, found = pm.FindAt(st.name, &st.hint)
 			ok = found || presence
 		} else {
 			v, found, ok = qualify(obj, key, presence)
@@ -456,15 +449,9 @@ func (c *nchain) walkPlain(obj ref.Val) ref.Val {
 	for i := range c.steps {
 		st := &c.steps[i]
 		if pm, isPM := obj.(PositionedMapper); isPM {
-			// As in walk's loop, written out again: a helper for the
-			// two is not inlined, and cost 0.7% of a synthetic lint.
-			hint := atomic.LoadInt32(&st.hint)
-			v, found, at := pm.FindAt(st.name, int(hint))
+			v, found := pm.FindAt(st.name, &st.hint)
 			if !found {
 				return nil
-			}
-			if int32(at) != hint {
-				atomic.StoreInt32(&st.hint, int32(at))
 			}
 			obj = v
 			continue

@@ -1,6 +1,9 @@
 package cel
 
 import (
+	"sync/atomic"
+	"unsafe"
+
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 )
@@ -51,15 +54,45 @@ type KeyLister interface {
 }
 
 // PositionedMapper is implemented by CEL maps that find a string key
-// faster given a hint: the position at which the caller found the key in
-// the last map it read. The objects of a document's array usually have
-// their members in the same order, so a selection that keeps the position
-// finds the member at once. A map's values are never errors.
+// faster given a hint: where the caller found the key in the last map it
+// read. The objects of a document's array usually have their members in
+// the same order, so a selection that keeps the hint finds the member at
+// once. A map's values are never errors.
 type PositionedMapper interface {
 	traits.Mapper
-	// FindAt is Find(String(key)), and the key's position in the map;
-	// hint may be any number.
-	FindAt(key string, hint int) (v ref.Val, found bool, at int)
+	// FindAt is Find(String(key)). It reads h, and updates it to where it
+	// found the key.
+	FindAt(key string, h *Hint) (v ref.Val, found bool)
+}
+
+// Hint is where a selection found its key in the last map it read: the
+// key's position, and the address of the key's string there (see
+// loader.Node.KeyRef), by which a map can tell the key at once without
+// comparing it. Evaluations on several goroutines share a program's
+// hints, so they are read and written atomically; a hint that does not
+// fit the map only costs the search. The zero Hint is ready to use.
+type Hint struct {
+	// Plain words read with sync/atomic's functions, not atomic types: a
+	// plan's steps are copied while it is built, before any evaluation.
+	at  int32
+	key unsafe.Pointer // *string
+}
+
+// Get returns the hint: a position, and the address of the key's string
+// found there last; nil when none was.
+func (h *Hint) Get() (at int, key *string) {
+	return int(atomic.LoadInt32(&h.at)), (*string)(atomic.LoadPointer(&h.key))
+}
+
+// Set notes that the key was found at position at, with its string at
+// key.
+func (h *Hint) Set(at int, key *string) {
+	if int(atomic.LoadInt32(&h.at)) != at {
+		atomic.StoreInt32(&h.at, int32(at))
+	}
+	if (*string)(atomic.LoadPointer(&h.key)) != key {
+		atomic.StorePointer(&h.key, unsafe.Pointer(key))
+	}
 }
 
 // TreeValue is implemented by CEL values that are views of a Tree.

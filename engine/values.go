@@ -119,12 +119,16 @@ func (m nodeMap) Find(key ref.Val) (ref.Val, bool) {
 }
 
 // FindAt implements cel.PositionedMapper.
-func (m nodeMap) FindAt(key string, hint int) (ref.Val, bool, int) {
-	c, at := m.n.MemberAt(key, hint)
+func (m nodeMap) FindAt(key string, h *cel.Hint) (ref.Val, bool) {
+	hint, name := h.Get()
+	c, at := m.n.MemberHinted(key, hint, name)
 	if c == nil {
-		return nil, false, hint
+		return nil, false
 	}
-	return celValue(c), true, at
+	if at != hint || c.KeyRef() != name {
+		h.Set(at, c.KeyRef())
+	}
+	return celValue(c), true
 }
 
 // KeyAt implements cel.KeyLister: the i-th member name in document order.

@@ -1238,3 +1238,51 @@ func TestStringsShareInput(t *testing.T) {
 		}
 	}
 }
+
+// TestMemberHinted: a hint whose position and name address fit is taken
+// at once, and any other hint (the address of the name in another object,
+// or of an equal name elsewhere, no address, a position out of range, a
+// large object) still finds the member by its name, or nothing.
+func TestMemberHinted(t *testing.T) {
+	for _, format := range []string{"json", "yaml"} {
+		var sb strings.Builder
+		sb.WriteString(`{"small": [{"a": 1, "b": 2, "c": 3}, {"c": 4, "a": 5}], "large": {`)
+		for i := range 20 {
+			fmt.Fprintf(&sb, `"k%d": %d,`, i, i)
+		}
+		sb.WriteString(`"c": 99}}`)
+		doc := mustParse(t, "h."+format, sb.String(), DefaultOptions())
+		first, second := doc.Root.Member("small").Elem(0), doc.Root.Member("small").Elem(1)
+		large := doc.Root.Member("large")
+		otherC := "c" // equal to the name, at another address
+		for _, c := range []struct {
+			obj  *Node
+			name string
+			hint int
+			key  *string
+			want any // the member's value; nil: none
+			at   int
+		}{
+			{first, "c", 2, first.Children()[2].KeyRef(), int64(3), 2},
+			{second, "c", 2, first.Children()[2].KeyRef(), int64(4), 0},
+			{second, "c", 0, first.Children()[2].KeyRef(), int64(4), 0},
+			{first, "c", 2, &otherC, int64(3), 2},
+			{first, "c", 7, nil, int64(3), 2},
+			{first, "c", -1, first.Children()[2].KeyRef(), int64(3), 2},
+			{first, "d", 1, nil, nil, -1},
+			{second, "b", 1, first.Children()[1].KeyRef(), nil, -1},
+			{large, "c", 20, large.Children()[20].KeyRef(), int64(99), 20},
+			{large, "c", 3, first.Children()[2].KeyRef(), int64(99), 20},
+			{large, "k4", 0, nil, int64(4), 4},
+		} {
+			m, at := c.obj.MemberHinted(c.name, c.hint, c.key)
+			var got any
+			if m != nil {
+				got = m.Value()
+			}
+			if got != c.want || at != c.at || m != nil && m.Key() != c.name {
+				t.Errorf("%s: MemberHinted(%q, %d) in %s = %v at %d, want %v at %d", format, c.name, c.hint, c.obj.Pointer(), got, at, c.want, c.at)
+			}
+		}
+	}
+}

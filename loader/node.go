@@ -202,6 +202,19 @@ func (n *Node) MemberAt(name string, hint int) (*Node, int) {
 	return nil, -1
 }
 
+// MemberHinted is MemberAt with a second hint: key, the address of a
+// member name of the document (see KeyRef) equal to name, such as that of
+// the member found last. A member at hint whose name has that address is
+// name, without comparing the two.
+func (n *Node) MemberHinted(name string, hint int, key *string) (*Node, int) {
+	if n != nil && n.Kind == Object && n.word >= 0 && key != nil {
+		if kids := n.list(); uint(hint) < uint(len(kids)) && kids[hint].key == key {
+			return kids[hint], hint
+		}
+	}
+	return n.MemberAt(name, hint)
+}
+
 // nameBit is a member name's bit in an object's names: a hash of its
 // length and three of its bytes, cheap enough to compute at each lookup.
 func nameBit(name string) uint16 {
