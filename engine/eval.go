@@ -783,7 +783,9 @@ func (l *linter) lintRules(rules []*Rule, idx []int, followers [][]int, runs []r
 		active = append(active, rr)
 	}
 	for len(active) > 0 && l.ctx.Err() == nil { // else Lint returns the context's error
-		more := active[:0]
+		// more reuses active's array: it never holds more runs than the
+		// loop has read. Followers whose leader stopped join after it.
+		more, alone := active[:0], []*ruleRun(nil)
 		for _, rr := range active {
 			on := l.timed(rr, rr.step)
 			if on {
@@ -801,7 +803,7 @@ func (l *linter) lintRules(rules []*Rule, idx []int, followers [][]int, runs []r
 					fs = append(fs, f)
 				} else {
 					f.leader = nil // the leader stopped: the follower goes on alone
-					more = append(more, f)
+					alone = append(alone, f)
 				}
 			}
 			clear(rr.followers[len(fs):])
@@ -810,7 +812,7 @@ func (l *linter) lintRules(rules []*Rule, idx []int, followers [][]int, runs []r
 				rr.followers = nil
 			}
 		}
-		active = more
+		active = append(more, alone...)
 	}
 	for _, i := range idx {
 		rr := &runs[i]
@@ -997,6 +999,7 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 			return err
 		}
 	}
+	rr.rec.passed = rr.recording // (followers validate their own schemas)
 	if r.schema != nil {
 		vs, err := r.schema.Validate(fr.self)
 		if err != nil {

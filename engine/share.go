@@ -24,12 +24,13 @@ import (
 // logicKey returns what a rule's evaluation on a node depends on, as
 // written: its selection, preconditions, variables and checks' tests, but
 // not its id, level, messages or locations. Rules of one ruleset with the
-// same non-empty key give the same verdicts on every node. It is "" for a
-// rule whose findings depend on more than its checks (a schema, resolved
-// references), or that has a precondition on the node's shape: those are
-// never shared.
+// same non-empty key give the same verdicts on every node; their schema
+// fragments, which no check reads and nothing charges, may differ (each
+// follower validates its own). It is "" for a rule whose findings depend
+// on more than its checks (resolved references), or that has a
+// precondition on the node's shape: those are never shared.
 func logicKey(spec *loader.RuleSpec, env any) string {
-	if spec.Schema != nil || spec.Resolve || len(spec.DocVariables) > maxSharedDocVars ||
+	if spec.Resolve || len(spec.DocVariables) > maxSharedDocVars ||
 		spec.Assume != nil && spec.Assume.Expr == nil || len(spec.Checks) == 0 {
 		return ""
 	}
@@ -143,7 +144,10 @@ type shareRec struct {
 	// ok: the leader's evaluation ended without error and never took a
 	// path that depends on how much of its budget was left (fail).
 	ok, fail bool
-	start    uint64 // the leader's cost before the node
+	// passed: the node passed the rule's preconditions, so that its
+	// schema and checks were evaluated.
+	passed bool
+	start  uint64 // the leader's cost before the node
 	// docDone has a bit for each of the rule's document variables that the
 	// leader had computed before the node: what a follower that lints the
 	// node itself would have computed by then too.
@@ -246,6 +250,16 @@ func (rr *ruleRun) replay(n *loader.Node, rec *shareRec) bool {
 		clear(rr.out[outs:])
 		rr.out, rr.findings, rr.errors = rr.out[:outs], findings, errs
 		return false
+	}
+	if rec.passed && rr.rule.schema != nil {
+		// Uncharged, as lintNode validates it.
+		vs, err := rr.rule.schema.Validate(docTree{n})
+		if err != nil {
+			return undo()
+		}
+		for _, v := range vs {
+			rr.report(n, v.Pointer, v.Message, nil)
+		}
 	}
 	var extra uint64 // what the follower's own texts cost
 	if len(rec.events) > 0 {

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,6 +52,9 @@ func TestSharedRules(t *testing.T) {
 		// have more of its budget left than its leader.
 		"  - id: s.a-lead\n    level: must\n    given: items.#" + strings.ReplaceAll(checks("lead"), "{self.n}", "{self.n} {self.n + self.d} {self.tags}") +
 		"  - id: s.b-follow\n    level: should\n    given: items.#" + checks("follow") +
+		// Schemas that differ, and the same checks: each validates its own.
+		"  - id: s.e-schema\n    level: may\n    given: items.#\n    schema: {properties: {n: {maximum: 500}}}" + checks("e") +
+		"  - id: s.f-schema\n    level: may\n    given: items.#\n    schema: {properties: {n: {maximum: 550}}}" + checks("f") +
 		"  - id: s.other-selection\n    level: may\n    given: items.#(n>=0)#" + checks("other") +
 		// Its message reads a variable: it is linted alone.
 		"  - id: s.reads-variable\n    level: may\n    given: items.#" +
@@ -108,7 +112,7 @@ func TestSharedRules(t *testing.T) {
 			}
 			return n
 		}
-		for _, part := range []string{"follow tag", "follow member", "worse tag", "follow 142", "division by zero"} {
+		for _, part := range []string{"follow tag", "follow member", "worse tag", "follow 142", "division by zero", "want 500", "want 550"} {
 			if count(part) == 0 {
 				t.Fatalf("budget %d: no %q among the diagnostics: not enough to compare", budget, part)
 			}
@@ -129,15 +133,16 @@ func TestSharedRules(t *testing.T) {
 					t.Errorf("%s alone: %d nodes shared", id, st.Shared)
 				}
 			}
-			// One of the two rules that test the same thing took over the
-			// nodes the other evaluated without error, and linted the
-			// others itself; the rest ran alone.
-			lead, follow := shared["s.a-lead"], shared["s.b-follow"]
-			if lead.Shared > follow.Shared {
-				lead, follow = follow, lead
+			// Three of the four rules that test the same thing took over the
+			// nodes the fourth evaluated without error, and linted the
+			// others themselves; the rest ran alone.
+			var counts []int
+			for _, id := range []string{"s.a-lead", "s.b-follow", "s.e-schema", "s.f-schema"} {
+				counts = append(counts, shared[id].Shared)
 			}
-			if lead.Shared != 0 || follow.Shared == 0 || follow.Shared >= follow.Nodes {
-				t.Errorf("budget %d, %d workers: the rules shared %d and %d of %d nodes", budget, workers, lead.Shared, follow.Shared, follow.Nodes)
+			slices.Sort(counts)
+			if counts[0] != 0 || counts[1] == 0 || counts[3] >= shared["s.a-lead"].Nodes {
+				t.Errorf("budget %d, %d workers: the four rules that test the same thing shared %v of %d nodes; want one that shares none", budget, workers, counts, shared["s.a-lead"].Nodes)
 			}
 			for _, id := range []string{"s.other-selection", "s.reads-variable", "s.c-broken", "s.d-broken"} {
 				if n := shared[id].Shared; n != 0 {
