@@ -54,7 +54,7 @@ type LintOptions struct {
 	// RuleTimeout bounds the time one rule may spend on one document,
 	// counted from when the rules linting the document with it start (on a
 	// large document, rules that select the same nodes lint them together,
-	// node by node); 0 means DefaultRuleTimeout.
+	// a few nodes at a time); 0 means DefaultRuleTimeout.
 	RuleTimeout time.Duration
 	// Workers is how many goroutines lint the document, each taking
 	// groups of its rules in turn; 0 or 1 lints on the caller's. The diagnostics
@@ -730,16 +730,18 @@ const interleaveMin = 4096
 // maxGroup is the largest number of rules that lint a document together.
 const maxGroup = 16
 
-// lintRules lints rules that select the same nodes together, node by node:
-// each node is linted by each rule in turn, in rule order, while it is
-// still in the processor's caches, where one rule after the other would
-// walk the document again each time. Each rule still lints its nodes in
-// their order, and nothing a rule computes depends on what the others did
-// before (prepare), so the diagnostics, costs and budgets are those of one
-// rule after the other. idx are the indexes of the rules to lint among
-// rules; their runs are kept in runs, the ones under way in active (empty,
-// with room for them all), and out receives each rule's diagnostics, at
-// the same indexes.
+// lintRules lints rules that select the same nodes together, a few nodes
+// at a time (stepNodes): those nodes are linted by each rule in turn, in
+// rule order, while they are still in the processor's caches, where one
+// rule after the other would walk the document again each time. Each rule
+// still lints its nodes in their order, and nothing a rule computes
+// depends on what the others did before (prepare), so the diagnostics,
+// costs and budgets are those of one rule after the other. A rule that
+// follows another (share.go) lints, or takes over, each node right after
+// its leader. idx are the indexes of the rules to lint among rules, and
+// followers, by rule, the rules that follow each (nil: none does); their
+// runs are kept in runs, and out receives each rule's diagnostics, at the
+// same indexes.
 func (l *linter) lintRules(rules []*Rule, idx []int, followers [][]int, runs []ruleRun, out [][]Diagnostic) {
 	// The rules run here, one step at a time, on this goroutine: their
 	// evaluations share one Scratch, taken from those earlier lints left
