@@ -136,6 +136,28 @@ func reportsOwnVars(r *Rule) bool {
 	return slices.ContainsFunc(r.vars, func(v *variable) bool { return v.perScope })
 }
 
+// shareState is what a rule linted once for several keeps: a leader's
+// followers and what it found on its last node; a follower's leader while
+// it follows it, and how many nodes it took over from it.
+type shareState struct {
+	followers []*ruleRun
+	rec       shareRec
+	leader    *ruleRun
+	replayed  int
+}
+
+// leads reports whether the run has followers.
+func (rr *ruleRun) leads() bool { return rr.share != nil && rr.share.followers != nil }
+
+// taken is how many nodes the run took over from its leader; 0 for a run
+// without a share.
+func (sh *shareState) taken() int {
+	if sh == nil {
+		return 0
+	}
+	return sh.replayed
+}
+
 // shareRec is what a leader found on the node it linted last, for its
 // followers.
 type shareRec struct {
@@ -170,7 +192,7 @@ type shareEvent struct {
 // record notes the finding of check c in frame fr, before the leader
 // makes its texts; done, called after, counts what making them cost.
 func (rr *ruleRun) record(c *check, fr *frame, at, msg string) (done func()) {
-	rec := &rr.rec
+	rec := &rr.share.rec
 	k := slices.Index(rr.rule.checks, c)
 	if k < 0 {
 		rec.fail = true
@@ -190,7 +212,7 @@ func (rr *ruleRun) record(c *check, fr *frame, at, msg string) (done func()) {
 // leader's findings when it can, else by linting the node itself. False
 // when the follower's run is over.
 func (rr *ruleRun) followStep() bool {
-	rec := &rr.leader.rec
+	rec := &rr.share.leader.share.rec
 	i, n := rec.index, rec.node
 	if i != rr.next {
 		return rr.next < len(rr.sel) // the leader stopped before this node
@@ -201,7 +223,7 @@ func (rr *ruleRun) followStep() bool {
 		return false
 	}
 	if rec.ok && rr.replay(n, rec) {
-		rr.replayed++
+		rr.share.replayed++
 		return rr.next < len(rr.sel)
 	}
 	rr.takeDocVars(rec.docDone)
@@ -226,7 +248,7 @@ func (rr *ruleRun) docVarsDone() (done uint64, bad bool) {
 // computed them on those nodes. None is an error: the leader's node on
 // which one became an error is linted by each follower itself.
 func (rr *ruleRun) takeDocVars(done uint64) {
-	mine, theirs := rr.ruleFrame.lazy, rr.leader.ruleFrame.lazy
+	mine, theirs := rr.ruleFrame.lazy, rr.share.leader.ruleFrame.lazy
 	for k := range mine {
 		if done&(1<<k) != 0 && !mine[k].done {
 			mine[k].done, mine[k].val = true, theirs[k].val
@@ -299,11 +321,11 @@ func (rr *ruleRun) leaderIn(followers [][]int, runs []ruleRun) *ruleRun {
 		return nil
 	}
 	for j, fs := range followers {
-		if !slices.Contains(fs, rr.index) {
+		if !slices.Contains(fs, int(rr.index)) {
 			continue
 		}
 		lead := &runs[j]
-		if lead.rule == nil || lead.leader != nil || !lead.rule.sharable || lead.next != 0 || len(lead.sel) != len(rr.sel) || len(lead.sel) == 0 || &lead.sel[0] != &rr.sel[0] {
+		if lead.rule == nil || lead.share != nil && lead.share.leader != nil || !lead.rule.sharable || lead.next != 0 || len(lead.sel) != len(rr.sel) || len(lead.sel) == 0 || &lead.sel[0] != &rr.sel[0] {
 			return nil
 		}
 		return lead
