@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/celint/celint/loader"
@@ -37,7 +38,9 @@ func logicKey(spec *loader.RuleSpec, env any) string {
 	var b strings.Builder
 	field := func(s string) {
 		// Length-prefixed, so that no text can look like two.
-		fmt.Fprintf(&b, "%d:%s", len(s), s)
+		b.WriteString(strconv.Itoa(len(s)))
+		b.WriteByte(':')
+		b.WriteString(s)
 	}
 	expr := func(e *loader.Expr) {
 		if e == nil {
@@ -48,47 +51,46 @@ func logicKey(spec *loader.RuleSpec, env any) string {
 	}
 	scope := func(s loader.Scope) {
 		field(s.Key)
-		field(fmt.Sprint(s.Independent, len(s.Values)))
+		field(strconv.FormatBool(s.Independent))
+		field(strconv.Itoa(len(s.Values)))
 		for _, v := range s.Values {
 			field(v)
 		}
 		field(s.From)
 		field(s.Until)
 	}
+	assume := func(a *loader.Assume) {
+		if a == nil {
+			expr(nil)
+			return
+		}
+		expr(a.Expr) // (an expression: shapes are not shared)
+	}
+	vars := func(vs loader.Vars) {
+		field(strconv.Itoa(len(vs)))
+		for _, v := range vs {
+			field(v.Name)
+			expr(&v.Expr)
+		}
+	}
 	fmt.Fprintf(&b, "%p;", env)
-	field(fmt.Sprint(len(spec.Given)))
+	field(strconv.Itoa(len(spec.Given)))
 	for _, g := range spec.Given {
 		field(g.Value)
 	}
-	if spec.Assume != nil {
-		expr(spec.Assume.Expr)
-	} else {
-		expr(nil)
-	}
+	assume(spec.Assume)
 	expr(spec.When)
 	scope(spec.Doc.Scope)
-	field(fmt.Sprint(len(spec.DocVariables)))
-	for _, v := range spec.DocVariables {
-		field(v.Name)
-		expr(&v.Expr)
-	}
-	field(fmt.Sprint(len(spec.Variables)))
-	for _, v := range spec.Variables {
-		field(v.Name)
-		expr(&v.Expr)
-	}
-	field(fmt.Sprint(len(spec.Checks)))
+	vars(spec.DocVariables)
+	vars(spec.Variables)
+	field(strconv.Itoa(len(spec.Checks)))
 	for i := range spec.Checks {
 		c := &spec.Checks[i]
 		if c.Assume != nil && c.Assume.Expr == nil {
 			return ""
 		}
 		scope(c.Scope)
-		if c.Assume != nil {
-			expr(c.Assume.Expr)
-		} else {
-			expr(nil)
-		}
+		assume(c.Assume)
 		expr(c.Each)
 		expr(c.When)
 		expr(c.Assert)
