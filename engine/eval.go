@@ -755,6 +755,7 @@ func (l *linter) lintRules(rules []*Rule, idx []int, followers [][]int, runs []r
 		scratch.Release()
 		scratches.Put(scratch)
 	}()
+	leaders := idx // without their followers
 	if followers != nil {
 		var all []int
 		for _, i := range idx {
@@ -763,29 +764,43 @@ func (l *linter) lintRules(rules []*Rule, idx []int, followers [][]int, runs []r
 		idx = all
 		active = make([]*ruleRun, 0, len(idx))
 	}
-	for _, i := range idx {
-		r := rules[i]
+	begin := func(i int) *ruleRun {
 		// The wall-clock safety net is a deadline checked between nodes,
 		// and a context only for the rare evaluation that watches one (see
 		// spend.run): a timer per rule and document was a few per cent
 		// of a many-file run.
 		rr := &runs[i]
-		*rr = ruleRun{linter: l, ctx: l.ctx, rule: r, index: int32(i),
+		*rr = ruleRun{linter: l, ctx: l.ctx, rule: rules[i], index: int32(i),
 			spend: spend{budget: l.opts.Budget, deadline: time.Now().Add(l.opts.RuleTimeout), scratch: scratch}}
 		if !l.timed(rr, rr.begin) {
+			return nil
+		}
+		return rr
+	}
+	for _, i := range leaders {
+		lead := begin(i)
+		if lead != nil {
+			active = append(active, lead)
+		}
+		if followers == nil {
 			continue
 		}
-		// A follower whose leader runs, and both compiled as rules that
-		// may be linted once, goes with its leader; any other runs alone.
-		if lead := rr.leaderIn(followers, runs); lead != nil {
-			rr.share = &shareState{leader: lead}
-			if lead.share == nil {
-				lead.share = &shareState{}
+		for _, f := range followers[i] {
+			rr := begin(f)
+			switch {
+			case rr == nil:
+			case lead != nil && rr.mayFollow(lead):
+				// A follower whose leader runs, and both compiled as rules
+				// that may be linted once, goes with its leader.
+				rr.share = &shareState{leader: lead}
+				if lead.share == nil {
+					lead.share = &shareState{}
+				}
+				lead.share.followers = append(lead.share.followers, rr)
+			default:
+				active = append(active, rr)
 			}
-			lead.share.followers = append(lead.share.followers, rr)
-			continue
 		}
-		active = append(active, rr)
 	}
 	for len(active) > 0 && l.ctx.Err() == nil { // else Lint returns the context's error
 		// more reuses active's array: it never holds more runs than the

@@ -315,22 +315,10 @@ func (rr *ruleRun) replay(n *loader.Node, rec *shareRec) bool {
 	return true
 }
 
-// leaderIn returns the run rr follows: the run of the rule that has rr's
-// rule among its followers, when both began and may be linted once; nil
-// when rr runs alone.
-func (rr *ruleRun) leaderIn(followers [][]int, runs []ruleRun) *ruleRun {
-	if followers == nil || !rr.rule.sharable {
-		return nil
-	}
-	for j, fs := range followers {
-		if !slices.Contains(fs, int(rr.index)) {
-			continue
-		}
-		lead := &runs[j]
-		if lead.rule == nil || lead.share != nil && lead.share.leader != nil || !lead.rule.sharable || lead.next != 0 || len(lead.sel) != len(rr.sel) || len(lead.sel) == 0 || &lead.sel[0] != &rr.sel[0] {
-			return nil
-		}
-		return lead
-	}
-	return nil
+// mayFollow reports whether rr, which began, may follow lead, which began
+// too and whose followers rr's rule is among: both compiled as rules that
+// may be linted once, and they select the same nodes.
+func (rr *ruleRun) mayFollow(lead *ruleRun) bool {
+	return rr.rule.sharable && lead.rule.sharable && lead.next == 0 &&
+		len(lead.sel) == len(rr.sel) && len(lead.sel) > 0 && &lead.sel[0] == &rr.sel[0]
 }
