@@ -382,19 +382,8 @@ func (e *Env) Compile(expr string, o Origin) (*Program, error) {
 			e.checked.put(ck, ast)
 		}
 	}
-	// Cost is counted by the guard's meter, not by cel-go's cost tracker
-	// (see guard.go): no cost option is set, so the trackers libraries
-	// declare stay unused.
-	prg, err := e.env.Program(ast,
-		gocel.InterruptCheckFrequency(interruptCheckFrequency),
-		gocel.CustomDecoratorV2(e.guard.decorate),
-	)
-	if err != nil {
-		l, c := o.position(1, 1)
-		return nil, &CompileError{Issues: []Issue{{File: o.File, Line: l, Col: c, Msg: err.Error()}}}
-	}
 	loops := len(celast.MatchDescendants(celast.NavigateAST(ast.NativeRep()), celast.KindMatcher(celast.ComprehensionKind))) > 0
-	p = &Program{prg: prg, out: ast.OutputType(), limit: e.limit, loops: loops, free: e.declared(freeVariables(ast.NativeRep().Expr())),
+	p = &Program{interp: &interpreted{ast: ast, env: e}, out: ast.OutputType(), limit: e.limit, loops: loops, free: e.declared(freeVariables(ast.NativeRep().Expr())),
 		nat: &nativeSlot{ast: ast.NativeRep(), env: e}, verify: e.verify, text: expr}
 	e.cache.mu.Lock()
 	defer e.cache.mu.Unlock()
@@ -403,6 +392,34 @@ func (e *Env) Compile(expr string, o Origin) (*Program, error) {
 	}
 	e.cache.programs[key] = p
 	return p, nil
+}
+
+// interpreted is an expression's cel-go program, made when first needed.
+type interpreted struct {
+	ast  *gocel.Ast
+	env  *Env
+	once sync.Once
+	prg  gocel.Program
+	err  error
+}
+
+// program returns the cel-go program, making it on the first call. Cost
+// is counted by the guard's meter, not by cel-go's cost tracker (see
+// guard.go): no cost option is set, so the trackers libraries declare stay
+// unused. Planning a checked expression of the environment does not fail
+// (TestProgramsPlan plans every embedded one); an error would be the
+// evaluation's.
+func (i *interpreted) program() (gocel.Program, error) {
+	i.once.Do(func() {
+		i.prg, i.err = i.env.env.Program(i.ast,
+			gocel.InterruptCheckFrequency(interruptCheckFrequency),
+			gocel.CustomDecoratorV2(i.env.guard.decorate),
+		)
+		if i.err != nil {
+			i.err = fmt.Errorf("celint: cannot plan the expression: %w", i.err)
+		}
+	})
+	return i.prg, i.err
 }
 
 // declared returns the names that are variables of e (an identifier may

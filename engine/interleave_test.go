@@ -105,3 +105,40 @@ func firstDifference(a, b []string) string {
 	}
 	return fmt.Sprintf("one is a prefix of the other (%d, %d)", len(a), len(b))
 }
+
+// TestProgramsPlan: cel-go's program of every expression of the embedded
+// rulesets, and of the synthetic rules, can be made (evaluations make it
+// when they first need it, instead of when the rule compiles).
+func TestProgramsPlan(t *testing.T) {
+	dir := t.TempDir()
+	if err := benchgen.WriteRules(dir, 10); err != nil {
+		t.Fatal(err)
+	}
+	base, err := rulesets.Catalog(engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, rs := range base.Rulesets() {
+		ext, err := rs.WithFolder(engine.Folder{FS: os.DirFS(dir), Dir: ".", Name: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range ext.Rules {
+			prgs, err := engine.Programs(r)
+			if err != nil {
+				t.Fatalf("%s: %v", r.ID, err)
+			}
+			for _, p := range prgs {
+				if err := p.Plan(); err != nil {
+					t.Errorf("%s: %v", r.ID, err)
+				}
+				n++
+			}
+		}
+	}
+	if n < 300 {
+		t.Errorf("planned %d expressions; the rulesets have more", n)
+	}
+	t.Logf("%d expressions planned", n)
+}
