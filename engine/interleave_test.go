@@ -20,23 +20,7 @@ import (
 // those of one rule after the other, whatever the number of workers. The document has findings
 // everywhere, and a budget small enough that some rules stop part-way.
 func TestInterleavedSameAsOneByOne(t *testing.T) {
-	dir := t.TempDir()
-	if err := benchgen.WriteRules(dir, 40); err != nil {
-		t.Fatal(err)
-	}
-	base, err := rulesets.Catalog(engine.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var withRules []*engine.Ruleset
-	for _, rs := range base.Rulesets() {
-		ext, err := rs.WithFolder(engine.Folder{FS: os.DirFS(dir), Dir: ".", Name: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		withRules = append(withRules, ext)
-	}
-	cat, err := engine.NewCatalog(withRules...)
+	cat, err := engine.NewCatalog(withSyntheticRules(t, 40)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,20 +94,8 @@ func firstDifference(a, b []string) string {
 // rulesets, and of the synthetic rules, can be made (evaluations make it
 // when they first need it, instead of when the rule compiles).
 func TestProgramsPlan(t *testing.T) {
-	dir := t.TempDir()
-	if err := benchgen.WriteRules(dir, 10); err != nil {
-		t.Fatal(err)
-	}
-	base, err := rulesets.Catalog(engine.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := 0
-	for _, rs := range base.Rulesets() {
-		ext, err := rs.WithFolder(engine.Folder{FS: os.DirFS(dir), Dir: ".", Name: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, ext := range withSyntheticRules(t, 10) {
 		for _, r := range ext.Rules {
 			prgs, err := engine.Programs(r)
 			if err != nil {
@@ -141,4 +113,27 @@ func TestProgramsPlan(t *testing.T) {
 		t.Errorf("planned %d expressions; the rulesets have more", n)
 	}
 	t.Logf("%d expressions planned", n)
+}
+
+// withSyntheticRules returns the embedded rulesets, each with n synthetic
+// rules of internal/benchgen added as a --rules folder.
+func withSyntheticRules(t *testing.T, n int) []*engine.Ruleset {
+	t.Helper()
+	dir := t.TempDir()
+	if err := benchgen.WriteRules(dir, n); err != nil {
+		t.Fatal(err)
+	}
+	base, err := rulesets.Catalog(engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*engine.Ruleset
+	for _, rs := range base.Rulesets() {
+		ext, err := rs.WithFolder(engine.Folder{FS: os.DirFS(dir), Dir: ".", Name: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, ext)
+	}
+	return out
 }

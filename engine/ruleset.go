@@ -1114,7 +1114,7 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 	}
 	issues.Append(rs.checkExampleSources(r))
 	err = issues.Err()
-	r.sharable = err == nil && r.logic != "" && !reportsOwnVars(r)
+	r.sharable = err == nil && r.logic != "" && !unshareable(r)
 	return err
 }
 

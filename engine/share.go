@@ -103,11 +103,12 @@ func logicKey(spec *loader.RuleSpec, env any) string {
 // for several may have (shareRec.docDone has a bit for each).
 const maxSharedDocVars = 64
 
-// reportsOwnVars reports whether a check's message, location or pointer
-// reads one of the rule's variables, or a variable is computed once per
-// scope: a follower would then compute a variable where the leader had it
-// already, and be charged differently.
-func reportsOwnVars(r *Rule) bool {
+// unshareable reports whether a compiled rule must lint every node itself:
+// when a check's message, location or pointer reads one of the rule's
+// variables, or a variable is computed once per scope. A follower would
+// then compute a variable where the leader had it already, and be charged
+// differently.
+func unshareable(r *Rule) bool {
 	names := make([]string, 0, len(r.vars)+len(r.docVars))
 	for _, v := range slices.Concat(r.docVars, r.vars) {
 		names = append(names, v.name)
