@@ -95,16 +95,35 @@ func (c *Caches) Forget(in func(Tree) bool) {
 	s := &c.schemas
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for id := range s.byIdentity {
-		if t, ok := id.m.(Tree); ok && in(t) {
-			delete(s.byIdentity, id)
-		}
+	s.forgetLocked(in)
+}
+
+// Owned is a Tree that knows the document it belongs to.
+type Owned interface {
+	Tree
+	// Owner identifies the tree's document: the same comparable value
+	// for every value of one document.
+	Owner() any
+}
+
+// ForgetOwner is Forget for the values of the document owner, as Owned
+// trees report it. While the caches hold the values of that document
+// alone, it does not visit the values themselves: a description's
+// thousands of schemas are scattered over its tree, and reading each
+// cost more than the rest of a small rule's lint.
+func (c *Caches) ForgetOwner(owner any) {
+	s := &c.schemas
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, only := s.owners[owner]; only && len(s.owners) == 1 {
+		s.forgetLocked(func(Tree) bool { return true })
+	} else {
+		s.forgetLocked(func(t Tree) bool {
+			o, ok := t.(Owned)
+			return ok && o.Owner() == owner
+		})
 	}
-	for id := range s.extRefs {
-		if t, ok := id.(Tree); ok && in(t) {
-			delete(s.extRefs, id)
-		}
-	}
+	delete(s.owners, owner)
 }
 
 // Var declares a variable of an environment.

@@ -275,6 +275,45 @@ func (c *schema3Cache) rememberLocked(id identityKey, e *identityEntry) {
 		c.byIdentity = map[identityKey]*identityEntry{}
 	}
 	c.byIdentity[id] = e
+	c.own(id.m)
+}
+
+// own records the document of a value the index keeps by identity (see
+// Caches.ForgetOwner). The value was just read: finding its document now
+// costs little.
+func (c *schema3Cache) own(id any) {
+	t, ok := id.(Tree)
+	if !ok {
+		return
+	}
+	var owner any = unowned{}
+	if o, ok := t.(Owned); ok {
+		owner = o.Owner()
+	}
+	if _, ok := c.owners[owner]; !ok {
+		if c.owners == nil {
+			c.owners = map[any]struct{}{}
+		}
+		c.owners[owner] = struct{}{}
+	}
+}
+
+// unowned stands for the document of trees that are not Owned.
+type unowned struct{}
+
+// forgetLocked drops what the identity indexes keep for the trees in
+// reports.
+func (c *schema3Cache) forgetLocked(in func(Tree) bool) {
+	for id := range c.byIdentity {
+		if t, ok := id.m.(Tree); ok && in(t) {
+			delete(c.byIdentity, id)
+		}
+	}
+	for id := range c.extRefs {
+		if t, ok := id.(Tree); ok && in(t) {
+			delete(c.extRefs, id)
+		}
+	}
 }
 
 // The version-3 schema cache holds at most this many schemas, of at most
@@ -292,10 +331,13 @@ type schema3Cache struct {
 	mu         sync.Mutex
 	entries    map[string]schema3Entry
 	byIdentity map[identityKey]*identityEntry // document values already seen, by identity
-	extRefs    map[any]extRefsEntry           // schemaExternalRefs of document values, by identity, but for plain schemas
-	plainOpts  schemaOptions                  // the options a plain schema was last remembered under
-	bytes      int                            // the keys' total length
-	misses     int                            // schemas compiled (for tests)
+	// owners are the documents (Owned.Owner) of the trees byIdentity and
+	// extRefs may hold: all of them, and perhaps some they no longer hold.
+	owners    map[any]struct{}
+	extRefs   map[any]extRefsEntry // schemaExternalRefs of document values, by identity, but for plain schemas
+	plainOpts schemaOptions        // the options a plain schema was last remembered under
+	bytes     int                  // the keys' total length
+	misses    int                  // schemas compiled (for tests)
 	// maxEntries, when not 0, replaces schema3CacheEntries (for tests)
 	maxEntries int
 }
@@ -502,6 +544,7 @@ func (c *schema3Cache) rememberExtRefsLocked(id, keep any, ptrs ref.Val) {
 		c.extRefs = map[any]extRefsEntry{}
 	}
 	c.extRefs[id] = extRefsEntry{keep, ptrs}
+	c.own(id)
 }
 
 // extRefsEntry is schemaExternalRefs' answer for a document map, which it

@@ -108,17 +108,7 @@ func (rs *Ruleset) forget(doc *loader.Document) {
 	if rs.caches == nil {
 		return
 	}
-	rs.caches.Forget(func(t cel.Tree) bool {
-		d, ok := t.(docTree)
-		if !ok {
-			return false
-		}
-		n := d.n
-		for n.Parent != nil {
-			n = n.Parent
-		}
-		return n == doc.Root
-	})
+	rs.caches.ForgetOwner(doc.Root)
 }
 
 // Lint evaluates the ruleset's rules on doc and returns the diagnostics,

@@ -276,7 +276,16 @@ func (it *elemIterator) Next() ref.Val {
 // read in place.
 type docTree struct{ n *loader.Node }
 
-var _ cel.Tree = docTree{}
+var _ cel.Owned = docTree{}
+
+// Owner implements cel.Owned: the document's root.
+func (t docTree) Owner() any {
+	n := t.n
+	for n.Parent != nil {
+		n = n.Parent
+	}
+	return n
+}
 
 // JSONType implements cel.Tree.
 func (t docTree) JSONType() cel.TreeType { return cel.TreeType(t.n.Kind) }
