@@ -5,6 +5,7 @@ import (
 
 	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/functions"
+	"github.com/google/cel-go/common/overloads"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
@@ -693,6 +694,41 @@ func (c *ncall) exec(s *nstate) ref.Val {
 	return out
 }
 
+// nin is x in m, the guarded call, read directly when m is a map: the
+// commonest membership test of rules (a name among an object's members)
+// costs one unit, as the guard measures it, and is the map's Contains,
+// which cel-go's in calls.
+type nin struct{ *ncall }
+
+func (n *nin) exec(s *nstate) ref.Val {
+	l := n.args[0].exec(s)
+	if bad(l) {
+		return nil
+	}
+	r := n.args[1].exec(s)
+	if bad(r) {
+		return nil
+	}
+	if _, list := r.(traits.Lister); !list {
+		if m, ok := r.(traits.Mapper); ok {
+			if !s.add(1) {
+				return nil
+			}
+			out := m.Contains(l)
+			if bad(out) {
+				return nil
+			}
+			return out
+		}
+	}
+	base := len(s.stack)
+	s.stack = append(s.stack, l, r)
+	s.high = max(s.high, len(s.stack))
+	out := n.finish(s, s.stack[base:])
+	s.stack = s.stack[:base]
+	return out
+}
+
 // call pushes the arguments on the stack above base and calls the
 // function.
 func (c *ncall) call(s *nstate, base int) ref.Val {
@@ -710,7 +746,12 @@ func (c *ncall) call(s *nstate, base int) ref.Val {
 		s.stack = append(s.stack, v)
 	}
 	s.high = max(s.high, len(s.stack))
-	vals := s.stack[base:]
+	return c.finish(s, s.stack[base:])
+}
+
+// finish calls the function on its arguments' values, vals, which are on
+// the stack.
+func (c *ncall) finish(s *nstate, vals []ref.Val) ref.Val {
 	if c.guarded != nil {
 		cost := c.guarded(vals, s.limit)
 		if cost > s.limit || !s.add(cost) {
@@ -1124,7 +1165,11 @@ func (c *nativeCompiler) call(e celast.Expr) (nnode, bool) {
 		}
 	}
 	if cost, exec, ok := c.env.guard.plan(fn, overload, len(args), pattern); ok {
-		return &ncall{args: args, guarded: cost, exec1: exec}, true
+		call := &ncall{args: args, guarded: cost, exec1: exec}
+		if fn == "@in" && len(args) == 2 && (overload == "" || overload == overloads.InMap) {
+			return &nin{call}, true
+		}
+		return call, true
 	}
 	var impl *functions.Overload
 	if overload != "" {
