@@ -21,6 +21,9 @@ type builder struct {
 	lists   []*Node             // where children lists are cut from (see children)
 	names   *[nameSlots]*string // member names read last, one per slot (see name)
 	keySlab []string            // where names' addresses are cut from (see newKey)
+	// splitMin, when not 0, replaces splitMin (jsonsplit.go), for tests.
+	splitMin int
+	splices  int // the second reader's elements taken (for tests)
 }
 
 // Member names are few and repeat: a description's thousands of objects

@@ -35,6 +35,13 @@ type jsonParser struct {
 	key    *string // pending member name
 	keyPos Pos
 
+	// second is the second reader of a large input (jsonsplit.go), until
+	// this reader reaches where it started; half, in the second reader,
+	// is its own secondHalf, and maxOpen the most containers it had open.
+	second  *secondHalf
+	half    *secondHalf
+	maxOpen int
+
 	// rewritten is set when the tree is not the input's text read as it
 	// is: a member name written with an escape, or a duplicate member that
 	// replaced an earlier one. The input then cannot serve as the
@@ -89,7 +96,17 @@ func (t *lineTracker) pos(off int) Pos {
 // member name appears in it as it is.
 func parseJSON(b *builder, data []byte) (root *Node, verbatim bool, err *Error) {
 	p := &jsonParser{builder: b, data: data, lt: lineTracker{data: data, line: 1, col: 1}}
+	if b.useSplit(len(data)) {
+		p.second = startSecondHalf(b, data)
+	}
 	root, err = p.run()
+	if h := p.second; h != nil {
+		// Never reached (an error came first, or the guess was not an
+		// element): the second reader stops at its next element, and
+		// reads data no more once Parse returns.
+		h.stop.Store(true)
+		<-h.done
+	}
 	return root, !p.rewritten, err
 }
 
@@ -232,6 +249,13 @@ func (p *jsonParser) run() (*Node, *Error) {
 	for {
 		// A value starts at p.i.
 		var n *Node
+		if p.second != nil && p.i == p.second.at {
+			// The second reader read from here: its elements, if they
+			// are this array's, complete the value that starts here.
+			if n = p.splice(); n != nil {
+				goto complete
+			}
+		}
 		if p.i >= len(p.data) {
 			msg := "expected a JSON value, found end of input"
 			if len(p.stack) > 0 {
@@ -252,6 +276,7 @@ func (p *jsonParser) run() (*Node, *Error) {
 			if len(p.stack) >= p.opts.Limits.Depth {
 				return nil, p.depthError(node.Pos)
 			}
+			p.maxOpen = max(p.maxOpen, len(p.stack))
 			p.stack = append(p.stack, jsonFrame{node: node, base: len(p.kids)})
 			p.i++
 			p.skipWS()
@@ -323,6 +348,7 @@ func (p *jsonParser) run() (*Node, *Error) {
 		}
 
 		// n is complete: handle what follows it, closing containers.
+	complete:
 		for {
 			if len(p.stack) == 0 {
 				p.skipWS()
@@ -332,6 +358,16 @@ func (p *jsonParser) run() (*Node, *Error) {
 				return n, nil
 			}
 			p.skipWS()
+			if p.half != nil && len(p.stack) == 1 {
+				// The second reader stops before the ']' that closes its
+				// elements' array, or when it is no longer needed.
+				if p.i < len(p.data) && p.data[p.i] == ']' {
+					return nil, nil
+				}
+				if p.half.stop.Load() {
+					return nil, errNotNeeded
+				}
+			}
 			f := &p.stack[len(p.stack)-1]
 			closer, what := byte(']'), "']' after array element"
 			if f.node.Kind == Object {
