@@ -247,11 +247,15 @@ func (s *selector) step(doc *loader.Document, k int, cur []*loader.Node) ([]*loa
 		return deep(cur, s.nestedBefore(k)), nil
 	}
 	next := make([]*loader.Node, 0, c.most(cur))
-	for _, n := range cur {
-		var err error
-		next, err = c.step(doc, n, next)
-		if err != nil {
-			return nil, err
+	if c.kind == compKey {
+		next = c.keyStep(cur, next)
+	} else {
+		for _, n := range cur {
+			var err error
+			next, err = c.step(doc, n, next)
+			if err != nil {
+				return nil, err
+			}
 		}
 	}
 	if s.nestedBefore(k) {
@@ -263,6 +267,28 @@ func (s *selector) step(doc *loader.Document, k int, cur []*loader.Node) ([]*loa
 		next = append([]*loader.Node(nil), next...)
 	}
 	return next, nil
+}
+
+// keyStep is step for a key, on every node of cur: it appends to out
+// what step would. The key is looked up first where the node before had
+// it: the objects of one selection mostly have one shape, and every member
+// read on the way is a cache miss (siblings are far apart in memory).
+func (c component) keyStep(cur, out []*loader.Node) []*loader.Node {
+	hint := -1
+	for _, n := range cur {
+		switch n.Kind {
+		case loader.Object:
+			if m, at := n.MemberAt(c.key, hint); m != nil {
+				out = append(out, m)
+				hint = at
+			}
+		case loader.Array:
+			if m := n.Elem(c.index); m != nil {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
 }
 
 // most is how many nodes the component can select from cur, at most
@@ -413,8 +439,9 @@ func (c component) step(doc *loader.Document, n *loader.Node, out []*loader.Node
 		return out, nil
 	}
 	if q := c.tree; q != nil {
+		hint := -1
 		for _, e := range n.Children() {
-			if q.matches(e) {
+			if q.matches(e, &hint) {
 				out = append(out, e)
 				if c.kind == compQueryOne {
 					break
@@ -543,11 +570,14 @@ func plainQueryKey(key string) bool {
 // number as a number (the value read by strconv.ParseFloat, 0 when it is
 // not a number), true and false against the words "true" and "false";
 // null, an object, an array or no member at all never pass.
-func (q *treeQuery) matches(e *loader.Node) bool {
-	m := e.Member(q.key) // nil unless e is an object with that member
+func (q *treeQuery) matches(e *loader.Node, hint *int) bool {
+	// nil unless e is an object with that member; looked up first where
+	// the element before had it (hint)
+	m, at := e.MemberAt(q.key, *hint)
 	if m == nil {
 		return false
 	}
+	*hint = at
 	switch m.Kind {
 	case loader.String:
 		s, _ := m.Value().(string)
