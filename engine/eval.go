@@ -1852,7 +1852,10 @@ func (f *frame) ResolveName(name string) (any, bool) {
 	for fr := f; fr != nil; fr = fr.parent {
 		for i, n := range fr.names {
 			if n == name {
-				if i == 1 && fr.node.rr != nil {
+				switch {
+				case i == 0: // self or item, most reads: never a memberKey
+					return fr.vals[0], true
+				case i == 1 && fr.node.rr != nil:
 					return fr.scope(), true
 				}
 				if k, ok := fr.vals[i].(memberKey); ok {
