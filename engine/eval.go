@@ -263,16 +263,27 @@ func (l *linter) prepare(rules []*Rule, workers int) {
 	if l.rs.refs != nil {
 		tasks = append(tasks, func() { l.resolver() })
 	}
-	seen := map[string]bool{}
+	// Each path is a task of its own, and a selection of several paths,
+	// made of theirs, comes after every path: one task for all the paths
+	// of a rule was left to run alone at the end.
+	var combined []func()
+	paths, keys := map[string]bool{}, map[string]bool{}
 	for _, r := range rules {
-		if r.resolve && l.rs.refs != nil || workers > 1 {
-			if k := r.givenKey(); !seen[k] {
-				seen[k] = true
-				tasks = append(tasks, func() { _, _ = l.selected(r) })
+		if !(r.resolve && l.rs.refs != nil || workers > 1) {
+			continue
+		}
+		for _, sel := range r.given {
+			if !paths[sel.text] {
+				paths[sel.text] = true
+				tasks = append(tasks, func() { l.selection(sel) })
 			}
 		}
+		if k := r.givenKey(); len(r.given) > 1 && !keys[k] {
+			keys[k] = true
+			combined = append(combined, func() { _, _ = l.selected(r) })
+		}
 	}
-	parallelTasks(tasks, workers)
+	parallelTasks(append(tasks, combined...), workers)
 	if l.rs.refs == nil {
 		return
 	}
