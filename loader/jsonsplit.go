@@ -67,20 +67,21 @@ var errNotNeeded = &Error{Msg: "not needed"}
 // useSplit reports whether a JSON input of n bytes is read by two
 // goroutines.
 func (b *builder) useSplit(n int) bool {
-	min := b.splitMin
-	if min == 0 {
-		min = splitMin
+	least := b.splitMin
+	if least == 0 {
+		least = splitMin
 	}
-	return n >= min && runtime.GOMAXPROCS(0) > 1
+	return n >= least && runtime.GOMAXPROCS(0) > 1
 }
 
 // splitPoint returns the offset, at or after from, of an element of the
 // outermost array that starts within splitWindow bytes after the first
-// line break ('\n' or '\r') at or after from; -1 when there is none. An element is a '{'
-// after ',' and white space; the outermost is the one where the brackets
-// and braces read from the line break (outside strings) are the fewest
-// open. JSON strings hold no raw line break, so reading starts outside
-// any string. The answer is a guess: the first reader checks it.
+// line break ('\n' or '\r') at or after from; -1 when there is none. An
+// element is a '{' after ',' and white space; the outermost is the one
+// where the brackets and braces read from the line break (outside
+// strings) are the fewest open. JSON strings hold no raw line break, so
+// reading starts outside any string. The answer is a guess: the first
+// reader checks it.
 func splitPoint(data []byte, from int) int {
 	nl := bytes.IndexAny(data[from:min(len(data), from+splitWindow)], "\r\n")
 	if nl < 0 {
