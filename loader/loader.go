@@ -208,6 +208,11 @@ func bytesLimitError(file string, size, limit int64) *Error {
 // The document keeps data (Document.Source; a JSON input's strings and
 // Document.JSON, and a YAML input's scalars written on one line without
 // escapes, share its bytes), which must not be modified afterwards.
+//
+// A JSON input of 1 MiB or more is read by two goroutines when
+// GOMAXPROCS allows (see jsonsplit.go); the document, its positions and
+// its errors are those of one reader, and no goroutine reads data after
+// Parse returns.
 func Parse(name string, data []byte, opts Options) (*Document, error) {
 	doc, err := parse(name, data, opts)
 	if err != nil {
