@@ -119,6 +119,21 @@ func (c *Catalog) Replace(rs *Ruleset) *Catalog {
 	return out
 }
 
+// WithFolder returns a catalog of c's rulesets, each with the rules of
+// folder added (Ruleset.WithFolder), as celint check --rules adds a folder
+// without a ruleset header.
+func (c *Catalog) WithFolder(folder Folder) (*Catalog, error) {
+	out := make([]*Ruleset, 0, len(c.rulesets))
+	for _, rs := range c.rulesets {
+		ext, err := rs.WithFolder(folder)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ext)
+	}
+	return NewCatalog(out...)
+}
+
 // LoadFile reads the document at path and chooses its ruleset, as Load
 // does. A file larger than every candidate's size limit is refused before it
 // is read.

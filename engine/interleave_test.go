@@ -127,13 +127,9 @@ func withSyntheticRules(t *testing.T, n int) []*engine.Ruleset {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []*engine.Ruleset
-	for _, rs := range base.Rulesets() {
-		ext, err := rs.WithFolder(engine.Folder{FS: os.DirFS(dir), Dir: ".", Name: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, ext)
+	cat, err := base.WithFolder(engine.Folder{FS: os.DirFS(dir), Dir: ".", Name: dir})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return cat.Rulesets()
 }

@@ -150,15 +150,7 @@ func workloadCatalog(b *testing.B, dir string) *engine.Catalog {
 	if dir == "" {
 		return cat
 	}
-	var out []*engine.Ruleset
-	for _, rs := range cat.Rulesets() {
-		ext, err := rs.WithFolder(engine.Folder{FS: os.DirFS(dir), Dir: ".", Name: dir})
-		if err != nil {
-			b.Fatal(err)
-		}
-		out = append(out, ext)
-	}
-	cat, err = engine.NewCatalog(out...)
+	cat, err = cat.WithFolder(engine.Folder{FS: os.DirFS(dir), Dir: ".", Name: dir})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -108,15 +108,7 @@ func withRulesDir(cat *engine.Catalog, dir string, opts engine.Options) (*engine
 		}
 		return cat.With(rs)
 	}
-	var out []*engine.Ruleset
-	for _, rs := range cat.Rulesets() {
-		ext, err := rs.WithFolder(engine.Folder{FS: fsys, Dir: ".", Name: dir})
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, ext)
-	}
-	return engine.NewCatalog(out...)
+	return cat.WithFolder(engine.Folder{FS: fsys, Dir: ".", Name: dir})
 }
 
 // rulesetFor returns the rulesets a command without a document works on:
