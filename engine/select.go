@@ -276,19 +276,26 @@ func (s *selector) step(doc *loader.Document, k int, cur []*loader.Node) ([]*loa
 func (c component) keyStep(cur, out []*loader.Node) []*loader.Node {
 	hint := -1
 	for _, n := range cur {
-		switch n.Kind {
-		case loader.Object:
-			if m, at := n.MemberAt(c.key, hint); m != nil {
-				out = append(out, m)
-				hint = at
-			}
-		case loader.Array:
-			if m := n.Elem(c.index); m != nil {
-				out = append(out, m)
-			}
+		if m, at := c.member(n, hint); m != nil {
+			out = append(out, m)
+			hint = at
 		}
 	}
 	return out
+}
+
+// member is what a key selects on n: an object's member of that name,
+// looked up first at position hint (see loader.Node.MemberAt), or an
+// array's element at its index; at is the member's position, or hint
+// when n is not an object.
+func (c component) member(n *loader.Node, hint int) (m *loader.Node, at int) {
+	switch n.Kind {
+	case loader.Object:
+		return n.MemberAt(c.key, hint)
+	case loader.Array:
+		return n.Elem(c.index), hint
+	}
+	return nil, hint
 }
 
 // most is how many nodes the component can select from cur, at most
@@ -406,15 +413,8 @@ func sortByOffset(nodes []*loader.Node) {
 func (c component) step(doc *loader.Document, n *loader.Node, out []*loader.Node) ([]*loader.Node, error) {
 	switch c.kind {
 	case compKey:
-		switch n.Kind {
-		case loader.Object:
-			if m := n.Member(c.key); m != nil {
-				out = append(out, m)
-			}
-		case loader.Array:
-			if m := n.Elem(c.index); m != nil {
-				out = append(out, m)
-			}
+		if m, _ := c.member(n, -1); m != nil {
+			out = append(out, m)
 		}
 		return out, nil
 	case compWild:
