@@ -402,8 +402,9 @@ func (e *Env) Compile(expr string, o Origin) (*Program, error) {
 		}
 	}
 	loops := len(celast.MatchDescendants(celast.NavigateAST(ast.NativeRep()), celast.KindMatcher(celast.ComprehensionKind))) > 0
-	p = &Program{interp: &interpreted{ast: ast, env: e}, out: ast.OutputType(), limit: e.limit, loops: loops, free: e.declared(freeVariables(ast.NativeRep().Expr())),
-		nat: &nativeSlot{ast: ast.NativeRep(), env: e}, verify: e.verify, text: expr}
+	free := e.declared(freeVariables(ast.NativeRep().Expr()))
+	p = &Program{interp: &interpreted{ast: ast, env: e}, out: ast.OutputType(), limit: e.limit, loops: loops, free: free,
+		nat: &nativeSlot{ast: ast.NativeRep(), env: e, free: free}, verify: e.verify, text: expr}
 	e.cache.mu.Lock()
 	defer e.cache.mu.Unlock()
 	if prev, ok := e.cache.programs[key]; ok {

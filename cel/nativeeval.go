@@ -1,6 +1,7 @@
 package cel
 
 import (
+	"slices"
 	"strings"
 
 	celast "github.com/google/cel-go/common/ast"
@@ -46,8 +47,10 @@ type nativeProgram struct {
 // nstate is the state of one native evaluation. Its buffers are kept
 // from one evaluation to the next (it lives in a pooled activation).
 type nstate struct {
-	act     interpreter.Activation
-	n       uint64 // cost so far
+	act     interpreter.Activation // nil when coded is set
+	coded   CodedActivation        // the activation, when the evaluation has codes
+	codes   []int32                // the codes of the program's free variables (EvalCoded)
+	n       uint64                 // cost so far
 	limit   uint64
 	slots   []ref.Val // comprehension variables and accumulators
 	folds   []foldState
@@ -78,15 +81,18 @@ func (s *nstate) add(c uint64) bool {
 // run evaluates p on act with s, a state whose buffers are reused from
 // evaluation to evaluation; ok is false when the evaluation gave up. A
 // panic gives up too: cel-go then runs the program and reports the panic
-// its own way.
-func (p *nativeProgram) run(s *nstate, act interpreter.Activation, limit uint64) (v ref.Val, cost uint64, ok bool) {
+// its own way. With codes (EvalCoded), the activation is coded instead of
+// act, and the program's free variables are read by their codes: there is
+// one for each (nchain.free < len(codes)).
+func (p *nativeProgram) run(s *nstate, act interpreter.Activation, coded CodedActivation, codes []int32, limit uint64) (v ref.Val, cost uint64, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			v, cost, ok = nil, 0, false
 		}
-		s.act = nil
+		s.act, s.coded, s.codes = nil, nil, nil
 	}()
 	s.act, s.n, s.limit, s.adapter = act, 0, limit, p.adapter
+	s.coded, s.codes = coded, codes
 	s.slots = grow(s.slots, p.slots)
 	s.used = max(s.used, p.slots)
 	if cap(s.folds) < p.folds {
@@ -189,6 +195,7 @@ func fold(c *ncall) nnode {
 // selections that follow it: an attribute.
 type nchain struct {
 	name     string  // a variable of the activation; "" when local, accu or operand is set
+	free     int     // name's position in the program's free variables; -1: not among them
 	local    int     // a comprehension variable's slot; -1 otherwise
 	accu     *nfold  // the accumulator of this comprehension
 	operand  nnode   // a relative attribute's operand, executed
@@ -214,6 +221,10 @@ type nstep struct {
 func (c *nchain) exec(s *nstate) ref.Val {
 	if !s.add(c.wrappers) {
 		return nil
+	}
+	if c.accu != nil && len(c.steps) == 0 {
+		// a comprehension's accumulator, read at every step of the loop
+		return c.accu.accuValue(s)
 	}
 	return c.resolve(s)
 }
@@ -355,7 +366,16 @@ func (c *nchain) walk(s *nstate) (ref.Val, int) {
 	case c.local >= 0:
 		obj = s.slots[c.local]
 	default:
-		raw, found := s.act.ResolveName(c.name)
+		var raw any
+		var found bool
+		switch {
+		case s.coded == nil:
+			raw, found = s.act.ResolveName(c.name)
+		case c.free >= 0:
+			raw, found = s.coded.ResolveCode(s.codes[c.free], c.name)
+		default:
+			raw, found = s.coded.ResolveName(c.name)
+		}
 		if !found {
 			return nil, walkValue
 		}
@@ -898,17 +918,24 @@ func (f *nfold) iterate(s *nstate, st *foldState, v ref.Val) (more, ok bool) {
 	return true, true
 }
 
+// exec runs the comprehension with the state of its depth saved, and
+// restored after it: the accumulator's initial value, computed when first
+// read, may run another comprehension of the same depth. A panic ends the
+// evaluation (run), which then needs nothing restored.
 func (f *nfold) exec(s *nstate) ref.Val {
 	st := &s.folds[f.depth]
 	saved := *st
 	savedAccu, savedIter := s.slots[f.accuSlot], s.slots[f.iter]
 	*st = foldState{}
-	defer func() {
-		*st = saved
-		s.slots[f.accuSlot], s.slots[f.iter] = savedAccu, savedIter
-	}()
+	res := f.loop(s, st)
+	*st = saved
+	s.slots[f.accuSlot], s.slots[f.iter] = savedAccu, savedIter
+	return res
+}
+
+func (f *nfold) loop(s *nstate, st *foldState) ref.Val {
 	r := f.rng.exec(s)
-	if bad(r) || !r.Type().HasTrait(traits.IterableType) {
+	if bad(r) {
 		return nil
 	}
 	if l, ok := r.(traits.Lister); ok {
@@ -943,6 +970,9 @@ func (f *nfold) exec(s *nstate) ref.Val {
 			}
 		}
 	} else {
+		if !r.Type().HasTrait(traits.IterableType) {
+			return nil
+		}
 		it := r.(traits.Iterable).Iterator()
 		for it.HasNext() == types.True {
 			more, ok := f.iterate(s, st, it.Next())
@@ -974,6 +1004,7 @@ func (f *nfold) exec(s *nstate) ref.Val {
 // cel-go's planner and the guard's decorations.
 type nativeCompiler struct {
 	ast      *celast.AST
+	free     []string // the program's free variables, sorted (Program.FreeVariables)
 	env      *Env
 	impls    map[string]*functions.Overload
 	adapter  types.Adapter
@@ -993,8 +1024,8 @@ type nlocal struct {
 
 // compileNative returns the native plan of a checked AST, or nil when the
 // expression has a construct the evaluator does not cover.
-func (e *Env) compileNative(a *celast.AST) *nativeProgram {
-	c := &nativeCompiler{ast: a, env: e, impls: e.guard.impls, adapter: e.env.CELTypeAdapter(), provider: e.env.CELTypeProvider()}
+func (e *Env) compileNative(a *celast.AST, free []string) *nativeProgram {
+	c := &nativeCompiler{ast: a, free: free, env: e, impls: e.guard.impls, adapter: e.env.CELTypeAdapter(), provider: e.env.CELTypeProvider()}
 	root, ok := c.compile(a.Expr())
 	if !ok {
 		return nil
@@ -1050,7 +1081,7 @@ func (c *nativeCompiler) ident(e celast.Expr, name string) (nnode, bool) {
 	if strings.HasPrefix(name, ".") {
 		return nil, false
 	}
-	ch := &nchain{local: -1, wrappers: 1, adapter: c.adapter}
+	ch := &nchain{local: -1, free: -1, wrappers: 1, adapter: c.adapter}
 	if l, ok := c.lookup(name); ok {
 		if l.accu != nil {
 			ch.accu = l.accu
@@ -1062,6 +1093,9 @@ func (c *nativeCompiler) ident(e celast.Expr, name string) (nnode, bool) {
 			return nil, false // an unchecked name: a maybe-attribute in cel-go
 		}
 		ch.name = name
+		if i, found := slices.BinarySearch(c.free, name); found {
+			ch.free = i
+		}
 	}
 	return ch, true
 }
@@ -1083,7 +1117,7 @@ func (c *nativeCompiler) base(op nnode) (*nchain, bool) {
 	}
 	// cel-go's planner decorates the relative attribute it builds over
 	// the operand: one wrapper, before the one of the selection itself.
-	return &nchain{local: -1, operand: op, wrappers: 1, adapter: c.adapter}, true
+	return &nchain{local: -1, free: -1, operand: op, wrappers: 1, adapter: c.adapter}, true
 }
 
 func (c *nativeCompiler) selection(e celast.Expr) (nnode, bool) {

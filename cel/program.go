@@ -94,6 +94,12 @@ func (p *Program) OutputType() *gocel.Type { return p.out }
 // every 100 iterations of a comprehension), and otherwise the CEL runtime
 // error (for example "no such key").
 func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost uint64, err error) {
+	return p.eval(ctx, activation, nil)
+}
+
+// eval is Eval; with codes, activation is a CodedActivation, and the
+// native evaluation reads the free variables by their codes (EvalCoded).
+func (p *Program) eval(ctx context.Context, activation any, codes []int32) (out ref.Val, cost uint64, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("%w: %v", ErrPanic, r)
@@ -125,7 +131,15 @@ func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost u
 	}
 	if !p.Interruptible() {
 		if nat := p.nativePlan(); nat != nil {
-			if v, c, ok := nat.run(&act.ns, act.inner, p.limit); ok {
+			var v ref.Val
+			var c uint64
+			var ok bool
+			if coded, isCoded := act.inner.(CodedActivation); isCoded && codes != nil {
+				v, c, ok = nat.run(&act.ns, nil, coded, codes, p.limit)
+			} else {
+				v, c, ok = nat.run(&act.ns, act.inner, nil, nil, p.limit)
+			}
+			if ok {
 				if p.verify == nil {
 					return v, c, nil
 				}
@@ -195,15 +209,48 @@ const scratchCheckEvery = 32
 // evaluation taken from s: the same result, cost and errors. A nil s is
 // Eval.
 func (p *Program) EvalIn(ctx context.Context, s *Scratch, activation interpreter.Activation) (ref.Val, uint64, error) {
-	if s == nil || activation == nil || ctx == nil || p.verify != nil || p.Interruptible() {
-		return p.Eval(ctx, activation)
+	return p.evalIn(ctx, s, activation, nil, nil)
+}
+
+// CodedActivation is an activation that can also find a variable by a
+// code its owner computed for the variable's name, faster than by the
+// name: where in the activation the name is.
+type CodedActivation interface {
+	interpreter.Activation
+	// ResolveCode is ResolveName(name), given name's code.
+	ResolveCode(code int32, name string) (any, bool)
+}
+
+// EvalCoded is EvalIn for an activation that finds the program's free
+// variables by codes: codes[i] is the code of FreeVariables()[i], which
+// the native evaluation gives activation.ResolveCode instead of calling
+// ResolveName. The result, cost and errors are EvalIn's: cel-go, when it
+// evaluates, resolves names as usual.
+func (p *Program) EvalCoded(ctx context.Context, s *Scratch, activation CodedActivation, codes []int32) (ref.Val, uint64, error) {
+	return p.evalIn(ctx, s, nil, activation, codes)
+}
+
+// evalIn is EvalIn on act, or, when coded is not nil, EvalCoded on coded
+// with codes.
+func (p *Program) evalIn(ctx context.Context, s *Scratch, act interpreter.Activation, coded CodedActivation, codes []int32) (ref.Val, uint64, error) {
+	if coded != nil && len(codes) != len(p.free) {
+		act, coded, codes = coded, nil, nil // (not the program's codes)
+	}
+	activation := func() interpreter.Activation {
+		if coded != nil {
+			return coded
+		}
+		return act
+	}
+	if s == nil || act == nil && coded == nil || ctx == nil || p.verify != nil || p.Interruptible() {
+		return p.eval(ctx, activation(), codes)
 	}
 	if s.evals++; s.evals%scratchCheckEvery == 0 && ctx.Err() != nil {
-		return p.Eval(ctx, activation) // which reports the interruption
+		return p.Eval(ctx, activation()) // which reports the interruption
 	}
 	nat := p.nativePlan()
 	if nat == nil {
-		return p.Eval(ctx, activation)
+		return p.Eval(ctx, activation())
 	}
 	var ns *nstate
 	if n := len(s.free); n > 0 {
@@ -211,13 +258,13 @@ func (p *Program) EvalIn(ctx context.Context, s *Scratch, activation interpreter
 	} else {
 		ns = new(nstate)
 	}
-	v, cost, ok := nat.run(ns, activation, p.limit) // run recovers a panic: ok is false
+	v, cost, ok := nat.run(ns, act, coded, codes, p.limit) // run recovers a panic: ok is false
 	s.free = append(s.free, ns)
 	if ok {
 		return v, cost, nil
 	}
 	// What the native plan gives up is cel-go's, as in Eval.
-	return p.Eval(ctx, activation)
+	return p.Eval(ctx, activation())
 }
 
 // classify turns cel-go's evaluation errors into celint's.
@@ -285,6 +332,7 @@ type nativeSlot struct {
 	once sync.Once
 	ast  *celast.AST // until the plan is made
 	env  *Env
+	free []string       // the program's free variables
 	prog *nativeProgram // nil when the expression has no native form
 }
 
@@ -297,7 +345,7 @@ func (p *Program) nativePlan() *nativeProgram {
 	s := p.nat
 	s.once.Do(func() {
 		if s.ast != nil {
-			s.prog = s.env.compileNative(s.ast)
+			s.prog = s.env.compileNative(s.ast, s.free)
 			s.ast, s.env = nil, nil
 		}
 	})

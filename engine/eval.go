@@ -130,8 +130,9 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 	}
 	l := &linter{ctx: ctx, rs: rs, doc: doc, opts: opts, shared: spend{budget: opts.Budget}}
 	defer rs.forget(doc)
-	l.docFrame = &frame{names: []string{"root"}, vals: []any{celValue(doc.Root)}}
+	l.docFrame = &frame{names: docNames, vals: []any{celValue(doc.Root)}}
 	l.docFrame.addLazy(ctx, rs.docVars, &l.shared)
+	l.docFrame.sig = rs.docSig
 	// The ruleset's document variables are evaluated first, in the order
 	// they are declared, whatever the rules read: what they cost against
 	// their shared budget then does not depend on which rule reads first.
@@ -890,6 +891,9 @@ func (rr *ruleRun) begin() bool {
 	rr.sel = nodes
 	rr.ruleFrame = &frame{parent: l.docFrame, shared: &l.sharedVars}
 	rr.ruleFrame.addLazy(rr.ctx, r.docVars, &rr.spend)
+	if sh := rr.shapes(); sh != nil {
+		rr.ruleFrame.sig = sh.rule
+	}
 	return true
 }
 
@@ -1036,6 +1040,7 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 		return err
 	}
 	fr.addLazy(rr.ctx, r.vars, &rr.spend)
+	fr.sig = rr.nodeSig(parent)
 	if r.when != nil {
 		ok, err := rr.evalBool(r.when, fr)
 		if err != nil || !ok {
@@ -1073,7 +1078,7 @@ func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
 // initNodeFrame sets fr up as the frame of n, the node the rule lints,
 // below parent, with none of the rule's variables yet.
 func (rr *ruleRun) initNodeFrame(fr *frame, parent *frame, n *loader.Node) {
-	fr.parent, fr.names, fr.self, fr.lazy, fr.shared = parent, nodeNames, docTree{n}, fr.lazy[:0], nil
+	fr.parent, fr.names, fr.self, fr.lazy, fr.shared, fr.sig = parent, nodeNames, docTree{n}, fr.lazy[:0], nil, nil
 	fr.node.rr, fr.node.n, fr.node.seq, fr.node.done = rr, n, rr.nodeSeq, 0
 	// The node's scope (vals[1]) is looked up when first read (scope).
 	fr.buf[0], fr.buf[1] = celValue(n), nil
@@ -1086,6 +1091,7 @@ func (rr *ruleRun) newNodeFrame(parent *frame, n *loader.Node) *frame {
 	fr := new(frame)
 	rr.initNodeFrame(fr, parent, n)
 	fr.addLazy(rr.ctx, rr.rule.vars, &rr.spend)
+	fr.sig = rr.nodeSig(parent)
 	return fr
 }
 
@@ -1273,7 +1279,7 @@ func (rr *ruleRun) runEach(c *check, n *loader.Node, parent *frame) error {
 	}
 	rr.eachFrame = nil
 	defer func() { rr.eachFrame = fr }()
-	*fr = frame{parent: parent, names: eachNames}
+	*fr = frame{parent: parent, names: eachNames, sig: rr.eachSig(parent)}
 	fr.vals = fr.buf[:3]
 	switch t := coll.(type) {
 	case traits.Lister:
@@ -1640,7 +1646,7 @@ func (rr *ruleRun) eval(p *program, fr *frame) (ref.Val, error) {
 	return rr.spend.eval(rr.ctx, p, fr)
 }
 
-func (s *spend) eval(ctx context.Context, p *program, act interpreter.Activation) (ref.Val, error) {
+func (s *spend) eval(ctx context.Context, p *program, act *frame) (ref.Val, error) {
 	if s.over != nil {
 		return nil, s.over
 	}
@@ -1651,8 +1657,17 @@ func (s *spend) eval(ctx context.Context, p *program, act interpreter.Activation
 // run evaluates p. Only a program that watches its context while it runs
 // (cel.Program.Interruptible) gets the spend's deadline in its context;
 // the others end within their cost limit.
-func (s *spend) run(ctx context.Context, p *program, act interpreter.Activation) (ref.Val, uint64, error) {
+func (s *spend) run(ctx context.Context, p *program, act *frame) (ref.Val, uint64, error) {
 	if s.deadline.IsZero() || !p.Interruptible() {
+		if act.sig != nil {
+			if b := p.bound.Load(); b != nil && b.sig == act.sig {
+				return p.EvalCoded(ctx, s.scratch, act, b.codes)
+			}
+			if b := newBinding(p.FreeVariables(), act.sig); b != nil {
+				p.bound.Store(b)
+				return p.EvalCoded(ctx, s.scratch, act, b.codes)
+			}
+		}
 		return p.EvalIn(ctx, s.scratch, act)
 	}
 	ctx, cancel := context.WithDeadlineCause(ctx, s.deadline, ErrRuleTimeout)
@@ -1714,6 +1729,7 @@ type frame struct {
 	self   any      // a selected node's frame: its node as a cel.Tree, or its resolved native value when the rule resolves references
 	node   nodeVars // a selected node's other variables; zero in other frames
 	lazy   []lazyVar
+	sig    *frameSig // the frame's shape; nil: its names are searched (names.go)
 
 	lazyCtx   context.Context // what lazy variables are evaluated under
 	lazySpend *spend          // and charged to
@@ -1739,7 +1755,7 @@ type sharedVar struct {
 }
 
 // eval returns the value of v, a variable with a share key, charged to s.
-func (m *sharedVars) eval(v *variable, s *spend, ctx context.Context, act interpreter.Activation) (ref.Val, error) {
+func (m *sharedVars) eval(v *variable, s *spend, ctx context.Context, act *frame) (ref.Val, error) {
 	if s.over != nil {
 		return nil, s.over
 	}

@@ -67,6 +67,8 @@ type Ruleset struct {
 	library    int
 	caches     *cel.Caches // shared by the environments of every rule file
 	docVars    []*variable
+	docSig     *frameSig           // the shape of a document's frame: root and docVars
+	sigs       *sigTable           // the shapes of the rules' frames
 	selections map[string][]string // named selections, expanded to plain paths
 	scope      *scopeConfig
 	refs       *refConfig
@@ -174,6 +176,7 @@ type Rule struct {
 	resolve     bool
 	docVars     []*variable
 	vars        []*variable
+	sigs        *ruleShapes // the shapes of its frames (names.go); nil until compiled
 	schema      *cel.Schema
 	checks      []*check
 	scopeValues []string     // nil: independent of the scope
@@ -223,8 +226,9 @@ type variable struct {
 // error names the rule file, line and column of the expression that failed.
 type program struct {
 	*cel.Program
-	file string
-	pos  loader.Pos
+	file  string
+	pos   loader.Pos
+	bound atomic.Pointer[binding] // the codes of its free variables in the chain of frames it last ran in (names.go)
 }
 
 func compileExpr(env *cel.Env, file string, e loader.Expr) (*program, error) {
@@ -544,7 +548,7 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 	fail := func(p loader.Pos, format string, args ...any) {
 		issues.Append(&loader.Error{File: spec.File, Pos: p, Msg: fmt.Sprintf(format, args...)})
 	}
-	rs := &Ruleset{opts: opts, caches: cel.NewCaches()}
+	rs := &Ruleset{opts: opts, caches: cel.NewCaches(), sigs: &sigTable{}}
 	var base *Ruleset
 	if spec.Extends.Value != "" {
 		if opts.Bases == nil {
@@ -622,6 +626,7 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 	}
 	rs.env = env
 	rs.docVars = append(slices.Clip(rs.docVars), vars...)
+	rs.docSig = rs.sigs.sig(docNames, false, rs.docVars, nil)
 	return rs, nil
 }
 
@@ -1090,6 +1095,7 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 	env, vars, err := compileVars(env, file, spec.Variables, env.CostLimit())
 	issues.Append(err)
 	r.vars = vars
+	r.sigs = &ruleShapes{table: rs.sigs, r: r}
 	markPerScope(rs.docVars, r.docVars, r.vars)
 	for i := range spec.Checks {
 		cs := &spec.Checks[i]

@@ -297,7 +297,7 @@ func (rr *ruleRun) replay(n *loader.Node, rec *shareRec) bool {
 			}
 			at := fr
 			if ev.each {
-				item = frame{parent: fr, names: eachNames}
+				item = frame{parent: fr, names: eachNames, sig: rr.eachSig(fr)}
 				item.vals = item.buf[:3]
 				copy(item.vals, ev.vals[:])
 				at = &item
