@@ -85,12 +85,7 @@ func (s *nstate) add(c uint64) bool {
 // act, and the program's free variables are read by their codes: there is
 // one for each (nchain.free < len(codes)).
 func (p *nativeProgram) run(s *nstate, act interpreter.Activation, coded CodedActivation, codes []int32, limit uint64) (v ref.Val, cost uint64, ok bool) {
-	defer func() {
-		if r := recover(); r != nil {
-			v, cost, ok = nil, 0, false
-		}
-		s.act, s.coded, s.codes = nil, nil, nil
-	}()
+	defer giveUp() // a panic returns nil, 0, false: what the results are until the end
 	s.act, s.n, s.limit, s.adapter = act, 0, limit, p.adapter
 	s.coded, s.codes = coded, codes
 	s.slots = grow(s.slots, p.slots)
@@ -101,16 +96,21 @@ func (p *nativeProgram) run(s *nstate, act interpreter.Activation, coded CodedAc
 	s.folds = s.folds[:p.folds]
 	s.stack = s.stack[:0]
 	v = p.root.exec(s)
+	s.act, s.coded, s.codes = nil, nil, nil // (after a panic, release drops them)
 	if v == nil {
 		return nil, 0, false
 	}
 	return v, s.n, true
 }
 
+// giveUp, deferred, stops a panic.
+func giveUp() { _ = recover() }
+
 // release drops the values the state's buffers still hold, so that they
 // do not keep them alive: evaluations leave them there, each overwriting
 // what it uses, and the state is released when its Scratch is.
 func (s *nstate) release() {
+	s.act, s.coded, s.codes = nil, nil, nil
 	clear(s.slots[:min(s.used, len(s.slots))])
 	clear(s.stack[:min(s.high, cap(s.stack))])
 	s.used, s.high = 0, 0

@@ -781,6 +781,7 @@ type codedActivation struct {
 	names          []string
 	vals           map[string]any
 	byCode, byName int
+	panics         bool // ResolveCode panics
 }
 
 func (a *codedActivation) ResolveName(name string) (any, bool) {
@@ -791,6 +792,9 @@ func (a *codedActivation) ResolveName(name string) (any, bool) {
 
 func (a *codedActivation) ResolveCode(code int32, name string) (any, bool) {
 	a.byCode++
+	if a.panics {
+		panic("ResolveCode")
+	}
 	if a.names[code] != name {
 		panic(fmt.Sprintf("code %d is %s, not %s", code, a.names[code], name))
 	}
@@ -802,7 +806,8 @@ func (a *codedActivation) Parent() interpreter.Activation { return nil }
 
 // TestEvalCoded asserts that EvalCoded reads the free variables by their
 // codes, with EvalIn's result and cost, and reads them by name when the
-// codes are not the program's.
+// codes are not the program's, or when the native evaluation panics
+// (cel-go then evaluates the program).
 func TestEvalCoded(t *testing.T) {
 	e := newEnv(t, Config{Variables: []Var{{Name: "a", Type: gocel.IntType}, {Name: "m", Type: gocel.DynType}}})
 	for _, expr := range []string{
@@ -825,16 +830,18 @@ func TestEvalCoded(t *testing.T) {
 			codes[i] = int32(i)
 		}
 		for _, tc := range []struct {
-			codes  []int32
-			byCode bool
-		}{{codes, true}, {codes[:len(codes)-1], false}} {
-			act := &codedActivation{names: names, vals: vals}
+			codes          []int32
+			panics, byCode bool
+		}{{codes, false, true}, {codes[:len(codes)-1], false, false}, {codes, true, true}} {
+			act := &codedActivation{names: names, vals: vals, panics: tc.panics}
 			got, cost, err := p.EvalCoded(context.Background(), &Scratch{}, act, tc.codes)
 			if err != nil || got.Equal(want) != types.True || cost != wantCost {
 				t.Errorf("%s: EvalCoded gave %v, cost %d, %v; Eval %v, cost %d", expr, got, cost, err, want, wantCost)
 			}
-			if tc.byCode && (act.byCode == 0 || act.byName != 0) || !tc.byCode && act.byCode != 0 {
-				t.Errorf("%s, %d codes for %d names: read %d times by code, %d by name", expr, len(tc.codes), len(names), act.byCode, act.byName)
+			// (with CELINT_VERIFY_NATIVE, cel-go reads them by name too)
+			byName := tc.panics || !tc.byCode || p.verify != nil
+			if tc.byCode != (act.byCode > 0) || byName != (act.byName > 0) {
+				t.Errorf("%s, %d codes for %d names, panicking %v: read %d times by code, %d by name", expr, len(tc.codes), len(names), tc.panics, act.byCode, act.byName)
 			}
 		}
 	}

@@ -236,21 +236,15 @@ func (p *Program) evalIn(ctx context.Context, s *Scratch, act interpreter.Activa
 	if coded != nil && len(codes) != len(p.free) {
 		act, coded, codes = coded, nil, nil // (not the program's codes)
 	}
-	activation := func() interpreter.Activation {
-		if coded != nil {
-			return coded
-		}
-		return act
-	}
 	if s == nil || act == nil && coded == nil || ctx == nil || p.verify != nil || p.Interruptible() {
-		return p.eval(ctx, activation(), codes)
+		return p.eval(ctx, activationOf(act, coded), codes)
 	}
 	if s.evals++; s.evals%scratchCheckEvery == 0 && ctx.Err() != nil {
-		return p.Eval(ctx, activation()) // which reports the interruption
+		return p.Eval(ctx, activationOf(act, coded)) // which reports the interruption
 	}
 	nat := p.nativePlan()
 	if nat == nil {
-		return p.Eval(ctx, activation())
+		return p.Eval(ctx, activationOf(act, coded))
 	}
 	var ns *nstate
 	if n := len(s.free); n > 0 {
@@ -264,7 +258,15 @@ func (p *Program) evalIn(ctx context.Context, s *Scratch, act interpreter.Activa
 		return v, cost, nil
 	}
 	// What the native plan gives up is cel-go's, as in Eval.
-	return p.Eval(ctx, activation())
+	return p.Eval(ctx, activationOf(act, coded))
+}
+
+// activationOf is the activation evalIn was given: coded, if not nil.
+func activationOf(act interpreter.Activation, coded CodedActivation) interpreter.Activation {
+	if coded != nil {
+		return coded
+	}
+	return act
 }
 
 // classify turns cel-go's evaluation errors into celint's.
