@@ -57,6 +57,10 @@ type fastSchema struct {
 	pattern        jsonschema.Regexp
 
 	min, max, exMin, exMax *big.Rat
+
+	// plain: the schema has no keyword but its types, and those of its
+	// objects and arrays (check skips the others' tests).
+	plain bool
 }
 
 type fastPattern struct {
@@ -203,6 +207,10 @@ func (b *fastBuilder) build(s *jsonschema.Schema) *fastSchema {
 	}
 	f.minLen, f.maxLen, f.pattern = intOr(s.MinLength), intOr(s.MaxLength), s.Pattern
 	f.min, f.max, f.exMin, f.exMax = s.Minimum, s.Maximum, s.ExclusiveMinimum, s.ExclusiveMaximum
+	f.plain = f.constv == nil && f.enum == nil && f.format == nil && f.ref == nil && f.dynRef == nil &&
+		f.not == nil && f.allOf == nil && f.anyOf == nil && f.oneOf == nil && f.ifs == nil &&
+		f.thens == nil && f.elses == nil && f.minLen < 0 && f.maxLen < 0 && f.pattern == nil &&
+		f.min == nil && f.max == nil && f.exMin == nil && f.exMax == nil
 	return f
 }
 
@@ -318,6 +326,15 @@ func (f *fastSchema) check(v jv, depth int) (ok, sure bool) {
 	}
 	if f.types != 0 && f.types&t == 0 && !(f.types&integerBit != 0 && t == numberBit && isWhole(v.scalar())) {
 		return false, true
+	}
+	if f.plain {
+		switch t {
+		case objectBit:
+			return f.checkObject(v, depth)
+		case arrayBit:
+			return f.checkArray(v, depth)
+		}
+		return true, true
 	}
 	if f.constv != nil {
 		eq, sure := v.equal(*f.constv)
@@ -453,6 +470,15 @@ func (f *fastSchema) checkObject(obj jv, depth int) (ok, sure bool) {
 	if f.props == nil && f.patProps == nil && !f.addlFalse && f.addl == nil && f.propNames == nil {
 		return true, true
 	}
+	if obj.t != nil {
+		for i := range n {
+			name, e := obj.t.At(i)
+			if ok, sure := f.checkMember(name, jv{t: e}, depth); !ok || !sure {
+				return ok, sure
+			}
+		}
+		return true, true
+	}
 	ok, sure = true, true
 	obj.each(func(name string, pv jv) bool {
 		ok, sure = f.checkMember(name, pv, depth)
@@ -526,6 +552,15 @@ func (f *fastSchema) checkArray(arr jv, depth int) (ok, sure bool) {
 		if ok, sure := arr.unique(); !ok || !sure {
 			return ok, sure
 		}
+	}
+	if f.items != nil && arr.t != nil {
+		for i := range n {
+			_, e := arr.t.At(i)
+			if ok, sure := f.items.check(jv{t: e}, depth+1); !ok || !sure {
+				return ok, sure
+			}
+		}
+		return true, true
 	}
 	if f.items != nil {
 		ok, sure = true, true

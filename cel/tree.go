@@ -215,8 +215,9 @@ func (v jv) each(fn func(name string, e jv) bool) bool {
 
 // in reports whether v equals one of the values of an enum.
 func (v jv) in(enum []any) (ok, sure bool) {
+	x := v.scalar() // (once: a collection's is built anew at each call)
 	for _, e := range enum {
-		eq, sure := v.equal(e)
+		eq, sure := jsonEqual(x, e)
 		if !sure {
 			return false, false
 		}
