@@ -222,9 +222,23 @@ func (c *nchain) exec(s *nstate) ref.Val {
 	if !s.add(c.wrappers) {
 		return nil
 	}
-	if c.accu != nil && len(c.steps) == 0 {
+	switch {
+	case c.accu != nil && len(c.steps) == 0:
 		// a comprehension's accumulator, read at every step of the loop
 		return c.accu.accuValue(s)
+	case len(c.steps) == 0 || c.plain:
+		// most chains: what resolve gives them, without its optionals
+		obj := c.start(s)
+		if bad(obj) {
+			return nil
+		}
+		if len(c.steps) == 0 {
+			return obj
+		}
+		if _, isOpt := obj.(*types.Optional); isOpt {
+			return nil
+		}
+		return c.walkPlain(obj)
 	}
 	return c.resolve(s)
 }
@@ -357,37 +371,7 @@ const (
 // chain's result is returned unwrapped, so that orValue and or need not
 // build the optional.
 func (c *nchain) walk(s *nstate) (ref.Val, int) {
-	var obj ref.Val
-	switch {
-	case c.operand != nil:
-		obj = c.operand.exec(s)
-	case c.accu != nil:
-		obj = c.accu.accuValue(s)
-	case c.local >= 0:
-		obj = s.slots[c.local]
-	default:
-		var raw any
-		var found bool
-		switch {
-		case s.coded == nil:
-			raw, found = s.act.ResolveName(c.name)
-		case c.free >= 0:
-			raw, found = s.coded.ResolveCode(s.codes[c.free], c.name)
-		default:
-			raw, found = s.coded.ResolveName(c.name)
-		}
-		if !found {
-			return nil, walkValue
-		}
-		switch v := raw.(type) {
-		case *types.Err:
-			return nil, walkValue
-		case ref.Val:
-			obj = v // what NativeToValue returns for a CEL value
-		default:
-			obj = c.adapter.NativeToValue(raw)
-		}
-	}
+	obj := c.start(s)
 	if bad(obj) {
 		return nil, walkValue
 	}
@@ -449,6 +433,42 @@ func (c *nchain) walk(s *nstate) (ref.Val, int) {
 		return obj, walkPresent
 	}
 	return obj, walkValue
+}
+
+// start returns the value the chain's steps start from; nil when the
+// evaluation gives up.
+func (c *nchain) start(s *nstate) ref.Val {
+	switch {
+	case c.operand != nil:
+		return c.operand.exec(s)
+	case c.accu != nil:
+		return c.accu.accuValue(s)
+	case c.local >= 0:
+		return s.slots[c.local]
+	case s.coded != nil && c.free >= 0:
+		v, found := s.coded.ResolveCode(s.codes[c.free], c.name, c.adapter)
+		if !found {
+			return nil
+		}
+		return v
+	}
+	var raw any
+	var found bool
+	if s.coded == nil {
+		raw, found = s.act.ResolveName(c.name)
+	} else {
+		raw, found = s.coded.ResolveName(c.name)
+	}
+	if !found {
+		return nil
+	}
+	switch v := raw.(type) {
+	case *types.Err:
+		return nil
+	case ref.Val:
+		return v // what NativeToValue returns for a CEL value
+	}
+	return c.adapter.NativeToValue(raw)
 }
 
 // setPlain records whether the chain is plain: its steps all select a

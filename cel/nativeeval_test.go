@@ -790,7 +790,7 @@ func (a *codedActivation) ResolveName(name string) (any, bool) {
 	return v, ok
 }
 
-func (a *codedActivation) ResolveCode(code int32, name string) (any, bool) {
+func (a *codedActivation) ResolveCode(code int32, name string, adapter types.Adapter) (ref.Val, bool) {
 	a.byCode++
 	if a.panics {
 		panic("ResolveCode")
@@ -799,7 +799,10 @@ func (a *codedActivation) ResolveCode(code int32, name string) (any, bool) {
 		panic(fmt.Sprintf("code %d is %s, not %s", code, a.names[code], name))
 	}
 	v, ok := a.vals[name]
-	return v, ok
+	if !ok {
+		return nil, false
+	}
+	return adapter.NativeToValue(v), true
 }
 
 func (a *codedActivation) Parent() interpreter.Activation { return nil }

@@ -217,8 +217,9 @@ func (p *Program) EvalIn(ctx context.Context, s *Scratch, activation interpreter
 // name: where in the activation the name is.
 type CodedActivation interface {
 	interpreter.Activation
-	// ResolveCode is ResolveName(name), given name's code.
-	ResolveCode(code int32, name string) (any, bool)
+	// ResolveCode is ResolveName(name), given name's code, as a CEL value:
+	// a value that is not one is converted with a.
+	ResolveCode(code int32, name string, a types.Adapter) (ref.Val, bool)
 }
 
 // EvalCoded is EvalIn for an activation that finds the program's free

@@ -7,6 +7,9 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+
 	"github.com/celint/celint/cel"
 )
 
@@ -195,7 +198,7 @@ func codeOf(name string, sig *frameSig) int32 {
 
 // ResolveCode implements cel.CodedActivation: name, found where its code
 // (newBinding) says.
-func (f *frame) ResolveCode(code int32, name string) (any, bool) {
+func (f *frame) ResolveCode(code int32, name string, a types.Adapter) (ref.Val, bool) {
 	fr := f
 	for d := code & maxCodeDepth; d > 0; d-- {
 		fr = fr.parent
@@ -205,18 +208,35 @@ func (f *frame) ResolveCode(code int32, name string) (any, bool) {
 	case codeName:
 		switch {
 		case i == 0: // self or item
-			return fr.vals[0], true
+			return valueOf(fr.vals[0], a), true
 		case i == 1 && fr.node.rr != nil:
-			return fr.scope(), true
+			return valueOf(fr.scope(), a), true
 		}
 		if k, ok := fr.vals[i].(memberKey); ok {
 			return cel.StringAt(k.n.KeyRef()), true
 		}
-		return fr.vals[i], true
+		return valueOf(fr.vals[i], a), true
 	case codeNodeVar:
-		return fr.node.get(name)
+		v, ok := fr.node.get(name)
+		return valueOf(v, a), ok
 	case codeLazy:
 		return fr.get(&fr.lazy[i]), true
 	}
 	return nil, false
+}
+
+// valueOf is v as a CEL value: v itself when it is one (the node views a
+// frame holds most often are told first, without a lookup: they are one
+// pointer, and convert without allocating), else v converted by a, as
+// cel-go converts what ResolveName returns.
+func valueOf(v any, a types.Adapter) ref.Val {
+	switch x := v.(type) {
+	case nodeMap:
+		return x
+	case nodeList:
+		return x
+	case ref.Val:
+		return x
+	}
+	return a.NativeToValue(v)
 }

@@ -60,7 +60,10 @@ func TestResolveCode(t *testing.T) {
 		}
 		for i, n := range names {
 			want, wantOK := start.ResolveName(n)
-			got, gotOK := start.ResolveCode(b.codes[i], n)
+			if wantOK {
+				want = types.DefaultTypeAdapter.NativeToValue(want)
+			}
+			got, gotOK := start.ResolveCode(b.codes[i], n, types.DefaultTypeAdapter)
 			if gotOK != wantOK || !sameValue(got, want) {
 				t.Errorf("depth %d, %s: ResolveCode gave %v, %v; ResolveName %v, %v", start.sig.depth, n, got, gotOK, want, wantOK)
 			}
@@ -68,17 +71,17 @@ func TestResolveCode(t *testing.T) {
 	}
 	// The hidden document variable is the rule's, found one frame out
 	// from the node.
-	if got, _ := node.ResolveCode(codeOf("both", node.sig), "both"); got != types.String("rule's both") {
+	if got, _ := node.ResolveCode(codeOf("both", node.sig), "both", types.DefaultTypeAdapter); got != types.String("rule's both") {
 		t.Errorf("both = %v, want the rule's", got)
 	}
 }
 
-func sameValue(a, b any) bool {
-	if av, ok := a.(ref.Val); ok {
-		bv, ok := b.(ref.Val)
-		return ok && av.Equal(bv) == types.True
+func sameValue(a ref.Val, b any) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
 	}
-	return a == b
+	bv, ok := b.(ref.Val)
+	return ok && a.Equal(bv) == types.True
 }
 
 // TestSigTable asserts that shapes with the same names are one shape, and
