@@ -725,6 +725,28 @@ type ncall struct {
 }
 
 func (c *ncall) exec(s *nstate) ref.Val {
+	if c.guarded == nil && c.unwrapFirst == nil {
+		// A function of one or two arguments that no guard measures is
+		// called with them at once, as finish would.
+		switch {
+		case c.unary != nil:
+			v := c.args[0].exec(s)
+			if bad(v) || c.trait != 0 && !v.Type().HasTrait(c.trait) {
+				return nil
+			}
+			return charged(s, c.unary(v))
+		case c.binary != nil:
+			l := c.args[0].exec(s)
+			if bad(l) {
+				return nil
+			}
+			r := c.args[1].exec(s)
+			if bad(r) || c.trait != 0 && !l.Type().HasTrait(c.trait) {
+				return nil
+			}
+			return charged(s, c.binary(l, r))
+		}
+	}
 	// The arguments are pushed on the stack, and popped however the call
 	// ends (a panic ends the whole evaluation, whose next run starts with
 	// an empty stack).
@@ -820,6 +842,15 @@ func (c *ncall) finish(s *nstate, vals []ref.Val) ref.Val {
 	default:
 		out = c.varargs(append([]ref.Val(nil), vals...)...)
 	}
+	if bad(out) || !s.add(1+shallow(out)) {
+		return nil
+	}
+	return out
+}
+
+// charged is out, what an unguarded function gave, charged as finish
+// charges it; nil when the evaluation gives up.
+func charged(s *nstate, out ref.Val) ref.Val {
 	if bad(out) || !s.add(1+shallow(out)) {
 		return nil
 	}
