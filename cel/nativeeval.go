@@ -316,11 +316,13 @@ func (o *nof) exec(s *nstate) ref.Val {
 	var out ref.Val
 	switch t := v.(type) {
 	case types.Bool:
-		if t {
-			out = optTrue
-		} else {
-			out = optFalse
+		if !s.add(1) { // (an optional has no size: shallow gives 0)
+			return nil
 		}
+		if t {
+			return optTrue
+		}
+		return optFalse
 	case traits.Lister:
 		if t.Size() == types.IntZero {
 			out = optEmptyList
@@ -350,10 +352,13 @@ func (n *nnsf) exec(s *nstate) ref.Val {
 	if bad(v) {
 		return nil
 	}
-	out := v
-	if _, isBool := v.(types.Bool); !isBool {
-		out = n.unary(v)
+	if _, isBool := v.(types.Bool); isBool {
+		if !s.add(1) { // (shallow of a bool: 0)
+			return nil
+		}
+		return v
 	}
+	out := n.unary(v)
 	if bad(out) || !s.add(1+shallow(out)) {
 		return nil
 	}
@@ -594,21 +599,22 @@ func (c *ncond) resolve(s *nstate) ref.Val {
 // until one is stop, which is the result; the other value when none is.
 // A term that is not a bool gives up (cel-go goes on to look for stop).
 type nlogic struct {
-	terms []nnode
-	stop  types.Bool
+	l, r nnode // the two terms of the call
+	stop types.Bool
 }
 
 func (a *nlogic) exec(s *nstate) ref.Val {
-	for _, t := range a.terms {
-		b, ok := t.exec(s).(types.Bool)
-		if !ok {
-			return nil
-		}
-		if b == a.stop {
-			return a.stop
-		}
+	b, ok := a.l.exec(s).(types.Bool)
+	if !ok {
+		return nil
 	}
-	return !a.stop
+	if b == a.stop {
+		return a.stop
+	}
+	if b, ok = a.r.exec(s).(types.Bool); !ok {
+		return nil
+	}
+	return b
 }
 
 // nequal is a guarded == or != (guardedEquality).
@@ -851,7 +857,17 @@ func (c *ncall) finish(s *nstate, vals []ref.Val) ref.Val {
 // charged is out, what an unguarded function gave, charged as finish
 // charges it; nil when the evaluation gives up.
 func charged(s *nstate, out ref.Val) ref.Val {
-	if bad(out) || !s.add(1+shallow(out)) {
+	switch out.(type) {
+	case types.Bool, types.Int, types.Double, types.Null:
+		// (most results: one unit, shallow's 0 told by the type alone)
+		if !s.add(1) {
+			return nil
+		}
+		return out
+	case nil, *types.Err, *types.Unknown:
+		return nil
+	}
+	if !s.add(1 + shallow(out)) {
 		return nil
 	}
 	return out
@@ -1223,9 +1239,15 @@ func (c *nativeCompiler) call(e celast.Expr) (nnode, bool) {
 	}
 	switch fn {
 	case "_&&_":
-		return &nlogic{terms: args, stop: types.False}, true
+		if len(args) != 2 {
+			return nil, false
+		}
+		return &nlogic{l: args[0], r: args[1], stop: types.False}, true
 	case "_||_":
-		return &nlogic{terms: args, stop: types.True}, true
+		if len(args) != 2 {
+			return nil, false
+		}
+		return &nlogic{l: args[0], r: args[1], stop: types.True}, true
 	case "_?_:_":
 		return newCond(args[0], args[1], args[2]), true
 	case "_==_", "_!=_":
