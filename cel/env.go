@@ -405,6 +405,7 @@ func (e *Env) Compile(expr string, o Origin) (*Program, error) {
 	free := e.declared(freeVariables(ast.NativeRep().Expr()))
 	p = &Program{interp: &interpreted{ast: ast, env: e}, out: ast.OutputType(), limit: e.limit, loops: loops, free: free,
 		nat: &nativeSlot{ast: ast.NativeRep(), env: e, free: free}, verify: e.verify, text: expr}
+	p.direct = p.verify == nil && !p.Interruptible()
 	e.cache.mu.Lock()
 	defer e.cache.mu.Unlock()
 	if prev, ok := e.cache.programs[key]; ok {

@@ -203,6 +203,7 @@ type nchain struct {
 	wrappers uint64  // units charged when executed
 	testOnly bool    // has(): the last step tests presence
 	plain    bool    // every step selects a constant name, none optional, and not testOnly (see setPlain)
+	optional bool    // a step is optional (see setPlain)
 	adapter  types.Adapter
 }
 
@@ -214,6 +215,10 @@ type nstep struct {
 	keyAttr  nattr
 	keyExpr  nnode
 	optional bool
+	// set by setPlain: presence, that a missing key is found absent (an
+	// optional step so far, or the last of a presence test), and test,
+	// that this last step is the presence test
+	presence, test bool
 	// hint is where name was last found, for a PositionedMapper.
 	hint Hint
 }
@@ -389,42 +394,39 @@ func (c *nchain) walk(s *nstate) (ref.Val, int) {
 	if c.plain {
 		return c.walkPlain(obj), walkValue
 	}
-	isOpt := false
 	for i := range c.steps {
 		st := &c.steps[i]
-		key := st.key
-		switch {
-		case st.keyAttr != nil:
-			key = st.keyAttr.resolve(s)
-		case st.keyExpr != nil:
-			key = st.keyExpr.exec(s)
-		}
-		if key == nil {
-			return nil, walkValue
-		}
-		switch key.(type) {
-		case types.String, types.Int:
-		default:
-			return nil, walkValue
-		}
-		isOpt = isOpt || st.optional
-		last := i == len(c.steps)-1
-		presence := isOpt || (c.testOnly && last)
 		var v ref.Val
 		var found, ok bool
-		if pm, isPM := obj.(PositionedMapper); isPM && st.name != "" {
-			// A document object finds a constant key at once where the
-			// last object read had it.
-			v, found = pm.FindAt(st.name, &st.hint)
-			ok = found || presence
+		if st.name != "" { // a constant string key
+			if pm, isPM := obj.(PositionedMapper); isPM {
+				// A document object finds a constant key at once where
+				// the last object read had it.
+				v, found = pm.FindAt(st.name, &st.hint)
+				ok = found || st.presence
+			} else {
+				v, found, ok = qualify(obj, st.key, st.presence)
+			}
 		} else {
-			v, found, ok = qualify(obj, key, presence)
+			key := st.key
+			switch {
+			case st.keyAttr != nil:
+				key = st.keyAttr.resolve(s)
+			case st.keyExpr != nil:
+				key = st.keyExpr.exec(s)
+			}
+			switch key.(type) {
+			case types.String, types.Int:
+			default: // (nil included)
+				return nil, walkValue
+			}
+			v, found, ok = qualify(obj, key, st.presence)
 		}
 		if !ok {
 			return nil, walkValue
 		}
-		if c.testOnly && last {
-			if isOpt {
+		if st.test {
+			if c.optional {
 				return nil, walkValue
 			}
 			return types.Bool(found), walkValue
@@ -434,7 +436,7 @@ func (c *nchain) walk(s *nstate) (ref.Val, int) {
 		}
 		obj = v
 	}
-	if isOpt {
+	if c.optional {
 		return obj, walkPresent
 	}
 	return obj, walkValue
@@ -444,18 +446,18 @@ func (c *nchain) walk(s *nstate) (ref.Val, int) {
 // evaluation gives up.
 func (c *nchain) start(s *nstate) ref.Val {
 	switch {
-	case c.operand != nil:
-		return c.operand.exec(s)
-	case c.accu != nil:
-		return c.accu.accuValue(s)
-	case c.local >= 0:
-		return s.slots[c.local]
-	case s.coded != nil && c.free >= 0:
+	case c.free >= 0 && s.coded != nil: // (a variable: most chains)
 		v, found := s.coded.ResolveCode(s.codes[c.free], c.name, c.adapter)
 		if !found {
 			return nil
 		}
 		return v
+	case c.local >= 0:
+		return s.slots[c.local]
+	case c.operand != nil:
+		return c.operand.exec(s)
+	case c.accu != nil:
+		return c.accu.accuValue(s)
 	}
 	var raw any
 	var found bool
@@ -481,11 +483,15 @@ func (c *nchain) start(s *nstate) ref.Val {
 // takes a shorter path for those, the most common.
 func (c *nchain) setPlain() {
 	c.plain = !c.testOnly && len(c.steps) > 0
+	c.optional = false
 	for i := range c.steps {
 		st := &c.steps[i]
 		if st.name == "" || st.optional || st.keyAttr != nil || st.keyExpr != nil {
 			c.plain = false
 		}
+		c.optional = c.optional || st.optional
+		st.test = c.testOnly && i == len(c.steps)-1
+		st.presence = c.optional || st.test
 	}
 }
 

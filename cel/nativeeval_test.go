@@ -84,6 +84,7 @@ func celgoOnly(p *Program) *Program {
 func nativeFirst(p *Program) *Program {
 	cp := *p
 	cp.verify = nil
+	cp.direct = !cp.Interruptible()
 	return &cp
 }
 

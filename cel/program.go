@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	gocel "github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
@@ -55,6 +56,9 @@ type Program struct {
 	// evaluation whose native and cel-go results differ (Config.VerifyNative).
 	verify func(string)
 	text   string // the expression, for verify's reports
+	// direct: EvalIn may run the native plan at once (no verify, and no
+	// need to watch the context while it runs).
+	direct bool
 }
 
 // Plan makes cel-go's program for the expression, which evaluations make
@@ -237,7 +241,7 @@ func (p *Program) evalIn(ctx context.Context, s *Scratch, act interpreter.Activa
 	if coded != nil && len(codes) != len(p.free) {
 		act, coded, codes = coded, nil, nil // (not the program's codes)
 	}
-	if s == nil || act == nil && coded == nil || ctx == nil || p.verify != nil || p.Interruptible() {
+	if !p.direct || s == nil || act == nil && coded == nil || ctx == nil {
 		return p.eval(ctx, activationOf(act, coded), codes)
 	}
 	if s.evals++; s.evals%scratchCheckEvery == 0 && ctx.Err() != nil {
@@ -332,24 +336,33 @@ func sameValue(a, b ref.Val) bool {
 // rule file's programs are compiled when it loads, and most of them never
 // run on a given document.
 type nativeSlot struct {
-	once sync.Once
-	ast  *celast.AST // until the plan is made
-	env  *Env
-	free []string       // the program's free variables
-	prog *nativeProgram // nil when the expression has no native form
+	ready atomic.Pointer[nativeProgram] // prog, once made (when there is one)
+	once  sync.Once
+	ast   *celast.AST // until the plan is made
+	env   *Env
+	free  []string       // the program's free variables
+	prog  *nativeProgram // nil when the expression has no native form
 }
 
 // nativePlan returns p's native plan, making it first if need be; nil when
 // p has none.
 func (p *Program) nativePlan() *nativeProgram {
-	if p.nat == nil {
-		return nil
+	if s := p.nat; s != nil {
+		if np := s.ready.Load(); np != nil {
+			return np
+		}
+		return s.plan()
 	}
-	s := p.nat
+	return nil
+}
+
+// plan makes the plan on the first call, and returns it.
+func (s *nativeSlot) plan() *nativeProgram {
 	s.once.Do(func() {
 		if s.ast != nil {
 			s.prog = s.env.compileNative(s.ast, s.free)
 			s.ast, s.env = nil, nil
+			s.ready.Store(s.prog)
 		}
 	})
 	return s.prog
