@@ -734,6 +734,7 @@ type ncall struct {
 	binary      functions.BinaryOp
 	varargs     functions.FunctionOp
 	trait       int
+	fn          string // the function's name
 }
 
 func (c *ncall) exec(s *nstate) ref.Val {
@@ -1294,7 +1295,7 @@ func (c *nativeCompiler) call(e celast.Expr) (nnode, bool) {
 	if impl == nil || impl.Async != nil {
 		return nil, false
 	}
-	nc := &ncall{args: args, trait: impl.OperandTrait}
+	nc := &ncall{args: args, trait: impl.OperandTrait, fn: fn}
 	if unwrapsOptional(overload) {
 		if ch, ok := args[0].(*nchain); ok && !ch.testOnly {
 			nc.unwrapFirst = ch
@@ -1461,5 +1462,156 @@ func (c *nativeCompiler) comprehension(e celast.Expr) (nnode, bool) {
 	if !ok {
 		return nil, false
 	}
+	if q := quantifier(f); q != nil {
+		return q, true
+	}
 	return f, true
+}
+
+// nquant is a comprehension of the all or exists macro (quantifier tells
+// one by its compiled shape): the predicate's value is the accumulator's
+// next value until it is stop. It runs the loop nfold runs, and charges
+// what its condition, step and result would, without reading the
+// accumulator: the condition costs condCost, the step stepCost before
+// the predicate's own, and the result resultCost.
+type nquant struct {
+	f                              *nfold // its range and iteration variable
+	pred                           nnode
+	stop                           types.Bool // all: false; exists: true
+	condCost, stepCost, resultCost uint64
+}
+
+// quantifier returns the nquant that runs f, when f is the expansion of
+// all (accumulator true, condition @not_strictly_false(accu), step
+// accu && pred, result accu) or exists (false, @not_strictly_false(!accu),
+// accu || pred, accu); nil otherwise.
+func quantifier(f *nfold) nnode {
+	init, ok := f.accuInit.(*nconst)
+	if !ok {
+		return nil
+	}
+	start, ok := init.v.(types.Bool)
+	if !ok {
+		return nil
+	}
+	step, ok := f.step.(*nlogic)
+	if !ok || step.stop == start {
+		return nil
+	}
+	accu := func(n nnode) (uint64, bool) {
+		ch, ok := n.(*nchain)
+		if !ok || ch.accu != f || len(ch.steps) > 0 || ch.testOnly {
+			return 0, false
+		}
+		return ch.wrappers, true
+	}
+	stepCost, ok1 := accu(step.l)
+	resultCost, ok2 := accu(f.result)
+	cond, ok3 := f.cond.(*nnsf)
+	if !ok1 || !ok2 || !ok3 {
+		return nil
+	}
+	var condCost uint64
+	if start { // all: @not_strictly_false(accu), one unit for a bool
+		w, ok := accu(cond.arg)
+		if !ok {
+			return nil
+		}
+		condCost = w + 1
+	} else { // exists: @not_strictly_false(!accu), a unit for each call
+		not, ok := cond.arg.(*ncall)
+		if !ok || not.fn != "!_" || not.guarded != nil || not.unwrapFirst != nil || not.unary == nil || len(not.args) != 1 {
+			return nil
+		}
+		w, ok := accu(not.args[0])
+		if !ok {
+			return nil
+		}
+		condCost = w + 2
+	}
+	return &nquant{f: f, pred: step.r, stop: step.stop, condCost: condCost, stepCost: stepCost, resultCost: resultCost}
+}
+
+func (q *nquant) exec(s *nstate) ref.Val {
+	f := q.f
+	saved := s.slots[f.iter]
+	res := q.loop(s)
+	s.slots[f.iter] = saved
+	return res
+}
+
+func (q *nquant) loop(s *nstate) ref.Val {
+	f := q.f
+	r := f.rng.exec(s)
+	if bad(r) {
+		return nil
+	}
+	acc := !q.stop
+	// one step on v; more is false once the accumulator is stop
+	step := func(v ref.Val) (more, ok bool) {
+		if bad(v) || !s.add(q.condCost) {
+			return false, false
+		}
+		if acc == q.stop {
+			return false, true // the condition ends the loop
+		}
+		s.slots[f.iter] = v
+		if !s.add(q.stepCost) {
+			return false, false
+		}
+		b, isBool := q.pred.exec(s).(types.Bool)
+		if !isBool {
+			return false, false
+		}
+		acc = b // (accu && pred, accu || pred: accu is not stop here)
+		return true, true
+	}
+	if l, ok := r.(traits.Lister); ok {
+		n, ok := l.Size().(types.Int)
+		if !ok {
+			return nil
+		}
+		for i := types.Int(0); i < n; i++ {
+			more, ok := step(l.Get(i))
+			if !ok {
+				return nil
+			}
+			if !more {
+				break
+			}
+		}
+	} else if m, ok := r.(KeyLister); ok {
+		n, ok := m.Size().(types.Int)
+		if !ok {
+			return nil
+		}
+		for i := 0; i < int(n); i++ {
+			more, ok := step(m.KeyAt(i))
+			if !ok {
+				return nil
+			}
+			if !more {
+				break
+			}
+		}
+	} else {
+		if !r.Type().HasTrait(traits.IterableType) {
+			return nil
+		}
+		it := r.(traits.Iterable).Iterator()
+		for it.HasNext() == types.True {
+			more, ok := step(it.Next())
+			if !ok {
+				return nil
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	s.slots[f.iter] = nil
+	if !s.add(q.resultCost) {
+		return nil
+	}
+	return acc
 }

@@ -312,6 +312,15 @@ var nativeCases = []nativeCase{
 	{expr: `self.obj.filter(k, k != 'x').size()`},
 	{expr: `self.obj.map(k, k).size()`},
 	{expr: `[].all(x, x > 0) && ![].exists(x, x > 0)`},
+	// all and exists run as quantifiers (nquant): the last element, a
+	// stop at the first, and an empty map (a Go map's order is random:
+	// where a loop over one stops, and so its cost, is not a case here)
+	{expr: `self.obj.exists(k, k.size() > 0) && self.obj.all(k, k.size() < 9)`},
+	{expr: `self.nums.exists(x, x == 4.5) && self.tags.all(t, t != 'd')`},
+	{expr: `self.tags.exists(t, t == 'a') && !self.tags.all(t, t == 'b')`},
+	{expr: `self.empty.all(k, false) && !self.empty.exists(k, true)`},
+	{expr: `self.items.map(i, i.id).exists(x, x == 'b')`},
+	{expr: `[self.flag, !self.flag].exists(b, b) == [self.flag].all(b, b)`},
 	{expr: `self.items.all(i, self.items.exists(j, j.id == i.id))`},
 	{expr: `self.items.map(i, self.tags.filter(t, t == i.id).size())`},
 	{expr: `self.items.exists(i, i.?tags.orValue([]).exists(t, t == 'x'))`},
