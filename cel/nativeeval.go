@@ -1532,6 +1532,27 @@ func quantifier(f *nfold) nnode {
 	return &nquant{f: f, pred: step.r, stop: step.stop, condCost: condCost, stepCost: stepCost, resultCost: resultCost}
 }
 
+// step runs the loop's condition and step on v; more is false once the
+// accumulator is stop, ok false when the evaluation gives up.
+func (q *nquant) step(s *nstate, acc *types.Bool, v ref.Val) (more, ok bool) {
+	if bad(v) || !s.add(q.condCost) {
+		return false, false
+	}
+	if *acc == q.stop {
+		return false, true // the condition ends the loop
+	}
+	s.slots[q.f.iter] = v
+	if !s.add(q.stepCost) {
+		return false, false
+	}
+	b, isBool := q.pred.exec(s).(types.Bool)
+	if !isBool {
+		return false, false
+	}
+	*acc = b // (accu && pred, accu || pred: accu is not stop here)
+	return true, true
+}
+
 func (q *nquant) exec(s *nstate) ref.Val {
 	f := q.f
 	saved := s.slots[f.iter]
@@ -1547,25 +1568,7 @@ func (q *nquant) loop(s *nstate) ref.Val {
 		return nil
 	}
 	acc := !q.stop
-	// one step on v; more is false once the accumulator is stop
-	step := func(v ref.Val) (more, ok bool) {
-		if bad(v) || !s.add(q.condCost) {
-			return false, false
-		}
-		if acc == q.stop {
-			return false, true // the condition ends the loop
-		}
-		s.slots[f.iter] = v
-		if !s.add(q.stepCost) {
-			return false, false
-		}
-		b, isBool := q.pred.exec(s).(types.Bool)
-		if !isBool {
-			return false, false
-		}
-		acc = b // (accu && pred, accu || pred: accu is not stop here)
-		return true, true
-	}
+	step := func(v ref.Val) (more, ok bool) { return q.step(s, &acc, v) }
 	if l, ok := r.(traits.Lister); ok {
 		n, ok := l.Size().(types.Int)
 		if !ok {

@@ -712,8 +712,8 @@ func TestEvalInNested(t *testing.T) {
 			t.Fatalf("got %s, want [44, 45]", got)
 		}
 	}
-	if outer.verify == nil && len(s.free) != 2 { // (with VerifyNative, EvalIn is Eval)
-		t.Errorf("the scratch keeps %d states, want 2 (one per nesting level)", len(s.free))
+	if outer.verify == nil && (len(s.states) != 2 || s.depth != 0) { // (with VerifyNative, EvalIn is Eval)
+		t.Errorf("the scratch keeps %d states at depth %d, want 2 (one per nesting level) at 0", len(s.states), s.depth)
 	}
 }
 
@@ -736,7 +736,7 @@ func TestScratchRelease(t *testing.T) {
 	}
 	held := func() int {
 		n := 0
-		for _, ns := range s.free {
+		for _, ns := range s.states {
 			for _, v := range ns.slots[:cap(ns.slots)] {
 				if v != nil {
 					n++

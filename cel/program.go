@@ -191,15 +191,18 @@ var activations = sync.Pool{New: func() any { return new(meteredActivation) }}
 // two goroutines at once; evaluations nested in one another (a variable
 // the activation computes while the expression runs) may share it.
 type Scratch struct {
-	free  []*nstate
-	evals uint32 // evaluations run, to check the context every few
+	// states holds an evaluation state for each depth of nested
+	// evaluations; those below depth are in use.
+	states []*nstate
+	depth  int
+	evals  uint32 // evaluations run, to check the context every few
 }
 
 // Release drops the values the Scratch's buffers still hold from earlier
 // evaluations, so that it keeps none alive while it is not in use (in a
 // pool, say). It is then ready for use again.
 func (s *Scratch) Release() {
-	for _, ns := range s.free {
+	for _, ns := range s.states {
 		ns.release()
 	}
 }
@@ -251,14 +254,13 @@ func (p *Program) evalIn(ctx context.Context, s *Scratch, act interpreter.Activa
 	if nat == nil {
 		return p.Eval(ctx, activationOf(act, coded))
 	}
-	var ns *nstate
-	if n := len(s.free); n > 0 {
-		ns, s.free = s.free[n-1], s.free[:n-1]
-	} else {
-		ns = new(nstate)
+	d := s.depth
+	if d == len(s.states) {
+		s.states = append(s.states, new(nstate))
 	}
-	v, cost, ok := nat.run(ns, act, coded, codes, p.limit) // run recovers a panic: ok is false
-	s.free = append(s.free, ns)
+	s.depth = d + 1
+	v, cost, ok := nat.run(s.states[d], act, coded, codes, p.limit) // run recovers a panic: ok is false
+	s.depth = d
 	if ok {
 		return v, cost, nil
 	}

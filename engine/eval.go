@@ -1005,13 +1005,19 @@ var eachNames = []string{"item", "index", "key"}
 
 // lintNode evaluates the rule on n.
 func (rr *ruleRun) lintNode(parent *frame, n *loader.Node) error {
-	r := rr.rule
 	fr := rr.nodeFrame
 	if fr == nil {
 		fr = new(frame)
 	}
 	rr.nodeFrame = nil // a nested use gets a frame of its own
-	defer func() { rr.nodeFrame = fr }()
+	err := rr.lintNodeIn(fr, parent, n)
+	rr.nodeFrame = fr // (not after a panic, which ends the rule's run)
+	return err
+}
+
+// lintNodeIn is lintNode with fr, the node's frame.
+func (rr *ruleRun) lintNodeIn(fr *frame, parent *frame, n *loader.Node) error {
+	r := rr.rule
 	rr.nodeSeq++
 	// The frame is set field by field, not zeroed whole (it is 280 bytes,
 	// set for every node of every rule): what is not set here is either
