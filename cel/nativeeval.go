@@ -244,6 +244,25 @@ func (c *nchain) exec(s *nstate) ref.Val {
 			return nil
 		}
 		return c.walkPlain(obj)
+	case c.testOnly && len(c.steps) == 1 && c.steps[0].name != "" && !c.optional:
+		// has(x.name): walk's one step, a presence test of a constant name
+		obj := c.start(s)
+		if bad(obj) {
+			return nil
+		}
+		if _, isOpt := obj.(*types.Optional); isOpt {
+			return nil
+		}
+		st := &c.steps[0]
+		if pm, isPM := obj.(PositionedMapper); isPM {
+			_, found := pm.FindAt(st.name, &st.hint)
+			return types.Bool(found)
+		}
+		_, found, ok := qualify(obj, st.key, true)
+		if !ok {
+			return nil
+		}
+		return types.Bool(found)
 	}
 	return c.resolve(s)
 }

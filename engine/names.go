@@ -199,6 +199,9 @@ func codeOf(name string, sig *frameSig) int32 {
 // ResolveCode implements cel.CodedActivation: name, found where its code
 // (newBinding) says.
 func (f *frame) ResolveCode(code int32, name string, a types.Adapter) (ref.Val, bool) {
+	if code == codeName<<codeKindShift { // self or item, in this frame: most reads
+		return valueOf(f.vals[0], a), true
+	}
 	fr := f
 	for d := code & maxCodeDepth; d > 0; d-- {
 		fr = fr.parent
