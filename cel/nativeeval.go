@@ -1031,51 +1031,8 @@ func (f *nfold) loop(s *nstate, st *foldState) ref.Val {
 	if bad(r) {
 		return nil
 	}
-	if l, ok := r.(traits.Lister); ok {
-		// A list is read by index: the elements its iterator would give,
-		// in the same order, without allocating the iterator.
-		n, ok := l.Size().(types.Int)
-		if !ok {
-			return nil
-		}
-		for i := types.Int(0); i < n; i++ {
-			more, ok := f.iterate(s, st, l.Get(i))
-			if !ok {
-				return nil
-			}
-			if !more {
-				break
-			}
-		}
-	} else if m, ok := r.(KeyLister); ok {
-		// So is a map that lists its keys by position.
-		n, ok := m.Size().(types.Int)
-		if !ok {
-			return nil
-		}
-		for i := 0; i < int(n); i++ {
-			more, ok := f.iterate(s, st, m.KeyAt(i))
-			if !ok {
-				return nil
-			}
-			if !more {
-				break
-			}
-		}
-	} else {
-		if !r.Type().HasTrait(traits.IterableType) {
-			return nil
-		}
-		it := r.(traits.Iterable).Iterator()
-		for it.HasNext() == types.True {
-			more, ok := f.iterate(s, st, it.Next())
-			if !ok {
-				return nil
-			}
-			if !more {
-				break
-			}
-		}
+	if !iterate(r, func(v ref.Val) (more, ok bool) { return f.iterate(s, st, v) }) {
+		return nil
 	}
 	s.slots[f.iter] = nil
 	res := f.result.exec(s)
@@ -1091,6 +1048,48 @@ func (f *nfold) loop(s *nstate, st *foldState) ref.Val {
 		}
 	}
 	return res
+}
+
+// iterate calls step with each element of a comprehension's range r, as
+// cel-go's fold gives them, until step says there is no more; false when
+// the evaluation gives up (r is not iterable, or step gave up). A list is
+// read by index and a map that lists its keys by position by position:
+// the elements their iterators would give, in the same order, without
+// allocating the iterator.
+func iterate(r ref.Val, step func(ref.Val) (more, ok bool)) bool {
+	switch c := r.(type) {
+	case traits.Lister:
+		n, ok := c.Size().(types.Int)
+		if !ok {
+			return false
+		}
+		for i := types.Int(0); i < n; i++ {
+			if more, ok := step(c.Get(i)); !ok || !more {
+				return ok
+			}
+		}
+		return true
+	case KeyLister:
+		n, ok := c.Size().(types.Int)
+		if !ok {
+			return false
+		}
+		for i := 0; i < int(n); i++ {
+			if more, ok := step(c.KeyAt(i)); !ok || !more {
+				return ok
+			}
+		}
+		return true
+	}
+	if !r.Type().HasTrait(traits.IterableType) {
+		return false
+	}
+	for it := r.(traits.Iterable).Iterator(); it.HasNext() == types.True; {
+		if more, ok := step(it.Next()); !ok || !more {
+			return ok
+		}
+	}
+	return true
 }
 
 // nativeCompiler builds a native plan from a checked AST, mirroring
@@ -1587,49 +1586,8 @@ func (q *nquant) loop(s *nstate) ref.Val {
 		return nil
 	}
 	acc := !q.stop
-	step := func(v ref.Val) (more, ok bool) { return q.step(s, &acc, v) }
-	if l, ok := r.(traits.Lister); ok {
-		n, ok := l.Size().(types.Int)
-		if !ok {
-			return nil
-		}
-		for i := types.Int(0); i < n; i++ {
-			more, ok := step(l.Get(i))
-			if !ok {
-				return nil
-			}
-			if !more {
-				break
-			}
-		}
-	} else if m, ok := r.(KeyLister); ok {
-		n, ok := m.Size().(types.Int)
-		if !ok {
-			return nil
-		}
-		for i := 0; i < int(n); i++ {
-			more, ok := step(m.KeyAt(i))
-			if !ok {
-				return nil
-			}
-			if !more {
-				break
-			}
-		}
-	} else {
-		if !r.Type().HasTrait(traits.IterableType) {
-			return nil
-		}
-		it := r.(traits.Iterable).Iterator()
-		for it.HasNext() == types.True {
-			more, ok := step(it.Next())
-			if !ok {
-				return nil
-			}
-			if !more {
-				break
-			}
-		}
+	if !iterate(r, func(v ref.Val) (more, ok bool) { return q.step(s, &acc, v) }) {
+		return nil
 	}
 	s.slots[f.iter] = nil
 	if !s.add(q.resultCost) {
