@@ -404,7 +404,7 @@ func (e *Env) Compile(expr string, o Origin) (*Program, error) {
 	loops := len(celast.MatchDescendants(celast.NavigateAST(ast.NativeRep()), celast.KindMatcher(celast.ComprehensionKind))) > 0
 	free := e.declared(freeVariables(ast.NativeRep().Expr()))
 	p = &Program{interp: &interpreted{ast: ast, env: e}, out: ast.OutputType(), limit: e.limit, loops: loops, free: free,
-		nat: &nativeSlot{ast: ast.NativeRep(), env: e, free: free}, verify: e.verify, text: expr}
+		nat: &nativeSlot{ast: ast.NativeRep(), env: e}, verify: e.verify, text: expr}
 	p.direct = p.verify == nil && !p.Interruptible()
 	e.cache.mu.Lock()
 	defer e.cache.mu.Unlock()

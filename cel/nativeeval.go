@@ -1031,7 +1031,7 @@ func (f *nfold) loop(s *nstate, st *foldState) ref.Val {
 	if bad(r) {
 		return nil
 	}
-	if !iterate(r, func(v ref.Val) (more, ok bool) { return f.iterate(s, st, v) }) {
+	if !forEach(r, func(v ref.Val) (more, ok bool) { return f.iterate(s, st, v) }) {
 		return nil
 	}
 	s.slots[f.iter] = nil
@@ -1050,13 +1050,13 @@ func (f *nfold) loop(s *nstate, st *foldState) ref.Val {
 	return res
 }
 
-// iterate calls step with each element of a comprehension's range r, as
+// forEach calls step with each element of a comprehension's range r, as
 // cel-go's fold gives them, until step says there is no more; false when
 // the evaluation gives up (r is not iterable, or step gave up). A list is
 // read by index and a map that lists its keys by position by position:
 // the elements their iterators would give, in the same order, without
 // allocating the iterator.
-func iterate(r ref.Val, step func(ref.Val) (more, ok bool)) bool {
+func forEach(r ref.Val, step func(ref.Val) (more, ok bool)) bool {
 	switch c := r.(type) {
 	case traits.Lister:
 		n, ok := c.Size().(types.Int)
@@ -1586,7 +1586,7 @@ func (q *nquant) loop(s *nstate) ref.Val {
 		return nil
 	}
 	acc := !q.stop
-	if !iterate(r, func(v ref.Val) (more, ok bool) { return q.step(s, &acc, v) }) {
+	if !forEach(r, func(v ref.Val) (more, ok bool) { return q.step(s, &acc, v) }) {
 		return nil
 	}
 	s.slots[f.iter] = nil

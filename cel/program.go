@@ -342,7 +342,6 @@ type nativeSlot struct {
 	once  sync.Once
 	ast   *celast.AST // until the plan is made
 	env   *Env
-	free  []string       // the program's free variables
 	prog  *nativeProgram // nil when the expression has no native form
 }
 
@@ -353,16 +352,17 @@ func (p *Program) nativePlan() *nativeProgram {
 		if np := s.ready.Load(); np != nil {
 			return np
 		}
-		return s.plan()
+		return s.plan(p.free)
 	}
 	return nil
 }
 
-// plan makes the plan on the first call, and returns it.
-func (s *nativeSlot) plan() *nativeProgram {
+// plan makes the plan of a program with these free variables on the first
+// call, and returns it.
+func (s *nativeSlot) plan(free []string) *nativeProgram {
 	s.once.Do(func() {
 		if s.ast != nil {
-			s.prog = s.env.compileNative(s.ast, s.free)
+			s.prog = s.env.compileNative(s.ast, free)
 			s.ast, s.env = nil, nil
 			s.ready.Store(s.prog)
 		}

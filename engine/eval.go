@@ -1812,6 +1812,8 @@ func (f *frame) addLazy(ctx context.Context, vars []*variable, s *spend) {
 // nodeVars are the variables of a selected node that most expressions do
 // not read — path, parentScope, selfKey, selfKeys, parent, resolveError —
 // computed when first read, without allocating for those never read.
+// nodeVarNames lists them for the codes of names.go: a name get answers
+// must be there too (TestNodeVarNames).
 type nodeVars struct {
 	rr  *ruleRun // nil in frames that are not a node's
 	n   *loader.Node

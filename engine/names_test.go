@@ -122,3 +122,39 @@ func TestSigTable(t *testing.T) {
 		t.Errorf("a chain of %d frames has codes %v; want none (deeper than a code says)", deep.depth, b.codes)
 	}
 }
+
+// TestNodeVarNames asserts that the names the codes know where to find
+// (names.go) are every variable the engine declares, and that each node
+// variable among them is one nodeVars.get answers: a name only get knew
+// would be read by name, slowly, and one only the list knew, not at all.
+func TestNodeVarNames(t *testing.T) {
+	known := map[string]bool{}
+	for _, names := range [][]string{docNames, nodeNames, eachNames, nodeVarNames} {
+		for _, n := range names {
+			known[n] = true
+		}
+	}
+	for _, v := range append([]string{"self", "root", "path"}, func() (out []string) {
+		for _, v := range engineVars {
+			out = append(out, v.Name)
+		}
+		return out
+	}()...) {
+		if !known[v] {
+			t.Errorf("the engine declares %s, which no frame shape names", v)
+		}
+	}
+	doc, err := loader.Parse("d.json", []byte(`{"a": [1]}`), loader.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := nodeVars{rr: &ruleRun{}, n: doc.Root.Member("a").Children()[0]}
+	for _, n := range nodeVarNames {
+		if n == "parentScope" || n == "resolveError" {
+			continue // (they read the run's linter, which this test has none of)
+		}
+		if _, ok := vars.get(n); !ok {
+			t.Errorf("nodeVars.get does not answer %s", n)
+		}
+	}
+}
