@@ -213,7 +213,7 @@ func NewEnv(cfg Config) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("celint: building the CEL environment: %w", err)
 	}
-	g, err := newGuard(env, limit)
+	g, err := newGuard(env, lib, limit)
 	if err != nil {
 		return nil, fmt.Errorf("celint: building the CEL environment: %w", err)
 	}

@@ -313,10 +313,11 @@ func setCost(args []ref.Val, limit uint64) uint64 {
 type guard struct {
 	limit uint64
 	impls map[string]*functions.Overload
+	lib   *library // measures the validating calls (schemaCost)
 }
 
-func newGuard(env *gocel.Env, limit uint64) (*guard, error) {
-	g := &guard{limit: limit, impls: map[string]*functions.Overload{}}
+func newGuard(env *gocel.Env, lib *library, limit uint64) (*guard, error) {
+	g := &guard{limit: limit, impls: map[string]*functions.Overload{}, lib: lib}
 	for _, fn := range env.Functions() {
 		bindings, err := fastBindings(fn)
 		if err != nil {
@@ -385,6 +386,9 @@ func (g *guard) plan(fn, overload string, nargs int, pattern ref.Val) (callCost,
 	cost, ok := guardedFunctions[fn]
 	if !ok {
 		return nil, nil, false
+	}
+	if (fn == "schemaErrors" || fn == "matchesSchema") && g.lib != nil {
+		cost = g.lib.schemaCost
 	}
 	if fn == "matches" {
 		if nargs != 2 {

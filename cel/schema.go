@@ -71,6 +71,9 @@ type Schema struct {
 	fast     *fastSchema // nil when the schema uses a keyword it does not know
 	err      error       // compiling raw failed, which plainSchema rules out
 	messages SchemaMessages
+
+	workOnce sync.Once
+	graph    *workGraph // see Work
 }
 
 // compiled is the library's compiled schema and its fast path, compiled

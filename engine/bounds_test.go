@@ -192,3 +192,40 @@ func TestFusedWhen(t *testing.T) {
 		t.Errorf("t.fails: %q", m)
 	}
 }
+
+// TestAmplifyingSchemaFragment: a rule's schema fragment that applies
+// itself twice to the same member is measured on each node before it is
+// validated. On a value nested 40 deep (2^40 steps) it stops with one rule
+// error at the fragment, within the cost limit; on a shallow value it
+// validates as usual; two rules sharing the fragment are charged alike.
+func TestAmplifyingSchemaFragment(t *testing.T) {
+	rule := func(id string) string {
+		return "  - id: " + id + "\n    level: must\n    given: items\n    schema:\n" +
+			"      allOf:\n        - properties: {a: {$ref: '#'}}\n        - properties: {a: {$ref: '#'}, b: {type: string}}\n"
+	}
+	rs, err := engine.LoadRuleset(rulesetFS("", "rules:\n"+rule("t.one")+rule("t.two")), "rs", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nest := func(n int) string { return strings.Repeat(`{"a": `, n) + `{"b": 1}` + strings.Repeat("}", n) }
+	for _, tc := range []struct {
+		depth int
+		want  []string
+	}{
+		{40, []string{"d.json:1:2: error: rs/rules.yaml:6:7: validating this node against the rule's schema would cost more than the limit of 1000000 [t.one]",
+			"d.json:1:2: error: rs/rules.yaml:13:7: validating this node against the rule's schema would cost more than the limit of 1000000 [t.two]"}},
+		{6, []string{"d.json:1:48: error: got number, want string [t.one]", "d.json:1:48: error: got number, want string [t.two]"}},
+	} {
+		d, err := loader.Parse("d.json", []byte(`{"items": `+nest(tc.depth)+`}`), rs.LoadOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, diag := range mustLint(t, rs, d, engine.LintOptions{}) {
+			got = append(got, diag.String())
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("depth %d:\n got %q\nwant %q", tc.depth, got, tc.want)
+		}
+	}
+}

@@ -1057,7 +1057,7 @@ func (rr *ruleRun) lintNodeIn(fr *frame, parent *frame, n *loader.Node) error {
 		rr.share.rec.passed = true // (followers validate their own schemas)
 	}
 	if r.schema != nil {
-		vs, err := r.schema.Validate(fr.self)
+		vs, err := rr.validateSchema(fr.self)
 		if err != nil {
 			return err
 		}
@@ -1079,6 +1079,37 @@ func (rr *ruleRun) lintNodeIn(fr *frame, parent *frame, n *loader.Node) error {
 		}
 	}
 	return nil
+}
+
+// validateSchema validates v against the rule's schema fragment, charging
+// the rule's budget the validation's work (cel.Schema.Work) before it
+// runs. Validating one node may cost at most what one evaluation of the
+// rule's environment may; past that, or past the budget, it is refused
+// with the budget's error at the fragment, and nothing is validated.
+func (rr *ruleRun) validateSchema(v any) ([]cel.SchemaViolation, error) {
+	r, s := rr.rule, &rr.spend
+	if s.over != nil {
+		return nil, s.over
+	}
+	limit := rr.linter.rs.env.CostLimit()
+	if s.budget > 0 {
+		limit = min(limit, s.budget-min(s.cost, s.budget))
+	}
+	work := r.schema.Work(v, limit)
+	if work > limit {
+		at := &loader.Error{File: r.File, Pos: r.schemaPos, Err: cel.ErrCostLimit,
+			Msg: fmt.Sprintf("validating this node against the rule's schema would cost more than the limit of %d", limit)}
+		if s.budget > 0 && s.cost+work > s.budget {
+			at.Err = ErrBudget
+			s.over = at
+		}
+		return nil, at
+	}
+	s.cost += work
+	if rr.recording {
+		rr.share.rec.render += work // a follower charges its own (replay)
+	}
+	return r.schema.Validate(v)
 }
 
 // initNodeFrame sets fr up as the frame of n, the node the rule lints,

@@ -178,6 +178,7 @@ type Rule struct {
 	vars        []*variable
 	sigs        *ruleShapes // the shapes of its frames (names.go); nil until compiled
 	schema      *cel.Schema
+	schemaPos   loader.Pos // where the rule's schema fragment is written
 	checks      []*check
 	scopeValues []string     // nil: independent of the scope
 	fixtures    fixtureDir   // where the examples' sources are
@@ -1078,7 +1079,7 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 			}
 			fail(at, "schema: %s", msg)
 		}
-		r.schema = s
+		r.schema, r.schemaPos = s, spec.Schema.Pos
 	}
 	env, docVars, err := compileVars(rs.env, file, spec.DocVariables, DocumentCostLimit)
 	issues.Append(err)

@@ -276,17 +276,20 @@ func (rr *ruleRun) replay(n *loader.Node, rec *shareRec) bool {
 		rr.out, rr.findings, rr.errors = rr.out[:outs], findings, errs
 		return false
 	}
+	var extra uint64 // what the follower's own schema and texts cost
 	if rec.passed && rr.rule.schema != nil {
-		// Uncharged, as lintNode validates it.
-		vs, err := rr.rule.schema.Validate(docTree{n})
+		// Charged, as lintNode validates it (the leader's own validation
+		// is not in its record).
+		before := s.cost
+		vs, err := rr.validateSchema(docTree{n})
 		if err != nil {
 			return undo()
 		}
+		extra = s.cost - before
 		for _, v := range vs {
 			rr.report(n, v.Pointer, v.Message, nil)
 		}
 	}
-	var extra uint64 // what the follower's own texts cost
 	if len(rec.events) > 0 {
 		fr := rr.newNodeFrame(rr.ruleFrame, n)
 		var item frame

@@ -182,3 +182,70 @@ func TestHostileDocumentsEach(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileSchemas: a document's own schema that applies itself twice
+// to the same member (allOf, anyOf, oneOf, $dynamicRef, patternProperties)
+// with an example nested 40 levels deep would take the JSON Schema
+// validator 2^40 steps. The validation is measured before it runs and
+// refused at the cost limit: one rule error where the rule validates, in
+// a fraction of a second. The same schemas on a shallow example are
+// validated as usual.
+func TestHostileSchemas(t *testing.T) {
+	ref := func(r string) string {
+		return `{"` + r + `": "#` + map[string]string{"$ref": "", "$dynamicRef": "m"}[r] + `"}`
+	}
+	shapes := map[string]string{
+		"allOf":      `{"type": "object", "allOf": [{"properties": {"a": ` + ref("$ref") + `}}, {"properties": {"a": ` + ref("$ref") + `}}]}`,
+		"anyOf":      `{"type": "object", "anyOf": [{"properties": {"a": ` + ref("$ref") + `}, "required": ["z"]}, {"properties": {"a": ` + ref("$ref") + `}}]}`,
+		"oneOf":      `{"type": "object", "oneOf": [{"properties": {"a": ` + ref("$ref") + `}}, {"properties": {"a": ` + ref("$ref") + `}, "required": ["z"]}]}`,
+		"dynamicRef": `{"type": "object", "$dynamicAnchor": "m", "allOf": [{"properties": {"a": ` + ref("$dynamicRef") + `}}, {"properties": {"a": ` + ref("$dynamicRef") + `}}]}`,
+		"pattern":    `{"type": "object", "properties": {"a": ` + ref("$ref") + `}, "patternProperties": {"^a$": ` + ref("$ref") + `}}`,
+	}
+	doc := func(schema string, depth int) []byte {
+		input := strings.Repeat(`{"a": `, depth) + "{}" + strings.Repeat("}", depth)
+		return []byte(`{"mcpdesc": "0.9.0", "$schema": "https://mcpdesc.org/schema/mcp-description/0.8.0.json",
+ "info": {"name": "x", "version": "1.0.0"}, "protocolVersions": ["2025-11-25"],
+ "transports": [{"type": "stdio", "command": "x"}],
+ "tools": [{"name": "t", "inputSchema": ` + schema + `,
+  "examples": {"e": {"input": ` + input + `, "result": {"content": [{"type": "text", "text": "ok"}]}}}}]}`)
+	}
+	for name, schema := range shapes {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			deep, shallow := filepath.Join(dir, "deep.json"), filepath.Join(dir, "shallow.json")
+			bytesOf(doc(schema, 40))(t, deep)
+			bytesOf(doc(schema, 6))(t, shallow)
+			start := time.Now()
+			code, out, errOut := runCLI(t, "check", "--format", "json", deep, shallow)
+			t.Logf("%s: %v", name, time.Since(start))
+			if code != 2 {
+				t.Errorf("exit %d, want 2; stderr: %s", code, errOut)
+			}
+			var v struct {
+				Diagnostics []struct {
+					File, RuleID, Message, Pointer string
+					RuleError                      bool
+				}
+			}
+			if err := json.Unmarshal([]byte(out), &v); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			var deepErrs, shallowErrs int
+			for _, d := range v.Diagnostics {
+				switch {
+				case d.RuleError && d.File == deep:
+					deepErrs++
+					if !strings.Contains(d.Message, "cost limit") || d.Pointer != "/tools/0" {
+						t.Errorf("deep: rule error %q at %q, want the cost limit at /tools/0", d.Message, d.Pointer)
+					}
+				case d.RuleError:
+					shallowErrs++
+					t.Errorf("shallow: rule error %q", d.Message)
+				}
+			}
+			if deepErrs != 1 || shallowErrs != 0 {
+				t.Errorf("rule errors: %d on the deep example, %d on the shallow one; want 1 and 0:\n%s", deepErrs, shallowErrs, out)
+			}
+		})
+	}
+}
