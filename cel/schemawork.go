@@ -259,32 +259,29 @@ func (h *nodeHeap) Pop() any {
 // levelCounts is the number of v's nodes at each depth, counted until
 // their sum passes limit.
 func levelCounts(v jv, limit uint64) []uint64 {
-	counts := []uint64{1}
-	var seen uint64 = 1
-	cur := []jv{v}
-	var next []jv
-	for len(cur) > 0 && seen <= limit {
-		next = next[:0]
-		for _, x := range cur {
-			if x.length() == 0 {
-				continue
-			}
-			x.each(func(_ string, e jv) bool {
-				next = append(next, e)
-				return uint64(len(next))+seen <= limit
-			})
-			if uint64(len(next))+seen > limit {
-				break
-			}
-		}
-		if len(next) == 0 {
-			break
-		}
-		counts = append(counts, uint64(len(next)))
-		seen += uint64(len(next))
-		cur, next = next, cur
+	c := levelCounter{limit: limit, counts: make([]uint64, 0, 8)}
+	c.count(v, 0)
+	return c.counts
+}
+
+type levelCounter struct {
+	counts      []uint64
+	seen, limit uint64
+}
+
+func (c *levelCounter) count(v jv, depth int) bool {
+	if depth == len(c.counts) {
+		c.counts = append(c.counts, 0)
 	}
-	return counts
+	c.counts[depth]++
+	c.seen++
+	if c.seen > c.limit {
+		return false
+	}
+	if v.length() == 0 {
+		return true
+	}
+	return v.each(func(_ string, e jv) bool { return c.count(e, depth+1) })
 }
 
 // level returns visits[k] for every node, computing the levels up to k;
