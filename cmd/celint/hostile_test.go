@@ -182,3 +182,36 @@ func TestHostileDocumentsEach(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileIgnorePatterns: a pattern with four '**' over a folder 400
+// levels deep, in a config file and in --ignore, is matched in time
+// proportional to pattern × path (the test timeout is the check); a
+// --ignore value that a config file would refuse is a usage error.
+func TestHostileIgnorePatterns(t *testing.T) {
+	src, err := os.ReadFile(example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	deep := strings.Repeat("a/", 400)
+	write(t, dir, deep+"kept.yaml", string(src))
+	write(t, dir, deep+"b/zz/gone.yaml", string(src))
+	write(t, dir, deep+"b/yy/flag.yaml", string(src))
+	const pattern = "**/a/**/a/**/a/**/b/zz"
+	write(t, dir, ".celint.yaml", `ignore: ["`+pattern+`"]`+"\n")
+	t.Chdir(dir)
+	code, out, errOut := runCLI(t, "check", "--format", "json", "--ignore", "**/a/**/a/**/a/**/b/yy", ".")
+	if code != exitFindings || !strings.Contains(out, "kept.yaml") || strings.Contains(out, "gone.yaml") || strings.Contains(out, "flag.yaml") {
+		t.Errorf("exit %d: want kept.yaml checked, gone.yaml and flag.yaml ignored\n%.2000s%s", code, out, errOut)
+	}
+	for _, tt := range []struct{ pattern, want string }{
+		{"**/a/**/a/**/a/**/a/**/b", `--ignore: pattern "**/a/**/a/**/a/**/a/**/b": at most 4 '**' in a pattern, found 5`},
+		{"", "--ignore: an empty pattern matches nothing"},
+		{"a/[b", `--ignore: pattern "a/[b": syntax error in pattern`},
+	} {
+		code, out, errOut := runCLI(t, "check", "--no-config", "--ignore", tt.pattern, ".")
+		if code != exitError || out != "" || !strings.Contains(errOut, tt.want) || strings.Count(errOut, "\n") > 2 {
+			t.Errorf("--ignore %q: exit %d, want %d and %q\nstdout: %.500s\nstderr: %s", tt.pattern, code, exitError, tt.want, out, errOut)
+		}
+	}
+}
