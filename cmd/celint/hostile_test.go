@@ -68,6 +68,7 @@ func hostileCases() []hostileCase {
 		// the value, in one run with the others.
 		{name: "4 MiB flow sequence", file: "flow.yaml", data: bytesOf([]byte("mcpdesc: \"0.9.0\"\nx: [" + strings.Repeat("0,", 2<<20) + "0]\n")), want: []string{"values"}, line: 2},
 		{name: "underflowing number", file: "tiny.json", data: bytesOf([]byte("{\"mcpdesc\": \"0.9.0\",\n \"x\": 1e-400}")), want: []string{"1e-400", "would become 0"}, line: 2},
+		{name: "200,000-digit number", file: "digits.json", data: bytesOf([]byte("{\"mcpdesc\": \"0.9.0\",\n \"x\": 1." + strings.Repeat("2345678901", 20_000) + "}")), want: []string{"cannot be held exactly", "it would become 1.2345678901234567"}, line: 2},
 		{name: "inexact number", file: "inexact.yaml", data: bytesOf([]byte("mcpdesc: \"0.9.0\"\nx: 9007199254740993.0\n")), want: []string{"9007199254740992"}, line: 2},
 		{name: "U+2028 in a YAML comment", file: "ls.yaml", data: bytesOf([]byte("mcpdesc: \"0.9.0\"\n# a\u2028b: 1\n")), want: []string{"U+2028"}, line: 2},
 	}
