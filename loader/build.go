@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -253,6 +254,76 @@ func normFloat(f float64) any {
 		return int64(f)
 	}
 	return f
+}
+
+// floatLiteral reads lit, a decimal number literal (JSON or YAML number
+// syntax) written at pos, as a number's value: int64 when integral and of
+// magnitude at most 2^53, float64 otherwise. A literal beyond float64's
+// range, or that float64 cannot hold exactly (see exactFloat), is an error.
+func (b *builder) floatLiteral(pos Pos, lit string) (any, *Error) {
+	f, ok := readFloat(lit)
+	if !ok {
+		return nil, b.errorf(pos, "number %s is outside the range of a 64-bit float", shorten(lit))
+	}
+	if !exactFloat(lit, f) {
+		return nil, b.inexactError(pos, lit, f)
+	}
+	return normFloat(f), nil
+}
+
+// floatDigits is how many significant digits of a longer literal readFloat
+// keeps. A midpoint between two adjacent float64s has at most 767
+// significant digits, so a literal rounds like its first floatDigits digits
+// followed by a 1 when any digit after them is not zero.
+const floatDigits = 800
+
+// readFloat returns the float64 nearest to the decimal literal lit (JSON or
+// YAML number syntax), ties to even, however many digits lit has; false
+// when lit is beyond float64's range (f is then an infinity). A literal too
+// small for the smallest float64 reads as zero. The work is linear in
+// len(lit): at most floatDigits digits and an exponent within float64's
+// range reach math/big.
+func readFloat(lit string) (float64, bool) {
+	neg := strings.HasPrefix(lit, "-")
+	signed := func(f float64) float64 {
+		if neg {
+			return math.Copysign(f, -1)
+		}
+		return f
+	}
+	digits, exp := decimalDigits(lit)
+	if digits == "" {
+		return signed(0), true
+	}
+	// The value's magnitude m is such that 10^(top-1) <= m < 10^top.
+	switch top := exp + len(digits); {
+	case top > 310: // m >= 10^310 > math.MaxFloat64
+		return signed(math.Inf(1)), false
+	case top < -330: // m < 10^-330, less than half the smallest float64 (4.9e-324)
+		return signed(0), true
+	}
+	if len(digits) <= 19 {
+		// strconv.ParseFloat reads few digits right; given more than 800
+		// before the decimal point, it loses the point's place.
+		f, err := strconv.ParseFloat(digits+"e"+strconv.Itoa(exp), 64)
+		return signed(f), err == nil || !math.IsInf(f, 0)
+	}
+	if len(digits) > floatDigits {
+		// digits ends with a non-zero digit (decimalDigits trims zeros),
+		// so the dropped digits are not all zero.
+		exp += len(digits) - floatDigits - 1
+		digits = digits[:floatDigits] + "1"
+	}
+	num, _ := new(big.Int).SetString(digits, 10)
+	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(max(exp, -exp))), nil)
+	var r big.Rat
+	if exp >= 0 {
+		r.SetInt(num.Mul(num, scale))
+	} else {
+		r.SetFrac(num, scale)
+	}
+	f, _ := r.Float64()
+	return signed(f), !math.IsInf(f, 0)
 }
 
 // exactFloat reports whether f, the float64 nearest to the decimal literal

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -68,6 +69,7 @@ func FuzzParseJSON(f *testing.F) {
 		`{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k3":"x"}`,
 		"[\n\t{\"é😀\": [[[]]]}\n]",
 		`-12.5E-3`,
+		`[1` + strings.Repeat("0", 800) + `e-800]`,
 	} {
 		f.Add([]byte(s))
 	}

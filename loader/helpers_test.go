@@ -110,6 +110,12 @@ func sameValue(decoded, ours any) bool {
 			r, ok := new(big.Rat).SetString(d.String())
 			return ok && r.Cmp(new(big.Rat).SetInt64(o)) == 0
 		case float64:
+			// The nearest float64 by math/big: strconv.ParseFloat misreads
+			// some literals of more than 800 digits.
+			if r, ok := new(big.Rat).SetString(d.String()); ok {
+				f, _ := r.Float64()
+				return f == o
+			}
 			f, err := d.Float64()
 			return err == nil && (f == o || math.IsNaN(f) && math.IsNaN(o))
 		}

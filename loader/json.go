@@ -2,8 +2,6 @@ package loader
 
 import (
 	"bytes"
-	"errors"
-	"math"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -588,7 +586,7 @@ var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1
 // quotient of two integers that float64 holds exactly, which the division
 // rounds correctly (strconv.ParseFloat's own fast path), and the number is
 // exact in exactFloat's sense (any decimal of 15 digits or fewer reads back
-// as itself). False for any other number, which ParseFloat reads.
+// as itself). False for any other number, which readFloat reads.
 func shortDecimal(lex []byte) (float64, bool) {
 	neg := lex[0] == '-'
 	if neg {
@@ -697,12 +695,5 @@ func (p *jsonParser) readNumber() (any, *Error) {
 	if f, ok := shortDecimal(lex); ok {
 		return normFloat(f), nil
 	}
-	f, err := strconv.ParseFloat(string(lex), 64)
-	if err != nil && (!errors.Is(err, strconv.ErrRange) || math.IsInf(f, 0)) {
-		return nil, p.errAt(start, "number %s is outside the range of a 64-bit float", shorten(string(lex)))
-	}
-	if !exactFloat(string(lex), f) {
-		return nil, p.inexactError(posAt(p.data, start), string(lex), f)
-	}
-	return normFloat(f), nil
+	return p.floatLiteral(posAt(p.data, start), string(lex))
 }

@@ -663,7 +663,16 @@ func (c *yamlConv) scalar(y *yaml.Node) (kind Kind, val any, nonFinite bool, err
 		if isNonFinite(s) {
 			return Number, nil, true, nil
 		}
+		if isCoreFloat(s) {
+			// Decimal integers too: !!float 12 is the number 12.
+			v, err := c.floatLiteral(ypos(y), s)
+			if err != nil {
+				return 0, nil, false, err
+			}
+			return Number, v, false, nil
+		}
 		if isCoreInt(s) {
+			// 0x and 0o integers.
 			k, v, nf, err := c.resolvePlain(y)
 			if err == nil {
 				if i, ok := v.(int64); ok {
@@ -675,9 +684,6 @@ func (c *yamlConv) scalar(y *yaml.Node) (kind Kind, val any, nonFinite bool, err
 				}
 			}
 			return k, v, nf, err
-		}
-		if isCoreFloat(s) {
-			return c.resolvePlain(y)
 		}
 		return bad()
 	}
@@ -719,14 +725,11 @@ func (b *builder) resolvePlain(s string, pos Pos) (Kind, any, bool, *Error) {
 		return Number, v, false, nil
 	}
 	if isCoreFloat(s) {
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil && (!errors.Is(err, strconv.ErrRange) || math.IsInf(f, 0)) {
-			return 0, nil, false, b.errorf(pos, "number %s is outside the range of a 64-bit float", shorten(s))
+		v, err := b.floatLiteral(pos, s)
+		if err != nil {
+			return 0, nil, false, err
 		}
-		if !exactFloat(s, f) {
-			return 0, nil, false, b.inexactError(pos, s, f)
-		}
-		return Number, normFloat(f), false, nil
+		return Number, v, false, nil
 	}
 	return String, s, false, nil
 }

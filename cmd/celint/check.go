@@ -84,7 +84,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		f.outputs = append(f.outputs, v)
 		return nil
 	})
-	fset.Func("ignore", "do not check the files this `PATTERN` matches ('*', '?', '**'; relative to the current folder; a name without '/' matches anywhere). Repeat for several", func(v string) error {
+	fset.Func("ignore", "do not check the files this `PATTERN` matches ('*', '?', '**' at most 4 times; relative to the current folder; a name without '/' matches anywhere). Repeat for several", func(v string) error {
 		f.ignore = append(f.ignore, v)
 		return nil
 	})
@@ -104,6 +104,12 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if f.baseline != "" && f.writeBase != "" {
 		return exitError, &usageError{command: "check", msg: "--baseline and --write-baseline exclude each other"}
+	}
+	for _, p := range f.ignore {
+		// The limits of a config file's patterns.
+		if err := config.CheckPattern(p); err != nil {
+			return exitError, &usageError{command: "check", msg: "--ignore: " + err.Error()}
+		}
 	}
 	set := map[string]bool{}
 	fset.Visit(func(fl *flag.Flag) { set[fl.Name] = true })

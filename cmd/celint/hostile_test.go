@@ -68,6 +68,7 @@ func hostileCases() []hostileCase {
 		// the value, in one run with the others.
 		{name: "4 MiB flow sequence", file: "flow.yaml", data: bytesOf([]byte("mcpdesc: \"0.9.0\"\nx: [" + strings.Repeat("0,", 2<<20) + "0]\n")), want: []string{"values"}, line: 2},
 		{name: "underflowing number", file: "tiny.json", data: bytesOf([]byte("{\"mcpdesc\": \"0.9.0\",\n \"x\": 1e-400}")), want: []string{"1e-400", "would become 0"}, line: 2},
+		{name: "200,000-digit number", file: "digits.json", data: bytesOf([]byte("{\"mcpdesc\": \"0.9.0\",\n \"x\": 1." + strings.Repeat("2345678901", 20_000) + "}")), want: []string{"cannot be held exactly", "it would become 1.2345678901234567"}, line: 2},
 		{name: "inexact number", file: "inexact.yaml", data: bytesOf([]byte("mcpdesc: \"0.9.0\"\nx: 9007199254740993.0\n")), want: []string{"9007199254740992"}, line: 2},
 		{name: "U+2028 in a YAML comment", file: "ls.yaml", data: bytesOf([]byte("mcpdesc: \"0.9.0\"\n# a\u2028b: 1\n")), want: []string{"U+2028"}, line: 2},
 	}
@@ -247,5 +248,38 @@ func TestHostileSchemas(t *testing.T) {
 				t.Errorf("rule errors: %d on the deep example, %d on the shallow one; want 1 and 0:\n%s", deepErrs, shallowErrs, out)
 			}
 		})
+	}
+}
+
+// TestHostileIgnorePatterns: a pattern with four '**' over a folder 400
+// levels deep, in a config file and in --ignore, is matched in time
+// proportional to pattern × path (the test timeout is the check); a
+// --ignore value that a config file would refuse is a usage error.
+func TestHostileIgnorePatterns(t *testing.T) {
+	src, err := os.ReadFile(example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	deep := strings.Repeat("a/", 400)
+	write(t, dir, deep+"kept.yaml", string(src))
+	write(t, dir, deep+"b/zz/gone.yaml", string(src))
+	write(t, dir, deep+"b/yy/flag.yaml", string(src))
+	const pattern = "**/a/**/a/**/a/**/b/zz"
+	write(t, dir, ".celint.yaml", `ignore: ["`+pattern+`"]`+"\n")
+	t.Chdir(dir)
+	code, out, errOut := runCLI(t, "check", "--format", "json", "--ignore", "**/a/**/a/**/a/**/b/yy", ".")
+	if code != exitFindings || !strings.Contains(out, "kept.yaml") || strings.Contains(out, "gone.yaml") || strings.Contains(out, "flag.yaml") {
+		t.Errorf("exit %d: want kept.yaml checked, gone.yaml and flag.yaml ignored\n%.2000s%s", code, out, errOut)
+	}
+	for _, tt := range []struct{ pattern, want string }{
+		{"**/a/**/a/**/a/**/a/**/b", `--ignore: pattern "**/a/**/a/**/a/**/a/**/b": at most 4 '**' in a pattern, found 5`},
+		{"", "--ignore: an empty pattern matches nothing"},
+		{"a/[b", `--ignore: pattern "a/[b": syntax error in pattern`},
+	} {
+		code, out, errOut := runCLI(t, "check", "--no-config", "--ignore", tt.pattern, ".")
+		if code != exitError || out != "" || !strings.Contains(errOut, tt.want) || strings.Count(errOut, "\n") > 2 {
+			t.Errorf("--ignore %q: exit %d, want %d and %q\nstdout: %.500s\nstderr: %s", tt.pattern, code, exitError, tt.want, out, errOut)
+		}
 	}
 }

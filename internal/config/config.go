@@ -254,7 +254,7 @@ func (r *reader) patterns(n *loader.Node) []Pattern {
 			r.fail(e.Pos, "%s: expected a file pattern (a string), found %s", n.Key(), loader.KindPhrase(e))
 			continue
 		}
-		if err := checkPattern(s); err != nil {
+		if err := CheckPattern(s); err != nil {
 			r.fail(e.Pos, "%s: %v", n.Key(), err)
 			continue
 		}
@@ -314,13 +314,17 @@ func describe(n *loader.Node) string {
 	return loader.KindPhrase(n)
 }
 
-// checkPattern reports a pattern path.Match would refuse.
-func checkPattern(p string) error {
+// MaxDoubleStars is the most '**' a pattern may have.
+const MaxDoubleStars = 4
+
+// CheckPattern reports a file pattern that is refused: empty, with more
+// than MaxDoubleStars '**', or with a segment path.Match would refuse.
+func CheckPattern(p string) error {
 	if p == "" {
 		return fmt.Errorf("an empty pattern matches nothing")
 	}
-	if strings.Count(p, "**") > 4 {
-		return fmt.Errorf("pattern %q: at most 4 '**' in a pattern", p)
+	if n := strings.Count(p, "**"); n > MaxDoubleStars {
+		return fmt.Errorf("pattern %q: at most %d '**' in a pattern, found %d", p, MaxDoubleStars, n)
 	}
 	for _, seg := range strings.Split(p, "/") {
 		if seg == "**" {
@@ -397,8 +401,8 @@ func (c *Config) LevelOf(file, rule, code string) (string, bool) {
 // config's folder, or one of the folders it lies in, matches.
 func (p Pattern) Match(rel string) bool {
 	segs := strings.Split(rel, "/")
-	pat := strings.Split(strings.TrimPrefix(p.Text, "./"), "/")
-	if !strings.Contains(strings.TrimPrefix(p.Text, "./"), "/") {
+	text := strings.TrimPrefix(p.Text, "./")
+	if !strings.Contains(text, "/") {
 		// A bare name matches a file or folder of that name anywhere.
 		for _, s := range segs {
 			if ok, _ := path.Match(p.Text, s); ok {
@@ -407,35 +411,60 @@ func (p Pattern) Match(rel string) bool {
 		}
 		return false
 	}
-	for n := len(segs); n > 0; n-- {
-		if matchSegments(pat, segs[:n]) {
-			return true
-		}
-	}
-	return false
+	ok, _ := matchSegments(strings.Split(text, "/"), segs, true)
+	return ok
 }
 
-// matchSegments matches path segments against pattern segments, '**'
-// standing for any number of segments.
-func matchSegments(pat, segs []string) bool {
-	if len(pat) == 0 {
-		return len(segs) == 0
-	}
-	if pat[0] == "**" {
-		for i := 0; i <= len(segs); i++ {
-			if matchSegments(pat[1:], segs[i:]) {
-				return true
+// matchSegments reports whether the path segments segs match the pattern
+// segments pat, '**' standing for any number of segments; with prefixes,
+// whether some leading part segs[:n], n ≥ 1, matches. It runs pat as a
+// nondeterministic automaton over segs: state j means that pat[:j] matches
+// the segments read so far, and each segment advances all the live states
+// at once. It also returns the number of segment comparisons, at most
+// len(pat) × len(segs).
+func matchSegments(pat, segs []string, prefixes bool) (bool, int) {
+	n := len(pat)
+	states := make([]bool, 2*(n+1))
+	cur, next := states[:n+1], states[n+1:]
+	cur[0] = true
+	skipStars(pat, cur)
+	steps := 0
+	for _, s := range segs {
+		clear(next)
+		live := false
+		for j, on := range cur[:n] {
+			if !on {
+				continue
+			}
+			steps++
+			if pat[j] == "**" {
+				next[j] = true
+				live = true
+			} else if ok, _ := path.Match(pat[j], s); ok {
+				next[j+1] = true
+				live = true
 			}
 		}
-		return false
+		if !live {
+			return false, steps
+		}
+		skipStars(pat, next)
+		cur, next = next, cur
+		if prefixes && cur[n] {
+			return true, steps
+		}
 	}
-	if len(segs) == 0 {
-		return false
+	return cur[n], steps
+}
+
+// skipStars adds to the live states those reached by letting each '**'
+// stand for no segment.
+func skipStars(pat []string, live []bool) {
+	for j, s := range pat {
+		if live[j] && s == "**" {
+			live[j+1] = true
+		}
 	}
-	if ok, _ := path.Match(pat[0], segs[0]); !ok {
-		return false
-	}
-	return matchSegments(pat[1:], segs[1:])
 }
 
 // Rules lists every rule name the config's levels use, with where, for
@@ -450,5 +479,9 @@ func (c *Config) Rules() []Level {
 
 // MatchPath reports whether path segments match pattern segments exactly,
 // '*', '?' and '[...]' within a segment and '**' for any number of
-// segments.
-func MatchPath(pattern, segs []string) bool { return matchSegments(pattern, segs) }
+// segments. It takes at most len(pattern) × len(segs) segment
+// comparisons.
+func MatchPath(pattern, segs []string) bool {
+	ok, _ := matchSegments(pattern, segs, false)
+	return ok
+}
