@@ -470,7 +470,7 @@ func TestBadV2Parts(t *testing.T) {
 		{"extends without bases", "name: h\ntag: v1\nextends: t@v1\n", base,
 			`rs/ruleset.yaml:3:10: extends t@v1: no rulesets to extend are available here`},
 		{"disable without extends", "name: h\ntag: v1\ndisable: [a.b]\n", base,
-			`rs/ruleset.yaml:3:1: 'disable' and 'levels' change inherited rules: they need 'extends'`},
+			`rs/ruleset.yaml:3:1: 'disable' and 'levels' change inherited or included rules: they need 'extends' or 'include'`},
 		{"selection that is not a path", strings.Replace(orderedHeader, "  names: $items.name\n", "  names: $items.@reverse\n", 1), base,
 			`rs/ruleset.yaml:12:10: selection names: selection path "items.#.@reverse": modifiers`},
 	}

@@ -72,7 +72,8 @@ type Ruleset struct {
 	selections map[string][]string // named selections, expanded to plain paths
 	scope      *scopeConfig
 	refs       *refConfig
-	fixturesAt string // the fixture folder as it is reported
+	fixturesAt string                  // the fixture folder as it is reported
+	params     map[string]*loader.Node // the header's params, by name
 }
 
 // scopeConfig is the ruleset's inherited scope.
@@ -359,7 +360,7 @@ func LoadRuleset(fsys fs.FS, dir string, opts Options) (*Ruleset, error) {
 		}
 	}
 	issues.Append(err)
-	rules = mergeRules(rs.inherited(spec, &issues), rules)
+	rules = mergeRules(rs.inherited(spec, rs.includedRules(spec, &issues), &issues), rules)
 	if ref := spec.Context.References; ref != nil && ref.Rule.Value != "" && !slices.ContainsFunc(rules, func(r *Rule) bool { return r.ID == ref.Rule.Value }) {
 		issues.Append(&loader.Error{File: spec.File, Pos: ref.Rule.Pos, Msg: fmt.Sprintf("context.references.rule: no rule %q in the ruleset", ref.Rule.Value)})
 	}
@@ -374,19 +375,34 @@ func (rs *Ruleset) ownFixtures() fixtureDir {
 	return fixtureDir{fs: rs.FS, dir: rs.Fixtures, at: rs.fixturesAt}
 }
 
-// inherited returns the rules of the ruleset this one extends, without the
-// disabled ones and with the header's level changes.
-func (rs *Ruleset) inherited(spec *loader.RulesetSpec, issues *loader.Issues) []*Rule {
-	if rs.Extends == "" {
+// inherited returns the rules of the ruleset this one extends and those
+// of the folders it includes (an included rule replacing an inherited one
+// of the same id), without the disabled ones and with the header's level
+// changes.
+func (rs *Ruleset) inherited(spec *loader.RulesetSpec, included []*Rule, issues *loader.Issues) []*Rule {
+	if rs.Extends == "" && len(spec.Include) == 0 {
 		return nil
 	}
+	var from []string
+	if rs.Extends != "" {
+		from = append(from, rs.Extends)
+	}
+	for _, inc := range spec.Include {
+		from = append(from, inc.Value)
+	}
+	source := strings.Join(from, " and ")
 	byID := map[string]*Rule{}
-	for _, r := range rs.Rules {
+	if rs.Extends != "" {
+		for _, r := range rs.Rules {
+			byID[r.ID] = r
+		}
+	}
+	for _, r := range included {
 		byID[r.ID] = r
 	}
 	for _, d := range spec.Disable {
 		if _, ok := byID[d.Value]; !ok {
-			issues.Append(&loader.Error{File: spec.File, Pos: d.Pos, Msg: fmt.Sprintf("disable: %s has no rule %q", rs.Extends, d.Value)})
+			issues.Append(&loader.Error{File: spec.File, Pos: d.Pos, Msg: fmt.Sprintf("disable: %s has no rule %q", source, d.Value)})
 		}
 		delete(byID, d.Value)
 	}
@@ -394,7 +410,7 @@ func (rs *Ruleset) inherited(spec *loader.RulesetSpec, issues *loader.Issues) []
 		id, code, _ := strings.Cut(l.ID.Value, "/")
 		r, ok := byID[id]
 		if !ok || !slices.ContainsFunc(r.Codes, func(c Code) bool { return c.Name == code }) {
-			issues.Append(&loader.Error{File: spec.File, Pos: l.ID.Pos, Msg: fmt.Sprintf("levels: %s has no rule or code %q", rs.Extends, l.ID.Value)})
+			issues.Append(&loader.Error{File: spec.File, Pos: l.ID.Pos, Msg: fmt.Sprintf("levels: %s has no rule or code %q", source, l.ID.Value)})
 			continue
 		}
 		byID[id] = r.withLevel(code, l.Level.Value)
@@ -621,7 +637,19 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	env, vars, err := compileVars(env, spec.File, spec.Variables, DocumentCostLimit)
+	headerVars := spec.Variables
+	pv, params, err := paramsVariable(spec)
+	if err != nil {
+		return nil, err
+	}
+	if params != nil {
+		if rs.params != nil {
+			return nil, &loader.Error{File: spec.File, Pos: spec.Params[0].Pos, Msg: "a ruleset that extends another inherits its params; leave 'params' out"}
+		}
+		rs.params = params
+		headerVars = append(loader.Vars{pv}, headerVars...)
+	}
+	env, vars, err := compileVars(env, spec.File, headerVars, DocumentCostLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -1066,7 +1094,13 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 		for _, m := range spec.SchemaMessages {
 			msgs[m.Name] = m.Text.Value
 		}
-		s, err := cel.CompileSchemaWith(spec.Schema.Value(), cel.SchemaOptions{Messages: msgs})
+		value := any(nil)
+		if hasParamRef(spec.Schema) {
+			value = rs.withParams(spec.Schema, fail)
+		} else {
+			value = spec.Schema.Value()
+		}
+		s, err := cel.CompileSchemaWith(value, cel.SchemaOptions{Messages: msgs})
 		if err != nil {
 			// Placed at the offending part of the fragment when known.
 			at, msg := spec.Schema.Pos, err.Error()

@@ -38,8 +38,16 @@ type RulesetSpec struct {
 	Context    ContextSpec
 	Selections []SelectionSpec
 	Variables  Vars
-	// Disable lists inherited rules switched off; Levels changes the level
-	// of inherited rules (or of their codes, as id/code).
+	// Include lists rule folders, relative to the header's folder, whose
+	// rule files are part of the ruleset, compiled in its context.
+	Include []Scalar
+	// Params are named constants: CEL reads them as params.<name>, and a
+	// {$param: name} mapping in a schema fragment or an example document
+	// stands for the value.
+	Params []ParamSpec
+	// Disable lists inherited or included rules switched off; Levels
+	// changes the level of inherited or included rules (or of their codes,
+	// as id/code).
 	Disable  []Scalar
 	Levels   []LevelSpec
 	Fixtures string // the fixture folder, relative to the header
@@ -76,6 +84,13 @@ type SelectionSpec struct {
 	Name  string
 	Pos   Pos
 	Paths []Scalar
+}
+
+// ParamSpec is one named constant of a ruleset header.
+type ParamSpec struct {
+	Name  string
+	Pos   Pos
+	Value *Node
 }
 
 // LevelSpec changes the level of an inherited rule or code.
@@ -331,7 +346,7 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 	}
 	rs := &RulesetSpec{File: name, Pos: root.Pos}
 	fields := []string{"name", "tag", "title", "sourceBase", "extends", "library", "accepts", "loader", "context",
-		"selections", "variables", "disable", "levels", "fixtures", "docs"}
+		"selections", "variables", "include", "params", "disable", "levels", "fixtures", "docs"}
 	r.members(root, "a ruleset header", fields, func(key string, v *Node) {
 		switch key {
 		case "name":
@@ -396,6 +411,27 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 					continue
 				}
 				rs.Selections = append(rs.Selections, SelectionSpec{Name: c.Key(), Pos: c.KeyPos, Paths: r.scalars(c)})
+			}
+		case "include":
+			r.list(v, "a list of rule folders", func(c *Node) {
+				f := r.scalar(c)
+				if f.Value == "" {
+					r.add(c.Pos, "include: expected a folder, relative to this header (such as ../shared)")
+					return
+				}
+				rs.Include = append(rs.Include, f)
+			})
+		case "params":
+			if v.Kind != Object {
+				r.add(v.Pos, "params: expected a mapping of names to values, found %s", KindPhrase(v))
+				return
+			}
+			for _, c := range v.Children() {
+				if !identRE.MatchString(c.Key()) {
+					r.add(c.KeyPos, "param name %q is not an identifier (letters, digits, _)", c.Key())
+					continue
+				}
+				rs.Params = append(rs.Params, ParamSpec{Name: c.Key(), Pos: c.KeyPos, Value: c})
 			}
 		case "disable":
 			r.list(v, "a list of rule ids", func(c *Node) { rs.Disable = append(rs.Disable, r.scalar(c)) })
@@ -503,8 +539,8 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 	if rs.Name == "" {
 		r.add(r.keyPos(root, "name"), "a ruleset needs a 'name'")
 	}
-	if (len(rs.Disable) > 0 || len(rs.Levels) > 0) && rs.Extends.Value == "" {
-		r.add(r.keyPos(root, "disable"), "'disable' and 'levels' change inherited rules: they need 'extends'")
+	if (len(rs.Disable) > 0 || len(rs.Levels) > 0) && rs.Extends.Value == "" && len(rs.Include) == 0 {
+		r.add(r.keyPos(root, "disable"), "'disable' and 'levels' change inherited or included rules: they need 'extends' or 'include'")
 	}
 	if rs.Tag == "" {
 		r.add(r.keyPos(root, "tag"), "a ruleset needs a 'tag' (the spec tag it is pinned at)")

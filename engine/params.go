@@ -1,0 +1,199 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/celint/celint/loader"
+)
+
+// ParamKey is the member of a mapping that stands for a param of the
+// ruleset header ({$param: name}) in a schema fragment or an inline
+// example document.
+const ParamKey = "$param"
+
+// ParamsVariable is the document variable CEL reads the params as.
+const ParamsVariable = "params"
+
+// paramsVariable returns the header variable that holds the params, as a
+// CEL literal, or false when there are none.
+func paramsVariable(spec *loader.RulesetSpec) (loader.NamedExpr, map[string]*loader.Node, error) {
+	if len(spec.Params) == 0 {
+		return loader.NamedExpr{}, nil, nil
+	}
+	nodes := map[string]*loader.Node{}
+	var b strings.Builder
+	b.WriteString("{")
+	for i, p := range spec.Params {
+		if _, dup := nodes[p.Name]; dup {
+			return loader.NamedExpr{}, nil, &loader.Error{File: spec.File, Pos: p.Pos, Msg: fmt.Sprintf("param %q is declared twice", p.Name)}
+		}
+		nodes[p.Name] = p.Value
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(p.Name))
+		b.WriteString(": ")
+		writeCELLiteral(&b, p.Value.Value())
+	}
+	b.WriteString("}")
+	at := spec.Params[0].Pos
+	return loader.NamedExpr{Name: ParamsVariable, NamePos: at, Expr: loader.Expr{Text: b.String(), Pos: at}}, nodes, nil
+}
+
+// writeCELLiteral writes v, a value of a rule file, as a CEL literal.
+func writeCELLiteral(b *strings.Builder, v any) {
+	switch t := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		b.WriteString(strconv.FormatBool(t))
+	case int64:
+		b.WriteString(strconv.FormatInt(t, 10))
+	case float64:
+		s := strconv.FormatFloat(t, 'g', -1, 64)
+		if !strings.ContainsAny(s, ".eE") && !math.IsInf(t, 0) && !math.IsNaN(t) {
+			s += ".0"
+		}
+		b.WriteString(s)
+	case string:
+		b.WriteString(strconv.Quote(t))
+	case []any:
+		b.WriteString("[")
+		for i, e := range t {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeCELLiteral(b, e)
+		}
+		b.WriteString("]")
+	case map[string]any:
+		b.WriteString("{")
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(strconv.Quote(k))
+			b.WriteString(": ")
+			writeCELLiteral(b, t[k])
+		}
+		b.WriteString("}")
+	}
+}
+
+// isParamRef reports whether n is a {$param: name} mapping, and the name.
+func isParamRef(n *loader.Node) (string, bool) {
+	if n.Kind != loader.Object || n.Len() != 1 {
+		return "", false
+	}
+	c := n.Children()[0]
+	if c.Key() != ParamKey {
+		return "", false
+	}
+	name, _ := c.Value().(string)
+	return name, true
+}
+
+// withParams is the native value of n with every {$param: name} mapping
+// replaced by the value of the ruleset's param; fail reports one that names
+// no param.
+func (rs *Ruleset) withParams(n *loader.Node, fail func(loader.Pos, string, ...any)) any {
+	if name, ok := isParamRef(n); ok {
+		p, found := rs.params[name]
+		if !found {
+			fail(n.Pos, "%s %q: no such param in the ruleset header (%s)", ParamKey, name, knownParams(rs))
+			return nil
+		}
+		return p.Value()
+	}
+	switch n.Kind {
+	case loader.Object:
+		out := make(map[string]any, n.Len())
+		for _, c := range n.Children() {
+			out[c.Key()] = rs.withParams(c, fail)
+		}
+		return out
+	case loader.Array:
+		out := make([]any, 0, n.Len())
+		for _, c := range n.Children() {
+			out = append(out, rs.withParams(c, fail))
+		}
+		return out
+	}
+	return n.Value()
+}
+
+// hasParamRef reports whether n holds a {$param: name} mapping.
+func hasParamRef(n *loader.Node) bool {
+	if _, ok := isParamRef(n); ok {
+		return true
+	}
+	return slices.ContainsFunc(n.Children(), hasParamRef)
+}
+
+func knownParams(rs *Ruleset) string {
+	if len(rs.params) == 0 {
+		return "it declares none"
+	}
+	names := make([]string, 0, len(rs.params))
+	for k := range rs.params {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return "known: " + strings.Join(names, ", ")
+}
+
+// includedRules compiles the rule files of the folders the header
+// includes, each in the ruleset's context. A folder's fixtures/ serves
+// its rules' examples when it has one, the ruleset's fixtures otherwise.
+// A rule id that two included folders declare is an error.
+func (rs *Ruleset) includedRules(spec *loader.RulesetSpec, issues *loader.Issues) []*Rule {
+	var out []*Rule
+	from := map[string]string{} // rule id -> the folder that included it
+	for _, inc := range spec.Include {
+		dir := path.Join(rs.Dir, inc.Value)
+		if path.IsAbs(inc.Value) || !fs.ValidPath(dir) {
+			issues.Append(&loader.Error{File: spec.File, Pos: inc.Pos, Msg: fmt.Sprintf("include %q: expected a folder inside the ruleset's file system, relative to this header", inc.Value)})
+			continue
+		}
+		files, err := ReadRuleFiles(rs.FS, dir, rs.opts.DisplayDir)
+		if err != nil {
+			issues.Append(&loader.Error{File: spec.File, Pos: inc.Pos, Msg: fmt.Sprintf("include %q: %v", inc.Value, err), Err: err})
+			continue
+		}
+		fix := rs.ownFixtures()
+		fixDir := path.Join(dir, FixturesFolder)
+		if st, err := fs.Stat(rs.FS, fixDir); err == nil && st.IsDir() {
+			fix = fixtureDir{fs: rs.FS, dir: fixDir, at: path.Join(rs.opts.DisplayDir, fixDir)}
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			issues.Append(&loader.Error{File: spec.File, Pos: inc.Pos, Msg: fmt.Sprintf("include %q: cannot read its fixtures folder: %s", inc.Value, unwrapPathError(err)), Err: err})
+		}
+		rules, err := rs.compileFiles(files, fix, rs.opts.Lazy)
+		issues.Append(err)
+		for _, r := range rules {
+			if prev, dup := from[r.ID]; dup {
+				issues.Append(&loader.Error{File: spec.File, Pos: inc.Pos, Msg: fmt.Sprintf("include %q: rule %s is also included from %s", inc.Value, r.ID, prev)})
+				continue
+			}
+			from[r.ID] = inc.Value
+			// Published with the ruleset's own rules.
+			r.Published = rs.SourceBase != "" || rs.Docs.Pages != ""
+			if rs.SourceBase != "" {
+				r.SourceURL = rs.SourceBase + path.Base(r.File)
+			}
+			out = append(out, r)
+		}
+	}
+	return out
+}
