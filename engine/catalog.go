@@ -160,7 +160,8 @@ func (c *Catalog) candidates(pinned *Ruleset) []*Ruleset {
 }
 
 // Load parses a document and chooses its ruleset: pinned when not nil, else
-// the newest ruleset that accepts the version the document declares. The
+// the newest ruleset that accepts the version the document declares,
+// pinned at a release when one accepts it, else at a pre-release. The
 // document is read with the chosen ruleset's options; name is used in
 // positions and to tell JSON from YAML.
 func (c *Catalog) Load(name string, data []byte, pinned *Ruleset) (*loader.Document, *Ruleset, error) {
@@ -179,38 +180,90 @@ func (c *Catalog) Load(name string, data []byte, pinned *Ruleset) (*loader.Docum
 	if len(c.rulesets) == 0 {
 		return nil, nil, &loader.Error{File: name, Msg: "no rulesets to choose from", Err: ErrNoRuleset}
 	}
+	// A ruleset pinned at a release is chosen before one pinned at a
+	// pre-release (v0.9.0-rc.3), which checks a document only when no
+	// release accepts it. Each options set is parsed with once.
 	var first *loader.Document
-	var declared []string
-	for i, rs := range c.rulesets {
-		doc, err := loader.Parse(name, data, rs.LoadOptions)
-		if err != nil {
-			if i == 0 {
-				return nil, nil, err
+	parsed := map[*Ruleset]*loader.Document{}
+	for _, stable := range []bool{true, false} {
+		for i, rs := range c.rulesets {
+			if IsPrerelease(rs.Tag) == stable {
+				continue
 			}
-			continue
+			doc, ok := parsed[rs]
+			if !ok {
+				var err error
+				doc, err = loader.Parse(name, data, rs.LoadOptions)
+				if err != nil {
+					if i == 0 {
+						return nil, nil, err
+					}
+					parsed[rs] = nil
+					continue
+				}
+				parsed[rs] = doc
+			}
+			if doc == nil {
+				continue
+			}
+			if first == nil {
+				first = doc
+			}
+			if rs.AcceptsDocument(doc) {
+				return doc, rs, nil
+			}
 		}
-		if first == nil {
-			first = doc
-		}
-		if rs.AcceptsDocument(doc) {
-			return doc, rs, nil
-		}
-		if rs.Accepts != nil {
-			declared = append(declared, fmt.Sprintf("%s accepts %s %s", rs, rs.Accepts.Path, strings.Join(rs.Accepts.Versions, ", ")))
-		}
+	}
+	if first == nil {
+		// Every ruleset refused the document: the newest one's reason.
+		_, err := loader.Parse(name, data, c.rulesets[0].LoadOptions)
+		return nil, nil, err
 	}
 	for _, rs := range c.rulesets {
 		if rs.Accepts == nil {
 			continue
 		}
-		if rs.Accepts.versionNode(first) == nil {
+		n := rs.Accepts.versionNode(first)
+		if n == nil || n.Kind != loader.String {
 			return nil, nil, notVersioned(name, first, c.rulesets)
 		}
-		n := rs.Accepts.versionNode(first)
 		return nil, nil, &loader.Error{File: name, Pos: n.Pos, Err: ErrNoRuleset,
-			Msg: fmt.Sprintf("version %q is not accepted by any embedded or added ruleset (%s)", n.Value(), strings.Join(declared, "; "))}
+			Msg: fmt.Sprintf("%s %q is not a version celint has rules for; it knows %s. Declare one of those, or check the document with another version's rules using --spec (celint version lists them)",
+				rs.Accepts.Path, n.Value(), knownVersions(c.rulesets))}
 	}
 	return nil, nil, &loader.Error{File: name, Pos: first.Root.Pos, Err: ErrNoRuleset, Msg: "no ruleset accepts this document"}
+}
+
+// knownVersions lists the versions the rulesets accept, each with the
+// rulesets that accept it: "0.8.0 (mcpdesc@v0.8.0, mcpdesc@v0.9.0-rc.3),
+// 0.9.0 (mcpdesc@v0.9.0-rc.3)".
+func knownVersions(rulesets []*Ruleset) string {
+	by := map[string][]string{}
+	var versions []string
+	for _, rs := range rulesets {
+		if rs.Accepts == nil {
+			continue
+		}
+		for _, v := range rs.Accepts.Versions {
+			if _, ok := by[v]; !ok {
+				versions = append(versions, v)
+			}
+			by[v] = append(by[v], rs.String())
+		}
+	}
+	slices.SortFunc(versions, CompareTags)
+	parts := make([]string, len(versions))
+	for i, v := range versions {
+		parts[i] = fmt.Sprintf("%s (%s)", v, strings.Join(by[v], ", "))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// IsPrerelease reports whether a spec tag names a pre-release, such as
+// v0.9.0-rc.3. A tag that is not a version is not one.
+func IsPrerelease(tag string) bool {
+	v, ok := parseTag(tag)
+	return ok && v.pre != ""
 }
 
 // notVersioned explains why doc declares no version any of the rulesets

@@ -100,7 +100,7 @@ func TestPinnedRulesetsCoexist(t *testing.T) {
 
 	// A version nobody accepts is an input error naming the versions.
 	p3 := writeDoc(t, "format: \"3\"\n")
-	if _, _, err := cat.LoadFile(p3, nil); err == nil || !strings.Contains(err.Error(), `version "3" is not accepted`) || !errors.Is(err, engine.ErrNoRuleset) {
+	if _, _, err := cat.LoadFile(p3, nil); err == nil || !strings.Contains(err.Error(), `format "3" is not a version celint has rules for; it knows 1 (tiny@v1.0.0), 2 (tiny@v2.0.0, tiny@v1.0.0)`) || !errors.Is(err, engine.ErrNoRuleset) {
 		t.Errorf("format 3: got %v, want an error wrapping ErrNoRuleset", err)
 	}
 	if _, err := cat.Find("v9"); err == nil {

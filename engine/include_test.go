@@ -129,3 +129,38 @@ func TestIncludeErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestStableBeforePrerelease: without a pin, a document is checked by the
+// newest ruleset pinned at a release that accepts its version; a
+// pre-release checks it only when no release does.
+func TestStableBeforePrerelease(t *testing.T) {
+	fsys := fstest.MapFS{}
+	for _, h := range []struct{ dir, tag, versions string }{
+		{"f/a", "v0.8.0", `["0.8.0"]`},
+		{"f/b", "v0.9.0-rc.3", `["0.8.0", "0.9.0"]`},
+		{"f/c", "v0.7.0", `["0.7.0", "0.8.0"]`},
+	} {
+		fsys[h.dir+"/ruleset.yaml"] = &fstest.MapFile{Data: []byte("name: f\ntag: " + h.tag + "\naccepts: {path: v, versions: " + h.versions + "}\n")}
+	}
+	var all []*engine.Ruleset
+	for _, dir := range []string{"f/a", "f/b", "f/c"} {
+		rs, err := engine.LoadRuleset(fsys, dir, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, rs)
+	}
+	cat, err := engine.NewCatalog(all...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v, want := range map[string]string{"0.7.0": "f@v0.7.0", "0.8.0": "f@v0.8.0", "0.9.0": "f@v0.9.0-rc.3"} {
+		_, rs, err := cat.Load("d.json", []byte(`{"v": "`+v+`"}`), nil)
+		if err != nil || rs.String() != want {
+			t.Errorf("%s: chose %v (%v), want %s", v, rs, err, want)
+		}
+	}
+	if !engine.IsPrerelease("v0.9.0-rc.3") || engine.IsPrerelease("v0.8.0") || engine.IsPrerelease("house") {
+		t.Error("IsPrerelease")
+	}
+}
