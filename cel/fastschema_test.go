@@ -173,6 +173,25 @@ func TestFastSchemaAgrees(t *testing.T) {
 func rulesetSchemasAndValues(t *testing.T) (schemas, values []any) {
 	t.Helper()
 	files, _ := filepath.Glob("../rulesets/*/*/*.yaml")
+	paramSets := []map[string]any{nil}
+	for _, f := range files {
+		if filepath.Base(f) != "ruleset.yaml" {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var h struct {
+			Params map[string]any `yaml:"params"`
+		}
+		if err := yaml.Unmarshal(data, &h); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if h.Params != nil {
+			paramSets = append(paramSets, jsonish(h.Params).(map[string]any))
+		}
+	}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -193,7 +212,13 @@ func rulesetSchemasAndValues(t *testing.T) (schemas, values []any) {
 		}
 		for _, r := range file.Rules {
 			if r.Schema != nil {
-				schemas = append(schemas, jsonish(r.Schema))
+				// A schema that names header params is taken with each
+				// header's values.
+				for _, ps := range paramSets {
+					if sch, ok := withParams(jsonish(r.Schema), ps); ok {
+						schemas = append(schemas, sch)
+					}
+				}
 			}
 			for _, ex := range append(r.Examples.Valid, r.Examples.Invalid...) {
 				if ex.Document != nil {
@@ -203,6 +228,36 @@ func rulesetSchemasAndValues(t *testing.T) (schemas, values []any) {
 		}
 	}
 	return schemas, values
+}
+
+// withParams replaces each {"$param": name} mapping of v with params[name];
+// false when v names a param that params lacks.
+func withParams(v any, params map[string]any) (any, bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		if name, ok := x["$param"].(string); ok && len(x) == 1 {
+			p, found := params[name]
+			return p, found
+		}
+		out := map[string]any{}
+		for k, e := range x {
+			var ok bool
+			if out[k], ok = withParams(e, params); !ok {
+				return nil, false
+			}
+		}
+		return out, true
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			var ok bool
+			if out[i], ok = withParams(e, params); !ok {
+				return nil, false
+			}
+		}
+		return out, true
+	}
+	return v, true
 }
 
 // jsonish turns what yaml.v3 decodes into the document form: maps with

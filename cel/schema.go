@@ -375,7 +375,11 @@ func (pl *placer) place(e *jsonschema.ValidationError, schemaURL, kwLoc string) 
 			add(ptr, h, m, fmt.Sprintf("unknown member %q", m))
 			return
 		}
-		add(ptr, "false", "", "not allowed (the schema is false)")
+		member := ""
+		if h := holdingKeyword(keywordLocation); (h == "properties" || h == "patternProperties") && len(e.InstanceLocation) > 0 {
+			member = e.InstanceLocation[len(e.InstanceLocation)-1] // a member the schema does not allow
+		}
+		add(ptr, "false", member, "not allowed (the schema is false)")
 	default:
 		add(ptr, keywordName(e.ErrorKind), "", kindMessage(e.ErrorKind))
 	}

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"path"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,30 +23,36 @@ const ParamKey = "$param"
 // ParamsVariable is the document variable CEL reads the params as.
 const ParamsVariable = "params"
 
-// paramsVariable returns the header variable that holds the params, as a
-// CEL literal, or false when there are none.
-func paramsVariable(spec *loader.RulesetSpec) (loader.NamedExpr, map[string]*loader.Node, error) {
+// headerParams returns the params the header declares, by name.
+func headerParams(spec *loader.RulesetSpec) (map[string]*loader.Node, error) {
 	if len(spec.Params) == 0 {
-		return loader.NamedExpr{}, nil, nil
+		return nil, nil
 	}
 	nodes := map[string]*loader.Node{}
-	var b strings.Builder
-	b.WriteString("{")
-	for i, p := range spec.Params {
+	for _, p := range spec.Params {
 		if _, dup := nodes[p.Name]; dup {
-			return loader.NamedExpr{}, nil, &loader.Error{File: spec.File, Pos: p.Pos, Msg: fmt.Sprintf("param %q is declared twice", p.Name)}
+			return nil, &loader.Error{File: spec.File, Pos: p.Pos, Msg: fmt.Sprintf("param %q is declared twice", p.Name)}
 		}
 		nodes[p.Name] = p.Value
+	}
+	return nodes, nil
+}
+
+// paramsVariable is the document variable that holds params, as a CEL
+// literal map, declared at pos.
+func paramsVariable(params map[string]*loader.Node, pos loader.Pos) loader.NamedExpr {
+	var b strings.Builder
+	b.WriteString("{")
+	for i, name := range slices.Sorted(maps.Keys(params)) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(strconv.Quote(p.Name))
+		b.WriteString(strconv.Quote(name))
 		b.WriteString(": ")
-		writeCELLiteral(&b, p.Value.Value())
+		writeCELLiteral(&b, params[name].Value())
 	}
 	b.WriteString("}")
-	at := spec.Params[0].Pos
-	return loader.NamedExpr{Name: ParamsVariable, NamePos: at, Expr: loader.Expr{Text: b.String(), Pos: at}}, nodes, nil
+	return loader.NamedExpr{Name: ParamsVariable, NamePos: pos, Expr: loader.Expr{Text: b.String(), Pos: pos}}
 }
 
 // writeCELLiteral writes v, a value of a rule file, as a CEL literal.
@@ -197,3 +205,36 @@ func (rs *Ruleset) includedRules(spec *loader.RulesetSpec, issues *loader.Issues
 	}
 	return out
 }
+
+// applicableExamples returns the examples whose params, if they name any,
+// have the values the ruleset's header gives them; fail reports a param
+// the header does not declare.
+func (rs *Ruleset) applicableExamples(ex loader.ExamplesSpec, fail func(loader.Pos, string, ...any)) loader.ExamplesSpec {
+	keep := func(list []loader.ExampleSpec) []loader.ExampleSpec {
+		var out []loader.ExampleSpec
+		for _, e := range list {
+			ok := true
+			for _, p := range e.Params {
+				v, found := rs.params[p.Name]
+				if !found {
+					fail(p.Pos, "params: no param %q in the ruleset header (%s)", p.Name, knownParams(rs))
+					ok = false
+					continue
+				}
+				if !reflect.DeepEqual(v.Value(), p.Value.Value()) {
+					ok = false
+				}
+			}
+			if ok {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	if !slices.ContainsFunc(ex.Valid, hasParams) && !slices.ContainsFunc(ex.Invalid, hasParams) {
+		return ex
+	}
+	return loader.ExamplesSpec{Valid: keep(ex.Valid), Invalid: keep(ex.Invalid)}
+}
+
+func hasParams(e loader.ExampleSpec) bool { return len(e.Params) > 0 }

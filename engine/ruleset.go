@@ -44,7 +44,8 @@ type Ruleset struct {
 	SourceBase string // URL prefix of the rule files at the pinned tag, if published
 	// Docs are the URL bases of the ruleset's published pages,
 	// specification and fixtures (the header's docs block); empty for a
-	// ruleset that publishes none, and not inherited through extends.
+	// ruleset that publishes none. Only its section map (Sections) is
+	// inherited through extends, when the header gives none.
 	Docs loader.DocsSpec
 	// Accepts says which documents the ruleset is for; nil accepts any.
 	Accepts *Accepts
@@ -584,6 +585,9 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 		}
 	}
 	rs.Name, rs.Tag, rs.Title, rs.SourceBase, rs.Docs = spec.Name, spec.Tag, spec.Title, spec.SourceBase, spec.Docs
+	if base != nil && rs.Docs.Sections == nil {
+		rs.Docs.Sections = base.Docs.Sections // the chapters' pages, which versions usually keep
+	}
 	rs.FS, rs.Dir, rs.Fixtures, rs.fixturesAt = fsys, dir, "", ""
 	if spec.Accepts != nil {
 		sel, err := parseSelector(spec.Accepts.Path.Value)
@@ -633,21 +637,26 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 	if err := issues.Err(); err != nil {
 		return nil, err
 	}
-	env, err := rs.newEnv(spec.File, base)
+	env, err := rs.newEnv(spec.File, base, len(spec.Params) > 0)
 	if err != nil {
 		return nil, err
 	}
 	headerVars := spec.Variables
-	pv, params, err := paramsVariable(spec)
+	params, err := headerParams(spec)
 	if err != nil {
 		return nil, err
 	}
 	if params != nil {
-		if rs.params != nil {
-			return nil, &loader.Error{File: spec.File, Pos: spec.Params[0].Pos, Msg: "a ruleset that extends another inherits its params; leave 'params' out"}
+		// An extending ruleset's params replace those of the same name
+		// it inherits; CEL reads them all as one new params variable.
+		merged := maps.Clone(rs.params)
+		if merged == nil {
+			merged = map[string]*loader.Node{}
 		}
-		rs.params = params
-		headerVars = append(loader.Vars{pv}, headerVars...)
+		maps.Copy(merged, params)
+		rs.params = merged
+		rs.docVars = slices.DeleteFunc(slices.Clone(rs.docVars), func(v *variable) bool { return v.name == ParamsVariable })
+		headerVars = append(loader.Vars{paramsVariable(merged, spec.Params[0].Pos)}, headerVars...)
 	}
 	env, vars, err := compileVars(env, spec.File, headerVars, DocumentCostLimit)
 	if err != nil {
@@ -774,7 +783,7 @@ func (rs *Ruleset) selectors(file string, paths []loader.Scalar, fail func(loade
 // newEnv builds the CEL environment of the ruleset's rules: the celint
 // library at the ruleset's version, the engine's variables, the scope
 // functions, and the inherited document variables.
-func (rs *Ruleset) newEnv(file string, base *Ruleset) (*cel.Env, error) {
+func (rs *Ruleset) newEnv(file string, base *Ruleset, ownParams bool) (*cel.Env, error) {
 	cfg := cel.Config{CostLimit: rs.opts.CostLimit, Extra: slices.Clone(rs.opts.Functions), Library: rs.library, Caches: rs.caches, Checked: rs.opts.Checked}
 	if rs.refs != nil {
 		cfg.ReferenceKey = rs.refs.key
@@ -787,6 +796,9 @@ func (rs *Ruleset) newEnv(file string, base *Ruleset) (*cel.Env, error) {
 	}
 	if base != nil {
 		for _, v := range base.docVars {
+			if ownParams && v.name == ParamsVariable {
+				continue // declared again with the header's own
+			}
 			if env, err = env.Extend(cel.Var{Name: v.name, Type: v.prg.OutputType()}); err != nil {
 				return nil, &loader.Error{File: file, Msg: err.Error(), Err: err}
 			}
@@ -1021,6 +1033,7 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 	fail := func(p loader.Pos, format string, args ...any) {
 		issues.Append(&loader.Error{File: file, Pos: p, Msg: fmt.Sprintf(format, args...)})
 	}
+	r.Examples = rs.applicableExamples(spec.Examples, fail)
 	for _, g := range spec.Given {
 		r.given = append(r.given, rs.selectors(file, []loader.Scalar{g}, fail, nil)...)
 	}

@@ -264,6 +264,9 @@ type ExampleSpec struct {
 	// Expect, on an invalid example, lists every diagnostic the rule must
 	// give on the example, no more and no fewer.
 	Expect []ExpectSpec
+	// Params, when not empty, limits the example to the rulesets whose
+	// header params have these values.
+	Params []ParamSpec
 	Pos    Pos
 }
 
@@ -1047,9 +1050,17 @@ func (r *reader) examples(n *Node, out *ExamplesSpec) {
 
 func (r *reader) example(n *Node, valid bool) ExampleSpec {
 	e := ExampleSpec{Pos: n.Pos}
-	fields := []string{"title", "source", "document", "selected", "expect"}
+	fields := []string{"title", "source", "document", "selected", "expect", "params"}
 	r.members(n, "an example", fields, func(key string, v *Node) {
 		switch key {
+		case "params":
+			if v.Kind != Object {
+				r.add(v.Pos, "params: expected a mapping of header params to the values the example needs, found %s", KindPhrase(v))
+				return
+			}
+			for _, c := range v.Children() {
+				e.Params = append(e.Params, ParamSpec{Name: c.Key(), Pos: c.KeyPos, Value: c})
+			}
 		case "title":
 			e.Title = r.str(v)
 		case "source":

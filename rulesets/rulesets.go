@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"strings"
 
 	"github.com/celint/celint/cel"
 	"github.com/celint/celint/engine"
@@ -27,15 +28,24 @@ func Load(opts engine.Options) ([]*engine.Ruleset, error) {
 }
 
 // LoadFS compiles every ruleset found as <name>/<tag>/ruleset.yaml in fsys.
+// A ruleset that extends another of them (extends: name@tag) is compiled
+// after it.
 func LoadFS(fsys fs.FS, opts engine.Options) ([]*engine.Ruleset, error) {
-	headers, err := fs.Glob(fsys, path.Join("*", "*", engine.HeaderFile))
+	headers, err := Headers(fsys)
 	if err != nil {
 		return nil, err
 	}
 	var out []*engine.Ruleset
+	loaded := map[string]*engine.Ruleset{}
 	for _, h := range headers {
 		dir := path.Dir(h)
 		o := opts
+		o.Bases = func(spec string) (*engine.Ruleset, error) {
+			if rs := loaded[spec]; rs != nil {
+				return rs, nil
+			}
+			return nil, fmt.Errorf("no embedded ruleset %s", spec)
+		}
 		if o.Checked == nil {
 			if o.Checked, err = readStartupFile(fsys, dir, CheckedFile, cel.ReadCheckedExprs); err != nil {
 				return nil, err
@@ -50,7 +60,63 @@ func LoadFS(fsys fs.FS, opts engine.Options) ([]*engine.Ruleset, error) {
 		if err != nil {
 			return nil, err
 		}
+		loaded[rs.String()] = rs
 		out = append(out, rs)
+	}
+	return out, nil
+}
+
+// Headers returns the ruleset headers of fsys (<name>/<tag>/ruleset.yaml),
+// each after the header of the ruleset it extends.
+func Headers(fsys fs.FS) ([]string, error) {
+	headers, err := fs.Glob(fsys, path.Join("*", "*", engine.HeaderFile))
+	if err != nil {
+		return nil, err
+	}
+	return baseFirst(fsys, headers)
+}
+
+// baseFirst orders the headers so that a ruleset comes after the one it
+// extends; a cycle of extends is an error.
+func baseFirst(fsys fs.FS, headers []string) ([]string, error) {
+	byName := map[string]string{} // name@tag -> header
+	extends := map[string]string{} // header -> the name@tag it extends
+	for _, h := range headers {
+		data, err := fs.ReadFile(fsys, h)
+		if err != nil {
+			return nil, err
+		}
+		spec, err := loader.ReadRulesetSpec(h, data)
+		if err != nil {
+			return nil, err
+		}
+		byName[spec.Name+"@"+spec.Tag] = h
+		extends[h] = spec.Extends.Value
+	}
+	var out []string
+	state := map[string]int{} // 1: being placed, 2: placed
+	var place func(h string, chain []string) error
+	place = func(h string, chain []string) error {
+		switch state[h] {
+		case 2:
+			return nil
+		case 1:
+			return fmt.Errorf("%s: the rulesets extend one another in a cycle (%s)", h, strings.Join(append(chain, h), " -> "))
+		}
+		state[h] = 1
+		if base, ok := byName[extends[h]]; ok {
+			if err := place(base, append(chain, h)); err != nil {
+				return err
+			}
+		}
+		state[h] = 2
+		out = append(out, h)
+		return nil
+	}
+	for _, h := range headers {
+		if err := place(h, nil); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

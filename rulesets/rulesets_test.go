@@ -3,7 +3,7 @@ package rulesets_test
 import (
 	"bytes"
 	"flag"
-	"io/fs"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -53,17 +53,26 @@ var update = flag.Bool("update", false, "rewrite each ruleset's checked expressi
 // -update both are rewritten. A ruleset loaded with them compiles every
 // rule without parsing a rule file, or parsing or checking an expression.
 func TestStartupFiles(t *testing.T) {
-	headers, err := fs.Glob(rulesets.Files(), "*/*/"+engine.HeaderFile)
+	headers, err := rulesets.Headers(rulesets.Files())
 	if err != nil || len(headers) == 0 {
 		t.Fatalf("no rulesets: %v", err)
+	}
+	loaded := map[string]*engine.Ruleset{} // the bases of those that extend one
+	bases := func(spec string) (*engine.Ruleset, error) {
+		if rs := loaded[spec]; rs != nil {
+			return rs, nil
+		}
+		return nil, fmt.Errorf("no ruleset %s", spec)
 	}
 	for _, h := range headers {
 		dir := path.Dir(h)
 		rec := cel.RecordCheckedExprs()
 		recTrees := loader.RecordTrees()
-		if _, err := engine.LoadRuleset(rulesets.Files(), dir, engine.Options{Checked: rec, Trees: recTrees}); err != nil {
+		rs, err := engine.LoadRuleset(rulesets.Files(), dir, engine.Options{Checked: rec, Trees: recTrees, Bases: bases})
+		if err != nil {
 			t.Fatal(err)
 		}
+		loaded[rs.String()] = rs
 		stale := false
 		for _, f := range []struct {
 			name string
@@ -98,7 +107,7 @@ func TestStartupFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := engine.LoadRuleset(rulesets.Files(), dir, engine.Options{Checked: stored, Trees: trees}); err != nil {
+		if _, err := engine.LoadRuleset(rulesets.Files(), dir, engine.Options{Checked: stored, Trees: trees, Bases: bases}); err != nil {
 			t.Fatal(err)
 		}
 		if trees.Hits() != recTrees.Len() || trees.Hits() == 0 {

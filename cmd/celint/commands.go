@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
@@ -213,7 +214,9 @@ func runExplain(args []string, stdout, stderr io.Writer) (int, error) {
 	var ids []string
 	for _, rs := range f.rulesetFor(cat, pinned) {
 		for _, r := range rs.Rules {
-			ids = append(ids, r.ID)
+			if !slices.Contains(ids, r.ID) { // a rule of several versions, once
+				ids = append(ids, r.ID)
+			}
 		}
 	}
 	if near := nearest(rest[0], ids); len(near) > 0 {

@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 
 	"github.com/celint/celint/engine"
 	"github.com/celint/celint/internal/safetext"
@@ -63,8 +64,19 @@ func printVersion(w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("embedded rulesets: %w", err)
 	}
-	for _, rs := range all {
-		fmt.Fprintf(w, "ruleset %s (%d rules)\n", rs, len(rs.Rules))
+	cat, err := engine.NewCatalog(all...)
+	if err != nil {
+		return err
+	}
+	for _, rs := range cat.Rulesets() {
+		fmt.Fprintf(w, "ruleset %s (%d rules)", rs, len(rs.Rules))
+		if a := rs.Accepts; a != nil {
+			fmt.Fprintf(w, ": %s %s", a.Path, strings.Join(a.Versions, ", "))
+		}
+		if engine.IsPrerelease(rs.Tag) {
+			fmt.Fprint(w, "; a pre-release, chosen only with --spec or for a version no release accepts")
+		}
+		fmt.Fprintln(w)
 	}
 	return nil
 }
