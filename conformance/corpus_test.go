@@ -21,6 +21,7 @@ import (
 	"github.com/celint/celint/internal/jsonpointer"
 	"github.com/celint/celint/internal/sharedtest"
 	"github.com/celint/celint/loader"
+	"github.com/celint/celint/rulesets"
 )
 
 // corpora are the fixture folders of the upstream corpus, by spec folder.
@@ -106,11 +107,21 @@ func readVerdicts(t *testing.T, corpus string) []refVerdict {
 	return out
 }
 
-// lintFixture lints one fixture with the whole catalog, as celint check
-// does; ok is false when the loader refused it (an input error).
+// lintFixture lints one fixture as celint check --spec does: a fixture of
+// spec/0.8.0 with mcpdesc@v0.8.0, one of spec/draft with
+// mcpdesc@v0.9.0-rc.3. ok is false when the loader refused it (an input
+// error).
 func lintFixture(t *testing.T, cat *engine.Catalog, path string) (ds []engine.Diagnostic, ok bool) {
 	t.Helper()
-	doc, rs, err := cat.LoadFile(path, nil)
+	tag := "v0.9.0-rc.3"
+	if strings.Contains(filepath.ToSlash(path), "/spec/0.8.0/") {
+		tag = "v0.8.0"
+	}
+	pinned, err := cat.Find(tag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, rs, err := cat.LoadFile(path, pinned)
 	if err != nil {
 		return nil, false
 	}
@@ -121,10 +132,11 @@ func lintFixture(t *testing.T, cat *engine.Catalog, path string) (ds []engine.Di
 	return ds, true
 }
 
+// corpusCatalog is the embedded catalog, in which lintFixture pins each
+// corpus's version.
 func corpusCatalog(t *testing.T) *engine.Catalog {
 	t.Helper()
-	rs := seedRuleset(t)
-	cat, err := engine.NewCatalog(rs)
+	cat, err := rulesets.Catalog(engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
