@@ -79,7 +79,7 @@ func Headers(fsys fs.FS) ([]string, error) {
 // baseFirst orders the headers so that a ruleset comes after the one it
 // extends; a cycle of extends is an error.
 func baseFirst(fsys fs.FS, headers []string) ([]string, error) {
-	byName := map[string]string{} // name@tag -> header
+	byName := map[string]string{}  // name@tag -> header
 	extends := map[string]string{} // header -> the name@tag it extends
 	for _, h := range headers {
 		data, err := fs.ReadFile(fsys, h)
