@@ -238,3 +238,16 @@ func (rs *Ruleset) applicableExamples(ex loader.ExamplesSpec, fail func(loader.P
 }
 
 func hasParams(e loader.ExampleSpec) bool { return len(e.Params) > 0 }
+
+// Params returns the header's params as JSON-compatible values, by name;
+// nil when it declares none.
+func (rs *Ruleset) Params() map[string]any {
+	if rs.params == nil {
+		return nil
+	}
+	out := make(map[string]any, len(rs.params))
+	for k, n := range rs.params {
+		out[k] = n.Value()
+	}
+	return out
+}

@@ -3,6 +3,8 @@ package ruledoc
 import (
 	"fmt"
 	"strings"
+
+	"github.com/celint/celint/engine"
 )
 
 // ruleBlock returns the YAML text of the rule list item that starts on line
@@ -62,4 +64,10 @@ func ruleBlock(src []byte, line int) (string, error) {
 // indentOf counts a line's leading spaces.
 func indentOf(l string) int {
 	return len(l) - len(strings.TrimLeft(l, " "))
+}
+
+// Source returns the YAML text of rule r as written in its rule file,
+// dedented (see ruleBlock).
+func Source(r *engine.Rule) (string, error) {
+	return ruleBlock(r.Text, int(r.Pos.Line))
 }
