@@ -90,7 +90,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	})
 	fset.BoolVar(&f.quiet, "quiet", false, "report errors only (warnings and infos still count for --fail-on and --max-warnings)")
 	fset.IntVar(&f.maxWarnings, "max-warnings", -1, "exit 1 when there are more than `N` warnings (-1: no limit)")
-	fset.StringVar(&f.config, "config", "", "read the config `file` (default: the nearest .celint.yaml from the current folder up)")
+	fset.StringVar(&f.config, "config", "", "read the config `file` (default: the nearest .celint.yaml from the current folder up to the repository root or the home folder)")
 	fset.BoolVar(&f.noConfig, "no-config", false, "ignore any config file")
 	fset.StringVar(&f.baseline, "baseline", "", "hide the findings recorded in this baseline `file`; report only new ones")
 	fset.StringVar(&f.writeBase, "write-baseline", "", "record today's findings in this baseline `file` (they are still reported, and do not fail the run)")
@@ -117,6 +117,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return exitError, err
 	}
+	shownConfig := noteConfig(cfg, stderr)
 	applyConfigDefaults(cfg, &f, set)
 	if _, err := report.New(f.format); err != nil {
 		return exitError, &usageError{command: "check", msg: err.Error()}
@@ -152,18 +153,16 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitError, err
 	}
 	files, walked, inputDiags := expandPaths(paths)
-	files = dropIgnored(cfg, files, cleaned(paths), stderr)
-	if len(f.ignore) > 0 {
-		cli := &config.Config{File: "--ignore", Dir: "."}
-		for _, p := range f.ignore {
-			cli.Ignore = append(cli.Ignore, config.Pattern{Text: p, File: "--ignore"})
-		}
-		files = dropIgnored(cli, files, cleaned(paths), stderr)
+	files, allIgnored := dropAllIgnored(cfg, f.ignore, files, cleaned(paths), walked, stderr)
+	// Before anything is linted: the baseline is read, and the files the
+	// run writes are checked.
+	base, err := readBaseline(f.baseline)
+	if err != nil {
+		return exitError, err
 	}
-	files = slices.DeleteFunc(files, func(file string) bool {
-		// The baseline celint reads or writes is never a document to check.
-		return file != "-" && (sameFile(file, f.baseline) || sameFile(file, f.writeBase))
-	})
+	if files, err = claimOutputs(files, walked, outs, f.writeBase, f.baseline, configFile(cfg)); err != nil {
+		return exitError, err
+	}
 	var filter func(*engine.Rule) bool
 	var keep func(engine.Diagnostic) bool
 	if f.only != "" {
@@ -266,7 +265,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 	}
 	engine.SortDiagnostics(diags)
-	if diags, err = applyBaseline(f.writeBase, f.baseline, diags, stderr); err != nil {
+	if diags, err = applyBaseline(f.writeBase, f.baseline, base, diags, stderr); err != nil {
 		return exitError, err
 	}
 	rin := report.Input{
@@ -275,6 +274,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		Rules:       reportRules(usedRules),
 		Sources:     sources,
 		ToolVersion: toolVersion(),
+		Config:      shownConfig,
 		Color:       wantColor(f.color, stdout),
 	}
 	if f.quiet {
@@ -301,6 +301,9 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if failOn >= 0 && d.Severity >= failOn && f.writeBase == "" {
 			code = exitFindings
 		}
+	}
+	if allIgnored {
+		return exitError, nil // nothing was checked: as for a folder without documents
 	}
 	return code, nil
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/celint/celint/engine"
 	"github.com/celint/celint/internal/baseline"
 	"github.com/celint/celint/internal/config"
+	"github.com/celint/celint/internal/outfile"
+	"github.com/celint/celint/internal/safetext"
 	"github.com/celint/celint/internal/suppress"
 	"github.com/celint/celint/loader"
 )
@@ -22,7 +24,8 @@ const suppressionRule = "celint.suppression"
 
 // loadConfig finds and reads the config file: --config names it,
 // --no-config ignores any, otherwise the nearest .celint.yaml from the
-// current folder up. Nil when there is none.
+// current folder up to the repository root or the home folder (see
+// config.Find). Nil when there is none.
 func loadConfig(file string, none bool) (*config.Config, error) {
 	if none {
 		if file != "" {
@@ -109,6 +112,107 @@ func dropIgnored(cfg *config.Config, files, named []string, stderr io.Writer) []
 	return out
 }
 
+// dropAllIgnored removes the files that the config's ignore patterns and
+// the --ignore patterns (cli) ignore, as dropIgnored does. When files were
+// found but every one is ignored, so that the run checks nothing, it says
+// so on stderr, naming the patterns, and reports whether that is an error:
+// it is when a folder or a glob found any of them (as a folder or a glob
+// that finds no document is), not when each was named on the command line
+// (each has had its note).
+func dropAllIgnored(cfg *config.Config, cli []string, files, named []string, walked map[string]bool, stderr io.Writer) ([]string, bool) {
+	all := slices.Clone(files)
+	files = dropIgnored(cfg, files, named, stderr)
+	var flags *config.Config
+	if len(cli) > 0 {
+		flags = &config.Config{File: "--ignore", Dir: "."}
+		for _, p := range cli {
+			flags.Ignore = append(flags.Ignore, config.Pattern{Text: p, File: "--ignore"})
+		}
+		files = dropIgnored(flags, files, named, stderr)
+	}
+	if len(files) > 0 || len(all) == 0 {
+		return files, false
+	}
+	// Which patterns ignored the files, each once, in the order met.
+	var by []string
+	found := false
+	for _, f := range all {
+		found = found || walked[f]
+		for _, c := range []*config.Config{cfg, flags} {
+			if c == nil {
+				continue
+			}
+			if p, ok := c.Ignored(f); ok {
+				where := "--ignore"
+				if c != flags {
+					where = shownPath(p.File)
+					if !p.Pos.IsZero() {
+						where += ":" + p.Pos.String()
+					}
+				}
+				if b := fmt.Sprintf("%s %q", where, p.Text); !slices.Contains(by, b) {
+					by = append(by, b)
+				}
+				break
+			}
+		}
+	}
+	if len(by) > 3 {
+		by = append(by[:3], "…")
+	}
+	what := "all " + plural(len(all), "file", "files") + " found are"
+	if len(all) == 1 {
+		what = "the one file found is"
+	}
+	fmt.Fprintln(stderr, safetext.GuardLine(safetext.Line(fmt.Sprintf("celint: nothing was checked: %s ignored by %s", what, strings.Join(by, ", ")))))
+	return files, found
+}
+
+// shownPath is how a path celint found is shown: relative to the working
+// folder when it is in that folder or one of its parents (a config file),
+// else as it is.
+func shownPath(p string) string {
+	if !filepath.IsAbs(p) {
+		return p
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	rel, err := filepath.Rel(wd, p)
+	if err != nil {
+		return p
+	}
+	segs := strings.Split(rel, string(filepath.Separator))
+	up := 0 // Rel gives a clean path: any ".." are its first elements
+	for up < len(segs) && segs[up] == ".." {
+		up++
+	}
+	if up == 0 || len(segs) == up+1 {
+		return rel
+	}
+	return p
+}
+
+// configFile is the path of cfg's file; "" for none.
+func configFile(cfg *config.Config) string {
+	if cfg == nil {
+		return ""
+	}
+	return cfg.File
+}
+
+// noteConfig says on stderr which config file the run uses, if any, and
+// returns its path as shown.
+func noteConfig(cfg *config.Config, stderr io.Writer) string {
+	if cfg == nil {
+		return ""
+	}
+	p := shownPath(cfg.File)
+	fmt.Fprintln(stderr, safetext.GuardLine(safetext.Line("celint: using config "+p)))
+	return p
+}
+
 // adjuster returns what is done to a document's diagnostics once its rules
 // ran: inline suppressions (YAML comments), then the config file's levels.
 func adjuster(cfg *config.Config) func(file string, doc *loader.Document, ds []engine.Diagnostic) []engine.Diagnostic {
@@ -143,18 +247,26 @@ func adjuster(cfg *config.Config) func(file string, doc *loader.Document, ds []e
 	}
 }
 
+// readBaseline reads the --baseline file (nil for ""), before anything is
+// linted: only a regular file of at most baseline.MaxBytes is read.
+func readBaseline(file string) (*baseline.Baseline, error) {
+	if file == "" {
+		return nil, nil
+	}
+	b, err := baseline.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("--baseline: %w", err)
+	}
+	return b, nil
+}
+
 // applyBaseline writes the findings to a new baseline (--write-baseline),
-// or hides those a baseline records (--baseline), saying what it did on
-// stderr.
-func applyBaseline(write, read string, ds []engine.Diagnostic, stderr io.Writer) ([]engine.Diagnostic, error) {
+// or hides those the baseline read from file (--baseline) records, saying
+// what it did on stderr.
+func applyBaseline(write, file string, read *baseline.Baseline, ds []engine.Diagnostic, stderr io.Writer) ([]engine.Diagnostic, error) {
 	if write != "" {
-		dir := filepath.Dir(write)
-		b := baseline.New(ds, dir)
-		var sb strings.Builder
-		if err := b.Write(&sb); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(write, []byte(sb.String()), 0o644); err != nil {
+		b := baseline.New(ds, filepath.Dir(write))
+		if err := outfile.Write(write, b.Write); err != nil {
 			return nil, fmt.Errorf("--write-baseline: %v", err)
 		}
 		n := 0
@@ -163,23 +275,15 @@ func applyBaseline(write, read string, ds []engine.Diagnostic, stderr io.Writer)
 				n++
 			}
 		}
-		fmt.Fprintf(stderr, "celint: recorded %s in %s\n", plural(n, "finding", "findings"), write)
+		fmt.Fprintf(stderr, "celint: recorded %s in %s\n", plural(n, "finding", "findings"), safetext.Line(write))
 		return ds, nil
 	}
-	if read == "" {
+	if file == "" {
 		return ds, nil
 	}
-	data, err := os.ReadFile(read)
-	if err != nil {
-		return nil, fmt.Errorf("--baseline: %v", err)
-	}
-	b, err := baseline.Read(read, data)
-	if err != nil {
-		return nil, err
-	}
-	res := b.Apply(ds, filepath.Dir(read))
+	res := read.Apply(ds, filepath.Dir(file))
 	gone := plural(res.Gone, "recorded finding is", "recorded findings are")
-	fmt.Fprintf(stderr, "celint: baseline %s: %s hidden, %s gone\n", read, plural(res.Hidden, "finding", "findings"), gone)
+	fmt.Fprintf(stderr, "celint: baseline %s: %s hidden, %s gone\n", safetext.Line(file), plural(res.Hidden, "finding", "findings"), gone)
 	return res.Kept, nil
 }
 

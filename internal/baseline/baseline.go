@@ -31,6 +31,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -39,10 +40,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/loader"
 )
 
 // version is the only baseline file version there is.
 const version = 1
+
+// MaxBytes bounds a baseline file: 64 MiB, some 300,000 findings with
+// their messages, far more than a project records.
+const MaxBytes = 64 << 20
+
+// MaxFindings bounds the findings of a baseline file. A file within
+// MaxBytes holds at most about 1.5 million of the smallest findings.
+const MaxFindings = 1 << 20
 
 // Baseline is a recorded set of findings.
 type Baseline struct {
@@ -203,6 +213,27 @@ func (b *Baseline) Write(w io.Writer) error {
 	return err
 }
 
+// ReadFile reads and parses the baseline file at path (see Read). Only a
+// regular file is read, after symbolic links: a named pipe, a device, a
+// socket or a folder is refused without being opened for long or waited on,
+// and a file larger than MaxBytes is refused before it is read. Every error
+// names path.
+func ReadFile(path string) (*Baseline, error) {
+	data, err := loader.ReadFile(path, MaxBytes)
+	if err != nil {
+		var le *loader.Error
+		if errors.As(err, &le) && errors.Is(err, loader.ErrLimit) {
+			size := ""
+			if st, serr := os.Stat(path); serr == nil {
+				size = fmt.Sprintf(" is %d bytes,", st.Size())
+			}
+			return nil, &readError{name: path, msg: fmt.Sprintf("the baseline%s more than the limit of %d bytes (64 MiB)", size, MaxBytes), err: err}
+		}
+		return nil, err
+	}
+	return Read(path, data)
+}
+
 // Read parses a baseline file's bytes. name is used in errors. A malformed
 // file gives an error naming the file and, where the problem is at a place
 // in the file, its line:col ("name:line:col: message"): JSON syntax errors,
@@ -210,7 +241,7 @@ func (b *Baseline) Write(w io.Writer) error {
 // version (the error says which versions are known), and findings that lack
 // a member or record the same key as an earlier one.
 func Read(name string, data []byte) (*Baseline, error) {
-	p := &reader{name: name, data: data}
+	p := &reader{name: name, data: data, maxFindings: MaxFindings}
 	return p.read()
 }
 
@@ -237,8 +268,9 @@ func (e *readError) Error() string {
 func (e *readError) Unwrap() error { return e.err }
 
 type reader struct {
-	name string
-	data []byte
+	name        string
+	data        []byte
+	maxFindings int // more findings are an error at the first one too many
 }
 
 // errAt returns an error at byte offset off of the file.
@@ -256,11 +288,13 @@ type member struct {
 }
 
 func (p *reader) read() (*Baseline, error) {
-	// Syntax first, so that every later step reads well-formed JSON. The
-	// offsets of a json.SyntaxError are just past the offending byte, or
-	// the end of the input when it ends too soon.
-	var whole json.RawMessage
-	if err := json.Unmarshal(p.data, &whole); err != nil {
+	// Syntax first, so that every later step reads well-formed JSON (and
+	// may find where a value ends by counting brackets). The offsets of a
+	// json.SyntaxError are just past the offending byte, or the end of the
+	// input when it ends too soon.
+	if !json.Valid(p.data) {
+		var whole json.RawMessage
+		err := json.Unmarshal(p.data, &whole)
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			off := int(se.Offset)
@@ -268,6 +302,9 @@ func (p *reader) read() (*Baseline, error) {
 				off--
 			}
 			return nil, p.errAt(off, err, "invalid JSON: %s", se.Error())
+		}
+		if err == nil {
+			err = errors.New("not valid JSON")
 		}
 		return nil, &readError{name: p.name, msg: "invalid JSON: " + err.Error(), err: err}
 	}
@@ -345,28 +382,25 @@ func (p *reader) read() (*Baseline, error) {
 
 // object reads the JSON object at offset off, which what describes for
 // errors, and returns its members by name. A value that is not an object,
-// a member not in known, and a member given twice are errors.
+// a member not in known, and a member given twice are errors. The data is
+// well-formed JSON.
 func (p *reader) object(off int, what string, known map[string]bool) (map[string]member, error) {
 	if off >= len(p.data) || p.data[off] != '{' {
 		return nil, p.errAt(off, nil, "%s must be a JSON object, not %s", what, describe(p.data, off))
 	}
-	dec := json.NewDecoder(bytes.NewReader(p.data[off:]))
-	if _, err := dec.Token(); err != nil { // '{'
-		return nil, p.errAt(off, err, "invalid JSON: %s", err)
-	}
 	ms := make(map[string]member)
-	for dec.More() {
-		keyOff := skipSeparators(p.data, off+int(dec.InputOffset()))
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, p.errAt(keyOff, err, "invalid JSON: %s", err)
+	i := skipSpace(p.data, off+1)
+	for i < len(p.data) && p.data[i] == '"' {
+		keyOff := i
+		keyEnd := valueEnd(p.data, keyOff)
+		name, ok := plainString(p.data[keyOff:keyEnd])
+		if !ok {
+			if err := json.Unmarshal(p.data[keyOff:keyEnd], &name); err != nil {
+				return nil, p.errAt(keyOff, err, "invalid JSON: %s", err)
+			}
 		}
-		name, _ := tok.(string)
-		valOff := skipSeparators(p.data, off+int(dec.InputOffset()))
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, p.errAt(valOff, err, "invalid JSON: %s", err)
-		}
+		valOff := skipSeparators(p.data, keyEnd) // the colon
+		valEnd := valueEnd(p.data, valOff)
 		if !known[name] {
 			return nil, p.errAt(keyOff, nil, "unknown member %q in %s (known members: %s)", name, what, names(known))
 		}
@@ -374,37 +408,83 @@ func (p *reader) object(off int, what string, known map[string]bool) (map[string
 			line, col := position(p.data, prev.keyOff)
 			return nil, p.errAt(keyOff, nil, "member %q given twice in %s; first at %d:%d", name, what, line, col)
 		}
-		ms[name] = member{name: name, keyOff: keyOff, valOff: valOff, raw: raw}
+		ms[name] = member{name: name, keyOff: keyOff, valOff: valOff, raw: p.data[valOff:valEnd]}
+		i = skipSeparators(p.data, valEnd) // the comma, or up to the closing brace
 	}
 	return ms, nil
 }
 
 // array returns the offsets of the elements of the JSON array that is m's
-// value; a value that is not an array is an error.
+// value; a value that is not an array is an error, and so is an element
+// past the reader's maxFindings. The data is well-formed JSON.
 func (p *reader) array(m member) ([]int, error) {
 	off := m.valOff
 	if off >= len(p.data) || p.data[off] != '[' {
 		return nil, p.errAt(off, nil, "%q must be an array, not %s", m.name, describe(p.data, off))
 	}
-	dec := json.NewDecoder(bytes.NewReader(p.data[off:]))
-	if _, err := dec.Token(); err != nil { // '['
-		return nil, p.errAt(off, err, "invalid JSON: %s", err)
-	}
 	var elems []int
-	for dec.More() {
-		e := skipSeparators(p.data, off+int(dec.InputOffset()))
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, p.errAt(e, err, "invalid JSON: %s", err)
+	for e := skipSpace(p.data, off+1); e < len(p.data) && p.data[e] != ']'; {
+		if len(elems) == p.maxFindings {
+			return nil, p.errAt(e, nil, "more than %d findings in %q; a baseline records at most that many", p.maxFindings, m.name)
 		}
 		elems = append(elems, e)
+		e = skipSeparators(p.data, valueEnd(p.data, e))
 	}
 	return elems, nil
+}
+
+// valueEnd returns the offset just past the JSON value that starts at off
+// in well-formed JSON: past the closing quote of a string, the bracket
+// that closes an object or an array (counted, without recursion), or the
+// last byte of a number or literal.
+func valueEnd(data []byte, off int) int {
+	if off >= len(data) {
+		return off
+	}
+	switch data[off] {
+	case '"':
+		for i := off + 1; i < len(data); i++ {
+			switch data[i] {
+			case '\\':
+				i++
+			case '"':
+				return i + 1
+			}
+		}
+		return len(data)
+	case '{', '[':
+		depth := 0
+		for i := off; i < len(data); i++ {
+			switch data[i] {
+			case '"':
+				i = valueEnd(data, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(data)
+	}
+	i := off
+	for i < len(data) && !strings.ContainsRune(" \t\r\n,:]}", rune(data[i])) {
+		i++
+	}
+	return i
 }
 
 // decode unmarshals m's value into v. A value of the wrong type is an error
 // at the place of the value, saying what was expected.
 func (p *reader) decode(m member, v any) error {
+	if sp, ok := v.(*string); ok {
+		if s, ok := plainString(m.raw); ok {
+			*sp = s
+			return nil
+		}
+	}
 	err := json.Unmarshal(m.raw, v)
 	if err == nil {
 		// Unmarshal leaves v alone for null; a null is still the wrong type.
@@ -421,6 +501,25 @@ func (p *reader) decode(m member, v any) error {
 		return p.errAt(m.valOff, err, "%q must be %s, not %s", m.name, want(te.Type), article(te.Value))
 	}
 	return p.errAt(m.valOff, err, "%q: %s", m.name, err)
+}
+
+// plainString returns the JSON string raw holds when it needs no decoding
+// (no escapes, no control characters, valid UTF-8), as json.Unmarshal
+// would; ok is false otherwise.
+func plainString(raw []byte) (s string, ok bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	for _, c := range body {
+		if c < 0x20 || c == '\\' || c == '"' {
+			return "", false
+		}
+	}
+	if !utf8.Valid(body) {
+		return "", false
+	}
+	return string(body), true
 }
 
 // want describes what a Go type takes in JSON.

@@ -76,13 +76,17 @@ type Pattern struct {
 	Pos  loader.Pos
 }
 
-// Find looks for a config file in dir and its parents; "" when there is
-// none.
+// Find looks for a config file in dir and its parents, up to the nearest
+// repository root (a folder holding .git, a file or a folder) or the home
+// folder ($HOME), whichever comes first, and never above it; "" when there
+// is none. When neither is dir or one of its parents, only dir is looked
+// at: a config file in a shared folder above (/tmp) never applies.
 func Find(dir string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
 	}
+	top := Boundary(abs)
 	for {
 		for _, n := range Names {
 			p := filepath.Join(abs, n)
@@ -91,10 +95,35 @@ func Find(dir string) (string, error) {
 			}
 		}
 		parent := filepath.Dir(abs)
-		if parent == abs {
+		if abs == top || parent == abs {
 			return "", nil
 		}
 		abs = parent
+	}
+}
+
+// Boundary returns the highest folder Find looks in from the absolute
+// folder dir: the nearest of dir and its parents that holds .git or is the
+// home folder; dir itself when there is none.
+func Boundary(dir string) string {
+	var home os.FileInfo
+	if h, err := os.UserHomeDir(); err == nil && h != "" {
+		home, _ = os.Stat(h)
+	}
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if home != nil {
+			if st, err := os.Stat(d); err == nil && os.SameFile(st, home) {
+				return d
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
 	}
 }
 

@@ -179,9 +179,15 @@ extends: missing.yaml
 	}
 }
 
+// TestFind: the nearest config file from a subfolder of a repository up
+// to its root is found.
 func TestFind(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
 	dir := t.TempDir()
 	want := write(t, dir, ".celint.yaml", "rules: {}\n")
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	sub := filepath.Join(dir, "a", "b")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
@@ -189,5 +195,50 @@ func TestFind(t *testing.T) {
 	got, err := Find(sub)
 	if err != nil || got != want {
 		t.Errorf("Find = %q, %v; want %q", got, err, want)
+	}
+}
+
+// TestFindStops: the search stops at the repository root (.git a folder or
+// a file) or at the home folder, whichever comes first; outside both, only
+// the folder itself is looked at. A config file above is never found.
+func TestFindStops(t *testing.T) {
+	shared := t.TempDir() // a shared folder such as /tmp
+	write(t, shared, ".celint.yaml", "ignore: [\"**\"]\nfailOn: never\n")
+	mkdir := func(parts ...string) string {
+		p := filepath.Join(append([]string{shared}, parts...)...)
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	mkdir("repo", ".git")
+	write(t, shared, "sub/.git", "gitdir: ../x/.git/modules/sub\n")
+	home := mkdir("home")
+	t.Setenv("HOME", home)
+	cases := []struct {
+		name, from, want string
+	}{
+		{"repository root with a .git folder", mkdir("repo", "a", "b"), ""},
+		{"repository root with a .git file", mkdir("sub", "a"), ""},
+		{"home folder", mkdir("home", "project", "a"), ""},
+		{"neither: only the folder itself", mkdir("loose", "a"), ""},
+		{"in the shared folder itself", shared, filepath.Join(shared, ".celint.yaml")},
+	}
+	for _, c := range cases {
+		got, err := Find(c.from)
+		if err != nil || got != c.want {
+			t.Errorf("%s: Find(%s) = %q, %v; want %q", c.name, c.from, got, err, c.want)
+		}
+	}
+	// Within the boundary, the nearest config file is found.
+	inRepo := write(t, shared, "repo/.celint.yaml", "rules: {}\n")
+	inHome := write(t, shared, "home/.celint.yaml", "rules: {}\n")
+	for from, want := range map[string]string{
+		filepath.Join(shared, "repo", "a", "b"):       inRepo,
+		filepath.Join(shared, "home", "project", "a"): inHome,
+	} {
+		if got, err := Find(from); err != nil || got != want {
+			t.Errorf("Find(%s) = %q, %v; want %q", from, got, err, want)
+		}
 	}
 }

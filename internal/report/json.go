@@ -18,6 +18,7 @@ type jsonPrinter struct{}
 type jsonReport struct {
 	Version     int              `json:"version"`
 	Tool        jsonTool         `json:"tool"`
+	Config      string           `json:"config,omitempty"`
 	Diagnostics []jsonDiagnostic `json:"diagnostics"`
 	Counts      counts           `json:"counts"`
 }
@@ -59,6 +60,7 @@ func (jsonPrinter) Print(w io.Writer, in Input) error {
 	r := jsonReport{
 		Version:     jsonVersion,
 		Tool:        jsonTool{Name: toolName, Version: in.ToolVersion},
+		Config:      in.Config,
 		Diagnostics: make([]jsonDiagnostic, len(in.Diagnostics)),
 		Counts:      tally(in),
 	}

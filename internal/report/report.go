@@ -44,6 +44,8 @@
 //   - version (number): the version of this format, 1.
 //   - tool.name (string): always "celint".
 //   - tool.version (string): the version of celint; "" when unknown.
+//   - config (string, present when a config file was used): the path of
+//     that file, relative to the working folder when it can be.
 //   - diagnostics (array, never null): the findings, in the order the caller
 //     sorted them (by file, line, column, pointer, rule id, message).
 //   - counts (object): the tallies of the run.
@@ -121,6 +123,10 @@
 // is reworded ("celint/v1" included the message). Rule errors and input
 // errors carry properties.ruleError or properties.inputError.
 //
+// The config file the run used, when there is one, is the one element of
+// run.artifacts, with its location (as a result's) and the role
+// "userSpecifiedConfiguration".
+//
 // # The github format
 //
 // One workflow command a line, "::error", "::warning" or "::notice" (for
@@ -169,6 +175,9 @@ type Input struct {
 	Sources map[string][]byte
 	// ToolVersion is the version of celint.
 	ToolVersion string
+	// Config is the path of the config file the run used, relative to the
+	// working folder when it can be; "" when none.
+	Config string
 	// Color turns on ANSI colours in text output.
 	Color bool
 }

@@ -30,8 +30,16 @@ type sarifLog struct {
 type sarifRun struct {
 	Tool        sarifTool         `json:"tool"`
 	Invocations []sarifInvocation `json:"invocations"`
+	Artifacts   []sarifArtifact   `json:"artifacts,omitempty"`
 	Results     []sarifResult     `json:"results"`
 	ColumnKind  string            `json:"columnKind"`
+}
+
+// sarifArtifact is a file the run used that is not a result's: the config
+// file, with the role "userSpecifiedConfiguration".
+type sarifArtifact struct {
+	Location sarifArtifactLocation `json:"location"`
+	Roles    []string              `json:"roles"`
 }
 
 // sarifInvocation says whether the run completed, and carries the problems
@@ -220,12 +228,18 @@ func (sarifPrinter) Print(w io.Writer, in Input) error {
 		results = append(results, res)
 	}
 
+	var artifacts []sarifArtifact
+	if in.Config != "" {
+		uri, base := sarifURI(in.Config)
+		artifacts = []sarifArtifact{{Location: sarifArtifactLocation{URI: uri, URIBaseID: base}, Roles: []string{"userSpecifiedConfiguration"}}}
+	}
 	return encodeJSON(w, sarifLog{
 		Schema:  sarifSchema,
 		Version: sarifVersion,
 		Runs: []sarifRun{{
 			Tool:        sarifTool{Driver: driver},
 			Invocations: []sarifInvocation{inv},
+			Artifacts:   artifacts,
 			Results:     results,
 			ColumnKind:  "unicodeCodePoints",
 		}},

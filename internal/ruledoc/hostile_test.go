@@ -2,6 +2,8 @@ package ruledoc
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -67,5 +69,30 @@ func TestHostileRuleText(t *testing.T) {
 				t.Errorf("explain lacks the escaped title %q:\n%s", tc.shown, text)
 			}
 		})
+	}
+}
+
+// TestWriteAllRefusesLinks: a page path that is a symbolic link (a docs
+// folder from a pull request) is refused with an error naming it; the file
+// the link points to is untouched.
+func TestWriteAllRefusesLinks(t *testing.T) {
+	rs := seedRuleset(t)
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(outside, []byte("keep me"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(dir, "0.9.0-rc.3", "mcpdesc", "index.md")
+	if err := os.MkdirAll(filepath.Dir(index), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, index); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if _, err := WriteAll(rs, dir); err == nil || !strings.Contains(err.Error(), index+": cannot write over a symbolic link") {
+		t.Errorf("WriteAll: %v, want an error naming %s", err, index)
+	}
+	if data, _ := os.ReadFile(outside); string(data) != "keep me" {
+		t.Errorf("the link's target was written: %q", data)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/outfile"
 	"github.com/celint/celint/internal/safetext"
 	"github.com/celint/celint/loader"
 )
@@ -26,7 +27,8 @@ const IndexFile = "index.md"
 // leave empty. It returns the paths written: the rule pages in rule id
 // order, then the index. Every page is rendered before anything is
 // written, so that a rule that cannot be documented leaves no partial
-// output.
+// output. Each page is written as a new regular file (package outfile): a
+// symbolic link at its path is an error, never followed.
 func WriteAll(rs *engine.Ruleset, dir string) ([]string, error) {
 	if rs == nil {
 		return nil, errors.New("ruledoc: nil ruleset")
@@ -67,7 +69,7 @@ func WriteAll(rs *engine.Ruleset, dir string) ([]string, error) {
 		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
 			return paths, err
 		}
-		if err := os.WriteFile(f.path, f.data, 0o644); err != nil {
+		if err := outfile.WriteFile(f.path, f.data); err != nil {
 			return paths, err
 		}
 		written[f.path] = true
