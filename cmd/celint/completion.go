@@ -11,7 +11,10 @@ import (
 )
 
 // commands are celint's commands, for help and completion.
-var commands = []string{"check", "conformance", "rules", "explain", "docs", "version", "completion", "help"}
+var commands = []string{"check", "conformance", "rules", "explain", "docs", "diff-rules", "version", "completion", "help"}
+
+// flagCommands are the commands that take flags.
+var flagCommands = []string{"check", "conformance", "rules", "explain", "docs", "diff-rules"}
 
 // flagLine finds a flag's name in a command's help.
 var flagLine = regexp.MustCompile(`(?m)^  -([a-z][a-z-]*)`)
@@ -35,7 +38,7 @@ func runCompletion(ctx context.Context, args []string, stdout io.Writer) (int, e
 		return exitError, &usageError{command: "completion", msg: "completion needs one shell: bash, zsh or fish"}
 	}
 	flags := map[string][]string{}
-	for _, c := range []string{"check", "conformance", "rules", "explain", "docs"} {
+	for _, c := range flagCommands {
 		flags[c] = commandFlags(ctx, c)
 	}
 	cmds := strings.Join(commands, " ")
@@ -49,7 +52,7 @@ func runCompletion(ctx context.Context, args []string, stdout io.Writer) (int, e
 		b.WriteString("_celint() {\n  local cur=${COMP_WORDS[COMP_CWORD]}\n  if [ \"$COMP_CWORD\" -eq 1 ]; then\n")
 		fmt.Fprintf(&b, "    COMPREPLY=($(compgen -W %q -- \"$cur\"))\n    return\n  fi\n", cmds)
 		b.WriteString("  case ${COMP_WORDS[1]} in\n")
-		for _, c := range []string{"check", "conformance", "rules", "explain", "docs"} {
+		for _, c := range flagCommands {
 			fmt.Fprintf(&b, "    %s) if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W %q -- \"$cur\")); else COMPREPLY=($(compgen -f -- \"$cur\")); fi ;;\n", c, strings.Join(flags[c], " "))
 		}
 		fmt.Fprintf(&b, "    completion) COMPREPLY=($(compgen -W \"bash zsh fish\" -- \"$cur\")) ;;\n    help) COMPREPLY=($(compgen -W %q -- \"$cur\")) ;;\n  esac\n}\ncomplete -o default -F _celint celint\n", cmds)
@@ -59,7 +62,7 @@ func runCompletion(ctx context.Context, args []string, stdout io.Writer) (int, e
 		var b strings.Builder
 		b.WriteString("# celint completion for fish: celint completion fish | source\n")
 		fmt.Fprintf(&b, "complete -c celint -n __fish_use_subcommand -f -a %q\n", cmds)
-		for _, c := range []string{"check", "conformance", "rules", "explain", "docs"} {
+		for _, c := range flagCommands {
 			for _, fl := range flags[c] {
 				fmt.Fprintf(&b, "complete -c celint -n '__fish_seen_subcommand_from %s' -l %s\n", c, strings.TrimPrefix(fl, "--"))
 			}

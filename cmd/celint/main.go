@@ -113,6 +113,7 @@ Usage:
   celint rules [flags]                    list the rules: id, level, surface, title
   celint explain [flags] RULE-ID          print one rule
   celint docs [flags]                     write one Markdown page per rule
+  celint diff-rules [flags] FROM TO       list the rules and codes added, removed or changed between two pinned tags
   celint version                          print the version, revision and embedded rulesets
   celint completion bash|zsh|fish         print a shell completion script
 
@@ -136,6 +137,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		code, err = runRules(args[1:], stdout, stderr)
 	case "explain":
 		code, err = runExplain(args[1:], stdout, stderr)
+	case "diff-rules":
+		code, err = runDiffRules(args[1:], stdout, stderr)
 	case "docs":
 		code, err = runDocs(args[1:], stdout, stderr)
 	case "completion":
