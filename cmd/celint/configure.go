@@ -3,15 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/celint/celint/engine"
-	"github.com/celint/celint/internal/baseline"
 	"github.com/celint/celint/internal/config"
-	"github.com/celint/celint/internal/suppress"
 	"github.com/celint/celint/loader"
 )
 
@@ -107,80 +103,6 @@ func dropIgnored(cfg *config.Config, files, named []string, stderr io.Writer) []
 		}
 	}
 	return out
-}
-
-// adjuster returns what is done to a document's diagnostics once its rules
-// ran: inline suppressions (YAML comments), then the config file's levels.
-func adjuster(cfg *config.Config) func(file string, doc *loader.Document, ds []engine.Diagnostic) []engine.Diagnostic {
-	return func(file string, doc *loader.Document, ds []engine.Diagnostic) []engine.Diagnostic {
-		if doc != nil && doc.Format == "yaml" {
-			dirs, problems := suppress.Scan(doc.Name, doc.Source)
-			ds = append(suppress.Apply(doc.Name, ds, dirs), problems...)
-		}
-		if cfg == nil {
-			return ds
-		}
-		out := ds[:0]
-		for _, d := range ds {
-			if d.RuleError || d.InputError {
-				out = append(out, d)
-				continue
-			}
-			level, set := cfg.LevelOf(file, d.RuleID, d.Code)
-			if !set {
-				out = append(out, d)
-				continue
-			}
-			if level == "off" {
-				continue
-			}
-			if sev, err := engine.ParseSeverity(level); err == nil {
-				d.Severity = sev
-			}
-			out = append(out, d)
-		}
-		return out
-	}
-}
-
-// applyBaseline writes the findings to a new baseline (--write-baseline),
-// or hides those a baseline records (--baseline), saying what it did on
-// stderr.
-func applyBaseline(write, read string, ds []engine.Diagnostic, stderr io.Writer) ([]engine.Diagnostic, error) {
-	if write != "" {
-		dir := filepath.Dir(write)
-		b := baseline.New(ds, dir)
-		var sb strings.Builder
-		if err := b.Write(&sb); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(write, []byte(sb.String()), 0o644); err != nil {
-			return nil, fmt.Errorf("--write-baseline: %v", err)
-		}
-		n := 0
-		for _, d := range ds {
-			if !d.RuleError && !d.InputError {
-				n++
-			}
-		}
-		fmt.Fprintf(stderr, "celint: recorded %s in %s\n", plural(n, "finding", "findings"), write)
-		return ds, nil
-	}
-	if read == "" {
-		return ds, nil
-	}
-	data, err := os.ReadFile(read)
-	if err != nil {
-		return nil, fmt.Errorf("--baseline: %v", err)
-	}
-	b, err := baseline.Read(read, data)
-	if err != nil {
-		return nil, err
-	}
-	res := b.Apply(ds, filepath.Dir(read))
-	gone := plural(res.Gone, "recorded finding is", "recorded findings are")
-	fmt.Fprintf(stderr, "celint: baseline %s: %s hidden, %s gone\n", read, plural(res.Hidden, "finding", "findings"), gone)
-	return res.Kept, nil
 }
 
 // cleaned are the paths as expandPaths names the files it finds.
