@@ -121,17 +121,20 @@ func (d Diagnostic) String() string {
 // SortDiagnostics orders diagnostics deterministically: by file, line,
 // column, pointer, rule id, then message.
 func SortDiagnostics(ds []Diagnostic) {
-	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
-		return cmp.Or(
-			cmp.Compare(a.File, b.File),
-			cmp.Compare(a.Line, b.Line),
-			cmp.Compare(a.Column, b.Column),
-			cmp.Compare(a.Pointer, b.Pointer),
-			cmp.Compare(a.RuleID, b.RuleID),
-			cmp.Compare(a.Code, b.Code),
-			cmp.Compare(a.Message, b.Message),
-		)
-	})
+	slices.SortStableFunc(ds, func(a, b Diagnostic) int { return compareDiagnostics(&a, &b) })
+}
+
+// compareDiagnostics is the order of SortDiagnostics.
+func compareDiagnostics(a, b *Diagnostic) int {
+	return cmp.Or(
+		cmp.Compare(a.File, b.File),
+		cmp.Compare(a.Line, b.Line),
+		cmp.Compare(a.Column, b.Column),
+		cmp.Compare(a.Pointer, b.Pointer),
+		cmp.Compare(a.RuleID, b.RuleID),
+		cmp.Compare(a.Code, b.Code),
+		cmp.Compare(a.Message, b.Message),
+	)
 }
 
 // Counts tallies diagnostics by severity.
@@ -140,6 +143,11 @@ type Counts struct {
 	Warnings   int `json:"warnings"`
 	Infos      int `json:"infos"`
 	RuleErrors int `json:"ruleErrors"`
+}
+
+// Add returns the sum of c and o.
+func (c Counts) Add(o Counts) Counts {
+	return Counts{Errors: c.Errors + o.Errors, Warnings: c.Warnings + o.Warnings, Infos: c.Infos + o.Infos, RuleErrors: c.RuleErrors + o.RuleErrors}
 }
 
 // Count tallies ds.

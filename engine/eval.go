@@ -63,6 +63,25 @@ type LintOptions struct {
 	// Stats, when not nil, is called once per rule that ran, after the
 	// document's rules have all run, in the order of the rules.
 	Stats func(RuleStats)
+	// MaxDiagnostics, when positive, bounds the findings Lint keeps: the
+	// first MaxDiagnostics in the order of SortDiagnostics, the same
+	// whatever the number of workers. The others are only counted (see
+	// Omitted), so that what a lint holds stays bounded however many
+	// findings its rules report. Rule errors are always kept, beyond the
+	// bound. 0 keeps every finding.
+	MaxDiagnostics int
+	// Omitted, when not nil, is called once after the lint, when
+	// MaxDiagnostics left findings out, with their counts by severity.
+	Omitted func(Counts)
+	// Adjust, when not nil, is called with each finding before
+	// MaxDiagnostics applies: it may change the finding (its severity,
+	// say), and returns false to drop it, which is then neither kept nor
+	// counted. It sees each finding once: a repetition of one (the same
+	// rule, place and message, reached again through another reference)
+	// is merged into the first, or dropped with it. It is not called with
+	// rule errors. Calls come one at a time, and each rule's findings in
+	// the order the rule reports them.
+	Adjust func(*Diagnostic) bool
 
 	// oneByOne lints one rule after the other whatever the document's
 	// size: what the interleaved lint must give (the tests compare them).
@@ -128,7 +147,7 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 	if opts.RuleTimeout == 0 {
 		opts.RuleTimeout = DefaultRuleTimeout
 	}
-	l := &linter{ctx: ctx, rs: rs, doc: doc, opts: opts, shared: spend{budget: opts.Budget}}
+	l := &linter{ctx: ctx, rs: rs, doc: doc, opts: opts, shared: spend{budget: opts.Budget}, found: newCollector(opts)}
 	defer rs.forget(doc)
 	l.docFrame = &frame{names: docNames, vals: []any{celValue(doc.Root)}}
 	l.docFrame.addLazy(ctx, rs.docVars, &l.shared)
@@ -145,7 +164,6 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 			rules = append(rules, r)
 		}
 	}
-	results := make([][]Diagnostic, len(rules))
 	if opts.Stats != nil {
 		l.stats = make([]RuleStats, len(rules))
 	}
@@ -202,7 +220,7 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 	active := make([]*ruleRun, len(rules))
 	lintGroup := func(c int) {
 		lo, hi := bounds[c], bounds[c+1]
-		l.lintRules(rules, order[lo:hi], followers, runs, active[lo:lo:hi], results)
+		l.lintRules(rules, order[lo:hi], followers, runs, active[lo:lo:hi])
 	}
 	if workers := min(opts.Workers, nGroups); workers > 1 {
 		var seq []int
@@ -242,7 +260,11 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 			opts.Stats(st)
 		}
 	}
-	return compact(slices.Concat(results...)), nil
+	ds, omitted := l.found.result()
+	if opts.Omitted != nil && omitted != (Counts{}) {
+		opts.Omitted(omitted)
+	}
+	return ds, nil
 }
 
 // prepare computes, before rules run at once, the document-wide state
@@ -613,11 +635,12 @@ func (l *linter) scopeIn(n *loader.Node, cur *scopeCursor) int32 {
 	return cur.place
 }
 
-// compact sorts diagnostics and reports each finding once: a value
+// compact reports each finding of sorted diagnostics once: a value
 // referenced from several places is checked at each of them, and its
-// findings then carry every use site as a related position.
+// findings then carry every use site as a related position. The
+// collector merges the repeated findings as they come; what is left here
+// are the repeated rule errors.
 func compact(ds []Diagnostic) []Diagnostic {
-	SortDiagnostics(ds)
 	out := ds[:0]
 	for _, d := range ds {
 		if n := len(out); n > 0 && sameFinding(out[n-1], d) {
@@ -651,6 +674,8 @@ type linter struct {
 
 	sharedVars sharedVars // the rules' shareable document variables
 
+	found *collector // the diagnostics the rules reported so far
+
 	stats []RuleStats // by rule, when LintOptions.Stats is set; each written by its rule's goroutine
 }
 
@@ -682,17 +707,19 @@ type ruleRun struct {
 	ctx   context.Context // the document's context, with the rule's time limit
 	rule  *Rule
 	spend spend
-	// errors, findings and index are 4 bytes each, so that a run takes
-	// 360 bytes: the runs of the embedded ruleset's 91 rules, made for
-	// every document, fit in 32 KiB.
+	// errors, findings, nodes, index and collected are 4 bytes each, so
+	// that a run takes 360 bytes: the runs of the embedded ruleset's 91
+	// rules, made for every document, fit in 32 KiB.
 	errors   int32
 	findings int32
-	nodes    int           // selected nodes asked about
-	compile  time.Duration // spent in Rule.ready, for stats
-	elapsed  time.Duration // spent in the rule's steps, for stats
-	index    int32         // the rule's place among the document's rules
+	nodes    int32 // selected nodes asked about
+	index    int32 // the rule's place among the document's rules
+	// collected counts the diagnostics of out handed to the collector.
+	collected int32
 	// A leader is recording while it lints a node for its followers.
 	recording bool
+	compile   time.Duration // spent in Rule.ready, for stats
+	elapsed   time.Duration // spent in the rule's steps, for stats
 	// A rule linted once for several (see share.go) has share.
 	share *shareState
 
@@ -703,7 +730,7 @@ type ruleRun struct {
 	next      int
 	ruleFrame *frame
 	memo      map[memoKey]ref.Val // per-scope variables' values, by scope
-	out       []Diagnostic        // this rule's diagnostics on the document
+	out       []Diagnostic        // this rule's diagnostics on the document not yet collected
 
 	// Frames and scratch space reused from node to node: nothing keeps a
 	// frame once the node's evaluation returns.
@@ -742,9 +769,9 @@ const maxGroup = 16
 // its leader. idx are the indexes of the rules to lint among rules, and
 // followers, by rule, the rules that follow each (nil: none does); their
 // runs are kept in runs, the ones under way in active (empty, with room
-// for the rules of idx), and out receives each rule's diagnostics, at the
-// same indexes.
-func (l *linter) lintRules(rules []*Rule, idx []int, followers [][]int, runs []ruleRun, active []*ruleRun, out [][]Diagnostic) {
+// for the rules of idx). Each rule's diagnostics go to the collector
+// after each of its steps (timed).
+func (l *linter) lintRules(rules []*Rule, idx []int, followers [][]int, runs []ruleRun, active []*ruleRun) {
 	// The rules run here, one step at a time, on this goroutine: their
 	// evaluations share one Scratch, taken from those earlier lints left
 	// (a lint of a small document would otherwise grow every rule's
@@ -839,16 +866,18 @@ func (l *linter) lintRules(rules []*Rule, idx []int, followers [][]int, runs []r
 	}
 	for _, i := range idx {
 		rr := &runs[i]
-		out[i] = rr.out
+		l.collect(rr)
 		if l.stats != nil {
-			l.stats[i] = RuleStats{Rule: rr.rule, Nodes: rr.nodes, Cost: rr.spend.cost, Duration: rr.elapsed, Compile: rr.compile, Shared: rr.share.taken()}
+			l.stats[i] = RuleStats{Rule: rr.rule, Nodes: int(rr.nodes), Cost: rr.spend.cost, Duration: rr.elapsed, Compile: rr.compile, Shared: rr.share.taken()}
 		}
 	}
 }
 
 // timed runs f, one step of rr, adding its time to rr's for the
-// statistics; a panic is rr's rule error, and ends its run (false).
+// statistics; a panic is rr's rule error, and ends its run (false). The
+// diagnostics of the step are collected after it.
 func (l *linter) timed(rr *ruleRun, f func() bool) (more bool) {
+	defer l.collect(rr)
 	if l.stats != nil {
 		start := time.Now()
 		defer func() { rr.elapsed += time.Since(start) }()
@@ -862,6 +891,18 @@ func (l *linter) timed(rr *ruleRun, f func() bool) (more bool) {
 	return f()
 }
 
+// collect hands the collector the diagnostics rr reported since the last
+// time. It is called between steps: within one, a follower may take back
+// what it reported (replay).
+func (l *linter) collect(rr *ruleRun) {
+	if len(rr.out) == 0 {
+		return
+	}
+	l.found.add(rr.out, rr.index, &rr.collected)
+	clear(rr.out)
+	rr.out = rr.out[:0]
+}
+
 // begin prepares the rule's run on the document: its nodes, its compiled
 // form and its frame. False when there is nothing to lint.
 func (rr *ruleRun) begin() bool {
@@ -871,7 +912,7 @@ func (rr *ruleRun) begin() bool {
 		rr.ruleError(l.doc.Root, err)
 		return false
 	}
-	rr.nodes = len(nodes)
+	rr.nodes = int32(len(nodes))
 	if len(nodes) == 0 {
 		return false
 	}

@@ -15,6 +15,7 @@ import (
 // over several goroutines gives exactly the diagnostics of one rule after
 // the other, on the generated workload and on a document with references
 // and findings; and so does the ruleset loaded lazily, as check loads it.
+// Bounded by LintOptions.MaxDiagnostics, it keeps the first of them.
 func TestWorkersSameDiagnostics(t *testing.T) {
 	cat, err := rulesets.Catalog(engine.Options{})
 	if err != nil {
@@ -75,6 +76,19 @@ tools:
 			}
 			if !reflect.DeepEqual(texts(many), texts(one)) {
 				t.Errorf("%s with %d workers:\n%v\none after the other:\n%v", name, w, texts(many), texts(one))
+			}
+			// Bounded, the lint keeps the first findings of the whole.
+			half := (len(one) + 1) / 2
+			d3, err := loader.Parse(name, data, rs.LoadOptions)
+			if err != nil {
+				t.Fatal(err)
+			}
+			capped, err := r.Lint(context.Background(), d3, engine.LintOptions{Workers: w, MaxDiagnostics: half})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(texts(capped), texts(one[:half])) {
+				t.Errorf("%s with %d workers, at most %d diagnostics:\n%v\nthe first of all:\n%v", name, w, half, texts(capped), texts(one[:half]))
 			}
 		}
 	}

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/baseline"
 	"github.com/celint/celint/internal/report"
 	"github.com/celint/celint/loader"
 )
@@ -59,6 +60,7 @@ type checkFlags struct {
 	ignore      []string // --ignore patterns
 	quiet       bool
 	maxWarnings int
+	maxDiags    int // --max-diagnostics
 	baseline    string
 	writeBase   string
 	stats       int // --stats: rows of rule statistics; 0 none, -1 all
@@ -90,6 +92,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	})
 	fset.BoolVar(&f.quiet, "quiet", false, "report errors only (warnings and infos still count for --fail-on and --max-warnings)")
 	fset.IntVar(&f.maxWarnings, "max-warnings", -1, "exit 1 when there are more than `N` warnings (-1: no limit)")
+	fset.IntVar(&f.maxDiags, "max-diagnostics", defaultMaxDiagnostics, "report at most `N` findings of a file, the first in report order, then one entry saying how many more there are; the counts and the exit code still count them all (0: no limit)")
 	fset.StringVar(&f.config, "config", "", "read the config `file` (default: the nearest .celint.yaml from the current folder up to the repository root or the home folder)")
 	fset.BoolVar(&f.noConfig, "no-config", false, "ignore any config file")
 	fset.StringVar(&f.baseline, "baseline", "", "hide the findings recorded in this baseline `file`; report only new ones")
@@ -134,6 +137,9 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if !slices.Contains([]string{"auto", "always", "never"}, f.color) {
 		return exitError, &usageError{command: "check", msg: fmt.Sprintf("--color %q: expected auto, always or never", f.color)}
+	}
+	if f.maxDiags < 0 {
+		return exitError, &usageError{command: "check", msg: "--max-diagnostics must be at least 0 (0: no limit)"}
 	}
 	if f.jobs < 1 {
 		return exitError, &usageError{command: "check", msg: "--jobs must be at least 1"}
@@ -194,9 +200,18 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return !ok || list == nil || d.RuleError || slices.Contains(list, d.Code)
 		}
 	}
+	// Files are linted and reported in the order of the report: by name,
+	// as engine.SortDiagnostics orders diagnostics.
+	name := func(file string) string {
+		if file == "-" {
+			return f.stdinName
+		}
+		return file
+	}
+	sort.SliceStable(files, func(i, j int) bool { return name(files[i]) < name(files[j]) })
 	// Standard input is known by its place in files, never by its name: a
 	// file named like --stdin-name is a file.
-	in := inputs{stdin: stdin, stdinName: f.stdinName, index: -1, adjust: adjuster(cfg), walked: walked}
+	in := inputs{stdin: stdin, stdinName: f.stdinName, index: -1, walked: walked}
 	for i, file := range files {
 		if file == "-" {
 			in.index = i
@@ -212,100 +227,174 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if in.index >= 0 && same > 1 {
 		return exitError, &usageError{command: "check", msg: fmt.Sprintf("--stdin-name %q is also the name of a file to check; choose another name", f.stdinName)}
 	}
-	opts := engine.LintOptions{Filter: filter, Budget: f.budget, RuleTimeout: f.ruleTimeout}
+	in.rules = &findingRules{cfg: cfg, keep: keep, quiet: f.quiet, max: f.maxDiags}
+	if base != nil {
+		in.rules.hide = base.Filter(filepath.Dir(f.baseline))
+	}
+	if f.writeBase != "" {
+		in.rules.record = baseline.NewRecorder(filepath.Dir(f.writeBase))
+	}
+	opts := engine.LintOptions{Filter: filter, Budget: f.budget, RuleTimeout: f.ruleTimeout, MaxDiagnostics: f.maxDiags}
 	var stats ruleStats
 	if f.stats != 0 {
 		opts.Stats = stats.add
 	}
-	results := lintFiles(ctx, cat, pinned, files, in, opts, f.jobs, stderr)
-	var diags []engine.Diagnostic
-	diags = append(diags, inputDiags...)
-	sources := map[string][]byte{}
-	usedRules := map[*engine.Rule]*engine.Ruleset{}
-	checked := files[:0:0]
-	noted := map[*engine.Ruleset]bool{}
-	for _, r := range results {
-		// A ruleset that names no versions it accepts cannot tell a
-		// description from any other document: say so, once.
-		if len(r.rss) > 0 && r.rss[0].Accepts == nil && !noted[r.rss[0]] {
-			noted[r.rss[0]] = true
-			fmt.Fprintf(stderr, "celint: ruleset %s declares no accepts: it checks every document as one of its own\n", safetext.Line(r.rss[0].String()))
-		}
-		if r.skipped != "" {
-			fmt.Fprintf(stderr, "celint: skipped %s: %s\n", safetext.Line(r.file), safetext.Line(r.skipped))
-			continue
-		}
-		checked = append(checked, r.file)
-		for _, d := range r.diags {
-			if keep == nil || keep(d) {
-				diags = append(diags, d)
-			}
-		}
-		if r.source != nil {
-			sources[r.file] = r.source
-		}
-		for _, rs := range r.rss {
-			for _, rule := range rs.Rules {
-				if filter == nil || filter(rule) {
-					usedRules[rule] = rs
-				}
-			}
-		}
-	}
-	// Each finding links its rule's published page, when there is one.
-	pages := map[string]string{}
-	for rule, rs := range usedRules {
-		if u := ruledoc.PageURL(rs, rule); u != "" {
-			pages[rule.ID] = u
-		}
-	}
-	for i := range diags {
-		if diags[i].URL == "" && !diags[i].InputError {
-			diags[i].URL = pages[diags[i].RuleID]
-		}
-	}
-	engine.SortDiagnostics(diags)
-	if diags, err = applyBaseline(f.writeBase, f.baseline, base, diags, stderr); err != nil {
+	rin := report.Input{ToolVersion: toolVersion(), Config: shownConfig}
+	reports, err := openOutputs(outs, stdout, rin, wantColor(f.color, stdout))
+	if err != nil {
 		return exitError, err
 	}
-	rin := report.Input{
-		Diagnostics: diags,
-		Files:       checked,
-		Rules:       reportRules(usedRules),
-		Sources:     sources,
-		ToolVersion: toolVersion(),
-		Config:      shownConfig,
-		Color:       wantColor(f.color, stdout),
+	defer reports.abort()
+	rep := newReporter(reports, stderr, filter, inputDiags)
+	lintFiles(ctx, cat, pinned, files, in, opts, f.jobs, stderr, rep.file)
+	rep.paths("")
+	if err := reports.close(reportRules(rep.used)); err != nil {
+		return exitError, err
 	}
-	if f.quiet {
-		rin.Diagnostics = slices.DeleteFunc(slices.Clone(diags), func(d engine.Diagnostic) bool { return d.Severity < engine.Error })
-	}
-	for _, o := range outs {
-		if err := o.write(stdout, rin, wantColor(f.color, stdout)); err != nil {
-			return exitError, err
-		}
+	if err := endBaseline(in.rules, f.writeBase, f.baseline, stderr); err != nil {
+		return exitError, err
 	}
 	if f.stats != 0 {
 		stats.write(stderr, max(f.stats, 0))
-		writeCheckedStats(stderr, results)
+		writeCheckedStats(stderr, rep.rulesets)
 	}
 	code := exitOK
-	if f.maxWarnings >= 0 && engine.Count(diags).Warnings > f.maxWarnings {
-		fmt.Fprintf(stderr, "celint: %s, more than --max-warnings %d\n", plural(engine.Count(diags).Warnings, "warning", "warnings"), f.maxWarnings)
+	if f.maxWarnings >= 0 && rep.total.Warnings > f.maxWarnings {
+		fmt.Fprintf(stderr, "celint: %s, more than --max-warnings %d\n", plural(rep.total.Warnings, "warning", "warnings"), f.maxWarnings)
 		code = exitFindings
 	}
-	for _, d := range diags {
-		if d.InputError || d.RuleError {
-			return exitError, nil
-		}
-		if failOn >= 0 && d.Severity >= failOn && f.writeBase == "" {
-			code = exitFindings
-		}
+	if rep.failed {
+		return exitError, nil
+	}
+	if failOn >= 0 && f.writeBase == "" && rep.worst() >= failOn {
+		code = exitFindings
 	}
 	if allIgnored {
 		return exitError, nil // nothing was checked: as for a folder without documents
 	}
 	return code, nil
+}
+
+// reporter hands each file's results to the reports as they come, in
+// order, and keeps what the end of the run needs: the counts of every
+// finding, shown or not, whether a rule or an input failed, and the rules
+// and rulesets that ran.
+type reporter struct {
+	reports *reports
+	stderr  io.Writer
+	filter  func(*engine.Rule) bool
+	// pending are the input errors of paths (a pattern that matches
+	// nothing), sorted, not reported yet: each comes in its place among
+	// the files.
+	pending  []engine.Diagnostic
+	noted    map[*engine.Ruleset]bool
+	used     map[*engine.Rule]*engine.Ruleset
+	rulesets []*engine.Ruleset       // that linted a file, in the order met
+	pages    map[*engine.Rule]string // the published page of each rule used
+	total    engine.Counts
+	failed   bool
+}
+
+func newReporter(reports *reports, stderr io.Writer, filter func(*engine.Rule) bool, inputDiags []engine.Diagnostic) *reporter {
+	engine.SortDiagnostics(inputDiags)
+	return &reporter{reports: reports, stderr: stderr, filter: filter, pending: inputDiags,
+		noted: map[*engine.Ruleset]bool{}, used: map[*engine.Rule]*engine.Ruleset{}, pages: map[*engine.Rule]string{}}
+}
+
+// worst returns the highest severity of the findings, -1 when there are
+// none.
+func (p *reporter) worst() engine.Severity {
+	switch {
+	case p.total.Errors > 0:
+		return engine.Error
+	case p.total.Warnings > 0:
+		return engine.Warning
+	case p.total.Infos > 0:
+		return engine.Info
+	}
+	return -1
+}
+
+// paths reports the pending input errors of the names before upTo, all of
+// them when upTo is "".
+func (p *reporter) paths(upTo string) {
+	for len(p.pending) > 0 && (upTo == "" || p.pending[0].File < upTo) {
+		name := p.pending[0].File
+		n := 1
+		for n < len(p.pending) && p.pending[n].File == name {
+			n++
+		}
+		p.report(report.File{Name: name, Diagnostics: p.pending[:n]}, engine.Counts{})
+		p.pending = p.pending[n:]
+	}
+}
+
+// file reports the results of one file.
+func (p *reporter) file(r fileResult) {
+	p.paths(r.file)
+	// A ruleset that names no versions it accepts cannot tell a
+	// description from any other document: say so, once.
+	if len(r.rss) > 0 && r.rss[0].Accepts == nil && !p.noted[r.rss[0]] {
+		p.noted[r.rss[0]] = true
+		fmt.Fprintf(p.stderr, "celint: ruleset %s declares no accepts: it checks every document as one of its own\n", safetext.Line(r.rss[0].String()))
+	}
+	if r.skipped != "" {
+		fmt.Fprintf(p.stderr, "celint: skipped %s: %s\n", safetext.Line(r.file), safetext.Line(r.skipped))
+		return
+	}
+	// Each finding links its rule's published page, when there is one.
+	page := map[string]string{}
+	for i := len(r.rss) - 1; i >= 0; i-- { // the first ruleset's page wins
+		rs := r.rss[i]
+		if !slices.Contains(p.rulesets, rs) {
+			p.rulesets = append(p.rulesets, rs)
+		}
+		for _, rule := range rs.Rules {
+			if p.filter != nil && !p.filter(rule) {
+				continue
+			}
+			p.used[rule] = rs
+			u, ok := p.pages[rule]
+			if !ok {
+				u = ruledoc.PageURL(rs, rule)
+				p.pages[rule] = u
+			}
+			if u != "" {
+				page[rule.ID] = u
+			}
+		}
+	}
+	ds := r.diags
+	for i := range ds {
+		if ds[i].URL == "" && !ds[i].InputError {
+			ds[i].URL = page[ds[i].RuleID]
+		}
+	}
+	// An input error of a path with the very name of the file (a pattern
+	// that names itself) goes with the file's diagnostics.
+	if len(p.pending) > 0 && p.pending[0].File == r.file {
+		for len(p.pending) > 0 && p.pending[0].File == r.file {
+			ds = append(ds, p.pending[0])
+			p.pending = p.pending[1:]
+		}
+		engine.SortDiagnostics(ds)
+	}
+	p.total = p.total.Add(r.quieted)
+	p.report(report.File{Name: r.file, Checked: true, Diagnostics: ds, Source: r.source}, r.omitted)
+}
+
+// report counts a file's diagnostics and hands them to the reports, with
+// the entry that says how many were not shown.
+func (p *reporter) report(f report.File, omitted engine.Counts) {
+	p.total = p.total.Add(engine.Count(f.Diagnostics)).Add(omitted)
+	for _, d := range f.Diagnostics {
+		p.failed = p.failed || d.RuleError || d.InputError
+	}
+	if omitted != (engine.Counts{}) {
+		f.Diagnostics = append(f.Diagnostics, notShown(f.Name, omitted))
+		f.NotShown = omitted
+	}
+	p.reports.file(f)
 }
 
 func reportRules(used map[*engine.Rule]*engine.Ruleset) []report.Rule {
@@ -322,11 +411,15 @@ func reportRules(used map[*engine.Rule]*engine.Ruleset) []report.Rule {
 }
 
 type fileResult struct {
-	file    string
-	source  []byte
-	rss     []*engine.Ruleset // the rulesets that linted the file
-	diags   []engine.Diagnostic
-	skipped string // why a walked file that is no description was not checked
+	file   string
+	source []byte
+	rss    []*engine.Ruleset // the rulesets that linted the file
+	// diags are the diagnostics shown, sorted; omitted counts the findings
+	// left out by --max-diagnostics, and quieted those --quiet does not
+	// show.
+	diags            []engine.Diagnostic
+	omitted, quieted engine.Counts
+	skipped          string // why a walked file that is no description was not checked
 }
 
 // inputs says where the document named by '-' comes from: standard input,
@@ -338,40 +431,63 @@ type inputs struct {
 	// walked are the files found by walking a folder or expanding a glob,
 	// not named: one that is no description is skipped, not an error.
 	walked map[string]bool
-	// adjust is applied to a document's diagnostics once its rules ran.
-	adjust func(file string, doc *loader.Document, ds []engine.Diagnostic) []engine.Diagnostic
+	// rules is what is done to each finding as it is found.
+	rules *findingRules
 }
 
-// lintFiles lints files with jobs workers; results come back in file order.
-// On a terminal, progress is shown on stderr for long runs.
-func lintFiles(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, files []string, in inputs, opts engine.LintOptions, jobs int, stderr io.Writer) []fileResult {
-	results := make([]fileResult, len(files))
+// lintFiles lints files with jobs workers and hands each result to emit,
+// on the caller's goroutine, in file order: a file's as soon as it and
+// every file before it are done. At most window(jobs) files are being
+// linted or waiting for an earlier one at once, so that the run holds the
+// results of that many files at most. On a terminal, progress is shown on
+// stderr for long runs, and erased while emit writes.
+func lintFiles(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, files []string, in inputs, opts engine.LintOptions, jobs int, stderr io.Writer, emit func(fileResult)) {
+	if len(files) == 0 {
+		return
+	}
 	// Fewer files than workers: the spare workers run a file's rules at
 	// once (the diagnostics do not depend on how many).
-	if len(files) > 0 && len(files) < jobs {
+	if len(files) < jobs {
 		opts.Workers = (jobs + len(files) - 1) / len(files)
+	}
+	n := window(jobs)
+	// A worker takes a token before it takes a file, and emit gives it
+	// back: file i is taken only once file i-n is emitted, and its result
+	// goes to slot i%n, which that file's has left.
+	tokens := make(chan struct{}, n)
+	slots := make([]chan fileResult, n)
+	for i := range n {
+		tokens <- struct{}{}
+		slots[i] = make(chan fileResult, 1)
 	}
 	var next, done atomic.Int64
 	progress := newProgress(stderr, len(files))
-	var wg sync.WaitGroup
 	for w := 0; w < jobs && w < len(files); w++ {
-		wg.Add(1)
 		go func() {
-			defer wg.Done()
-			for {
+			for range tokens {
 				i := int(next.Add(1) - 1)
 				if i >= len(files) {
 					return
 				}
-				results[i] = lintFile(ctx, cat, pinned, files[i], i == in.index, in, opts)
+				slots[i%n] <- lintFile(ctx, cat, pinned, files[i], i == in.index, in, opts)
 				progress.update(int(done.Add(1)))
 			}
 		}()
 	}
-	wg.Wait()
+	for i := range files {
+		r := <-slots[i%n]
+		progress.hold()
+		emit(r)
+		progress.release()
+		tokens <- struct{}{}
+	}
+	close(tokens)
 	progress.finish()
-	return results
 }
+
+// window is how many files lintFiles lints or holds at once with jobs
+// workers: enough that a worker rarely waits for a slow file before it.
+func window(jobs int) int { return 4 * jobs }
 
 // lintFile lints one file, or standard input when isStdin. The source kept
 // for code frames is what was read: for standard input, its bytes, never a
@@ -409,6 +525,12 @@ func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, 
 		}
 		return res
 	}
+	// Each finding is suppressed, levelled, filtered and counted as the
+	// rules report it, and the engine keeps the first --max-diagnostics of
+	// those shown.
+	ff := in.rules.forFile(file, doc)
+	opts.Adjust = ff.admit
+	opts.Omitted = func(c engine.Counts) { res.omitted = res.omitted.Add(c) }
 	// The chosen ruleset, then every other ruleset (by name) that accepts
 	// the document: house rules of their own run beside the description's.
 	res.rss = append([]*engine.Ruleset{rs}, cat.Companions(doc, rs)...)
@@ -416,14 +538,19 @@ func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, 
 		ds, err := r.Lint(ctx, doc, opts)
 		if err != nil {
 			res.diags = []engine.Diagnostic{inputDiagnostic(file, fmt.Errorf("not checked: %w", err))}
+			res.omitted = engine.Counts{}
 			return res
 		}
 		res.diags = append(res.diags, ds...)
 	}
+	res.diags = append(res.diags, ff.own()...)
 	engine.SortDiagnostics(res.diags)
-	if in.adjust != nil {
-		res.diags = in.adjust(file, doc, res.diags)
-	}
+	// Each ruleset kept its first findings: the file keeps the first of
+	// all of them.
+	var more engine.Counts
+	res.diags, more = limit(res.diags, in.rules.max)
+	res.omitted = res.omitted.Add(more)
+	res.quieted = ff.quieted
 	if len(res.diags) > 0 {
 		res.source = doc.Source // for code frames; dropped for clean files
 	}
@@ -676,9 +803,9 @@ func isTerminal(w io.Writer) bool {
 type progress struct {
 	w     io.Writer
 	total int
-	mu    sync.Mutex
-	done  int
-	shown bool
+	done  atomic.Int64 // the most files reported done
+	mu    sync.Mutex   // held while the line is drawn or erased, and by hold
+	shown bool         // the line is on the terminal
 	start time.Time
 	stop  chan struct{}
 	ended chan struct{}
@@ -723,13 +850,30 @@ func (p *progress) draw() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.shown = true
-	fmt.Fprintf(p.w, "\rchecked %d/%d files (%ds)\033[K", p.done, p.total, int(time.Since(p.start).Seconds()))
+	fmt.Fprintf(p.w, "\rchecked %d/%d files (%ds)\033[K", p.done.Load(), p.total, int(time.Since(p.start).Seconds()))
 }
 
-func (p *progress) update(done int) {
+// hold erases the progress line, if it is shown, and keeps it from being
+// drawn until release: what is written to the terminal meanwhile is not
+// mixed with it.
+func (p *progress) hold() {
 	p.mu.Lock()
-	p.done = max(p.done, done)
-	p.mu.Unlock()
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
+	}
+}
+
+// release lets the progress line be drawn again.
+func (p *progress) release() { p.mu.Unlock() }
+
+func (p *progress) update(done int) {
+	for {
+		cur := p.done.Load()
+		if int64(done) <= cur || p.done.CompareAndSwap(cur, int64(done)) {
+			return
+		}
+	}
 }
 
 func (p *progress) finish() {

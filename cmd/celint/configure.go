@@ -9,11 +9,8 @@ import (
 	"strings"
 
 	"github.com/celint/celint/engine"
-	"github.com/celint/celint/internal/baseline"
 	"github.com/celint/celint/internal/config"
-	"github.com/celint/celint/internal/outfile"
 	"github.com/celint/celint/internal/safetext"
-	"github.com/celint/celint/internal/suppress"
 	"github.com/celint/celint/loader"
 )
 
@@ -211,80 +208,6 @@ func noteConfig(cfg *config.Config, stderr io.Writer) string {
 	p := shownPath(cfg.File)
 	fmt.Fprintln(stderr, safetext.GuardLine(safetext.Line("celint: using config "+p)))
 	return p
-}
-
-// adjuster returns what is done to a document's diagnostics once its rules
-// ran: inline suppressions (YAML comments), then the config file's levels.
-func adjuster(cfg *config.Config) func(file string, doc *loader.Document, ds []engine.Diagnostic) []engine.Diagnostic {
-	return func(file string, doc *loader.Document, ds []engine.Diagnostic) []engine.Diagnostic {
-		if doc != nil && doc.Format == "yaml" {
-			dirs, problems := suppress.Scan(doc.Name, doc.Source)
-			ds = append(suppress.Apply(doc.Name, ds, dirs), problems...)
-		}
-		if cfg == nil {
-			return ds
-		}
-		out := ds[:0]
-		for _, d := range ds {
-			if d.RuleError || d.InputError {
-				out = append(out, d)
-				continue
-			}
-			level, set := cfg.LevelOf(file, d.RuleID, d.Code)
-			if !set {
-				out = append(out, d)
-				continue
-			}
-			if level == "off" {
-				continue
-			}
-			if sev, err := engine.ParseSeverity(level); err == nil {
-				d.Severity = sev
-			}
-			out = append(out, d)
-		}
-		return out
-	}
-}
-
-// readBaseline reads the --baseline file (nil for ""), before anything is
-// linted: only a regular file of at most baseline.MaxBytes is read.
-func readBaseline(file string) (*baseline.Baseline, error) {
-	if file == "" {
-		return nil, nil
-	}
-	b, err := baseline.ReadFile(file)
-	if err != nil {
-		return nil, fmt.Errorf("--baseline: %w", err)
-	}
-	return b, nil
-}
-
-// applyBaseline writes the findings to a new baseline (--write-baseline),
-// or hides those the baseline read from file (--baseline) records, saying
-// what it did on stderr.
-func applyBaseline(write, file string, read *baseline.Baseline, ds []engine.Diagnostic, stderr io.Writer) ([]engine.Diagnostic, error) {
-	if write != "" {
-		b := baseline.New(ds, filepath.Dir(write))
-		if err := outfile.Write(write, b.Write); err != nil {
-			return nil, fmt.Errorf("--write-baseline: %v", err)
-		}
-		n := 0
-		for _, d := range ds {
-			if !d.RuleError && !d.InputError {
-				n++
-			}
-		}
-		fmt.Fprintf(stderr, "celint: recorded %s in %s\n", plural(n, "finding", "findings"), safetext.Line(write))
-		return ds, nil
-	}
-	if file == "" {
-		return ds, nil
-	}
-	res := read.Apply(ds, filepath.Dir(file))
-	gone := plural(res.Gone, "recorded finding is", "recorded findings are")
-	fmt.Fprintf(stderr, "celint: baseline %s: %s hidden, %s gone\n", safetext.Line(file), plural(res.Hidden, "finding", "findings"), gone)
-	return res.Kept, nil
 }
 
 // cleaned are the paths as expandPaths names the files it finds.

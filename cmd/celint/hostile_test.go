@@ -3,11 +3,17 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/report"
 )
 
 // hostileCase is a document built to hurt: each must end in a located input
@@ -281,5 +287,244 @@ func TestHostileIgnorePatterns(t *testing.T) {
 		if code != exitError || out != "" || !strings.Contains(errOut, tt.want) || strings.Count(errOut, "\n") > 2 {
 			t.Errorf("--ignore %q: exit %d, want %d and %q\nstdout: %.500s\nstderr: %s", tt.pattern, code, exitError, tt.want, out, errOut)
 		}
+	}
+}
+
+// manyFindings returns a description whose n tools each break four
+// rules, with one warning (no $schema) before them all.
+func manyFindings(n int) []byte {
+	tools := make([]any, n)
+	for i := range tools {
+		tools[i] = map[string]any{
+			"name": fmt.Sprintf("t%d", i), "inputSchema": map[string]any{"type": "object"},
+			"annotations": map[string]any{"title": 1}, "execution": map[string]any{"taskSupport": "x"},
+			"icons": []any{map[string]any{}}, "outputSchema": map[string]any{"type": "array"},
+		}
+	}
+	doc := map[string]any{"mcpdesc": "0.9.0", "info": map[string]any{"name": "x", "version": "1.0.0"},
+		"protocolVersions": []string{"2025-06-18"}, "transports": []any{map[string]any{"type": "stdio", "command": "x"}}, "tools": tools}
+	data, err := json.MarshalIndent(doc, "", " ")
+	if err != nil {
+		panic(err)
+	}
+	return data
+}
+
+// jsonReport is the json report, as far as these tests read it.
+type jsonReport struct {
+	Diagnostics []engine.Diagnostic
+	Counts      map[string]int
+}
+
+func decodeReport(t *testing.T, out string) jsonReport {
+	t.Helper()
+	var r jsonReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v\n%.2000s", err, out)
+	}
+	return r
+}
+
+// TestMaxDiagnostics: with --max-diagnostics N, a file with more findings
+// reports its first N, in report order, then one celint.limit entry at the
+// highest severity of the rest saying how many more there are; the counts
+// of every format are the true totals and say how many are not shown, and
+// the exit code sees the findings not shown. Without the flag, a file
+// shows at most 1000.
+func TestMaxDiagnostics(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "many.json", string(manyFindings(300)))
+	code, out, errOut := runCLI(t, "check", "--format", "json", "--max-diagnostics", "0", p)
+	all := decodeReport(t, out)
+	if code != exitFindings || len(all.Diagnostics) < 1200 || all.Counts["warnings"] != 1 {
+		t.Fatalf("uncapped: exit %d, %d diagnostics, counts %v\n%s", code, len(all.Diagnostics), all.Counts, errOut)
+	}
+	total := len(all.Diagnostics)
+	for _, max := range []int{1, 7, 1000} {
+		for _, args := range [][]string{{"--max-diagnostics", fmt.Sprint(max)}, {"--max-diagnostics", fmt.Sprint(max), "--jobs", "4"}} {
+			if max == 1000 {
+				args = []string{} // the default
+			}
+			code, out, errOut := runCLI(t, append(append([]string{"check", "--format", "json"}, args...), p)...)
+			r := decodeReport(t, out)
+			if code != exitFindings {
+				t.Errorf("%v: exit %d, want 1 (the errors not shown fail the run)\n%s", args, code, errOut)
+			}
+			if len(r.Diagnostics) != max+1 {
+				t.Fatalf("%v: %d diagnostics, want %d and the limit entry", args, len(r.Diagnostics), max)
+			}
+			for i, d := range r.Diagnostics[:max] {
+				if d.Message != all.Diagnostics[i].Message || d.Pointer != all.Diagnostics[i].Pointer {
+					t.Errorf("%v: diagnostic %d is %v, want %v", args, i, d, all.Diagnostics[i])
+				}
+			}
+			last := r.Diagnostics[max]
+			want := fmt.Sprintf("%d more findings not shown (%d errors; raise --max-diagnostics)", total-max, total-max)
+			if last.RuleID != "celint.limit" || last.Severity != engine.Error || last.Line != 0 || last.Message != want {
+				t.Errorf("%v: last entry %+v, want an error %q", args, last, want)
+			}
+			wantCounts := maps.Clone(all.Counts)
+			wantCounts["notShown"] = total - max
+			if !maps.Equal(r.Counts, wantCounts) {
+				t.Errorf("%v: counts %v, want %v", args, r.Counts, wantCounts)
+			}
+		}
+	}
+	// Shown, only the warning that sorts first: the errors after it still
+	// fail the run, and the summaries count them.
+	code, out, _ = runCLI(t, "check", "--max-diagnostics", "1", p)
+	summary := fmt.Sprintf("✖ %d problems (%d errors, 1 warning, 0 infos) in 1 of 1 file; %d not shown\n", total, total-1, total-1)
+	if code != exitFindings || !strings.Contains(out, "\n  1:1  warning  ") || !strings.Contains(out, fmt.Sprintf("\n  -    error    %d more findings not shown", total-1)) ||
+		!strings.HasSuffix(out, summary) || strings.Count(out, "error  ") != 1 {
+		t.Errorf("text: exit %d\n%s\nwant it to end in %q", code, out, summary)
+	}
+	code, out, _ = runCLI(t, "check", "--format", "jsonl", "--max-diagnostics", "1", "--fail-on", "never", p)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if code != exitOK || len(lines) != 3 || !strings.Contains(lines[1], `"ruleId":"celint.limit"`) ||
+		!strings.Contains(lines[2], fmt.Sprintf(`"errors":%d,"warnings":1,`, total-1)) || !strings.Contains(lines[2], fmt.Sprintf(`"notShown":%d}`, total-1)) {
+		t.Errorf("jsonl: exit %d\n%s", code, out)
+	}
+	// --max-warnings counts the warnings of every file, shown or not.
+	if code, _, errOut := runCLI(t, "check", "--quiet", "--fail-on", "never", "--max-warnings", "0", "--max-diagnostics", "1", p); code != exitFindings || !strings.Contains(errOut, "1 warning, more than --max-warnings 0") {
+		t.Errorf("--max-warnings: exit %d %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "check", "--max-diagnostics", "-1", p); code != exitError || !strings.Contains(errOut, "--max-diagnostics") {
+		t.Errorf("--max-diagnostics -1: exit %d %s", code, errOut)
+	}
+}
+
+// TestStreamedReportInFileOrder: files linted by four workers, named in any
+// order and among them a pattern that matches nothing, are reported in the
+// order of the report, each with its findings together, the text report
+// the same with one worker, and what the text printer prints of the whole
+// run's json report at once.
+func TestStreamedReportInFileOrder(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var args, files []string
+	for i, name := range []string{"k", "c", "m", "a", "x", "b", "q", "d", "n", "e", "z", "f"} {
+		text := string(src)
+		if i%3 == 0 {
+			text = strings.Replace(text, "required: [confirmed]", "required: []", 1) // fixes the example's error
+		}
+		if i%4 == 1 {
+			text = "# celint-disable-next-line no.such.rule\n" + text
+		}
+		p := write(t, dir, name+".yaml", text)
+		args, files = append(args, p), append(files, p)
+	}
+	many := write(t, dir, "many.json", string(manyFindings(30)))
+	args = append(args, filepath.Join(dir, "l*.nothing"), many)
+	files = append(files, many)
+	code, streamed, errOut := runCLI(t, append([]string{"check", "--jobs", "4", "--max-diagnostics", "20"}, args...)...)
+	if code != exitError {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var headers []string
+	for _, l := range strings.Split(streamed, "\n") {
+		if strings.HasPrefix(l, dir) {
+			headers = append(headers, l)
+		}
+	}
+	if !slices.IsSorted(headers) || len(headers) != 11 || !slices.Contains(headers, filepath.Join(dir, "l*.nothing")) {
+		t.Errorf("file headers not in order, or not each once:\n%s", strings.Join(headers, "\n"))
+	}
+	if _, one, _ := runCLI(t, append([]string{"check", "--jobs", "1", "--max-diagnostics", "20"}, args...)...); one != streamed {
+		t.Errorf("--jobs 1 differs:\n%s\n--jobs 4:\n%s", one, streamed)
+	}
+	_, out, _ := runCLI(t, append([]string{"check", "--format", "json", "--jobs", "4", "--max-diagnostics", "20"}, args...)...)
+	r := decodeReport(t, out)
+	in := report.Input{Diagnostics: r.Diagnostics, Files: files, Sources: map[string][]byte{}}
+	for _, f := range files {
+		in.Sources[f], _ = os.ReadFile(f)
+	}
+	in.NotShown.Errors = r.Counts["notShown"]
+	var whole strings.Builder
+	p, _ := report.New("text")
+	if err := p.Print(&whole, in); err != nil {
+		t.Fatal(err)
+	}
+	if whole.String() != streamed {
+		t.Errorf("the streamed text report differs from the whole report printed at once:\n%s\nstreamed:\n%s", whole.String(), streamed)
+	}
+}
+
+// TestSuppressionCommentsNamingThousandsOfRules: comments naming thousands
+// of rules that report nothing give one warning per comment for the
+// rules beyond the thousandth and one for the rules unused, each naming
+// ten of them: the report stays small, and the run quick.
+func TestSuppressionCommentsNamingThousandsOfRules(t *testing.T) {
+	src, err := os.ReadFile(example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]string, 5000)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("a%d", i+1)
+	}
+	comment := "# celint-disable-next-line " + strings.Join(ids, ", ") + "\n"
+	spaced := "# celint-disable-file " + strings.Join(ids, " ") + "\n"
+	doc := string(src) + strings.Repeat(comment, 40) + strings.Repeat(spaced, 10) // 1.6 MB of comments
+	p := write(t, t.TempDir(), "commented.yaml", doc)
+	start := time.Now()
+	code, out, errOut := runCLI(t, "check", "--format", "json", p)
+	took := time.Since(start)
+	r := decodeReport(t, out)
+	byCode := map[string]int{}
+	for _, d := range r.Diagnostics {
+		if d.RuleID == "celint.suppression" {
+			byCode[d.Code]++
+		}
+	}
+	if code != exitFindings || byCode["unused"] != 40 || byCode["malformed"] != 50 {
+		t.Errorf("exit %d, suppression warnings %v; want 40 unused and 50 malformed\n%s", code, byCode, errOut)
+	}
+	if len(out) > 100<<10 {
+		t.Errorf("report of %d bytes for %d bytes of comments", len(out), len(doc)-len(src))
+	}
+	t.Logf("%d bytes of comments: %d bytes of report in %v", len(doc)-len(src), len(out), took)
+}
+
+// TestOutputIsAlsoChecked: a report that would be written over a file the
+// run checks is refused before anything is linted: the file is left as it
+// was, and nothing else is left in its folder.
+func TestOutputIsAlsoChecked(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := write(t, dir, "report.yaml", string(src))
+	code, out, errOut := runCLI(t, "check", "--no-config", "--output", p, p)
+	data, _ := os.ReadFile(p)
+	if code != exitError || out != "" || !strings.Contains(errOut, "a document this run checks") || string(data) != string(src) {
+		t.Errorf("exit %d, stdout %q, stderr %s, the document now:\n%s", code, out, errOut, data)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the folder holds %d entries, want the report alone", len(entries))
+	}
+	if code, _, errOut := runCLI(t, "check", "--no-config", "--output", filepath.Join(dir, "no", "such", "r.txt"), p); code != exitError || !strings.Contains(errOut, "--output") {
+		t.Errorf("a report in a missing folder: exit %d %s", code, errOut)
+	}
+}
+
+// TestBaselineBeyondMaxDiagnostics: --write-baseline records every
+// finding, not only those shown, and --baseline hides findings before
+// --max-diagnostics counts them: a baselined file with thousands of
+// findings passes, with nothing not shown.
+func TestBaselineBeyondMaxDiagnostics(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "many.json", string(manyFindings(300)))
+	base := filepath.Join(dir, "base.json")
+	code, _, errOut := runCLI(t, "check", "--max-diagnostics", "5", "--write-baseline", base, p)
+	if code != exitOK || !strings.Contains(errOut, "recorded 1801 findings in") {
+		t.Fatalf("write: exit %d %s", code, errOut)
+	}
+	code, out, errOut := runCLI(t, "check", "--max-diagnostics", "5", "--baseline", base, p)
+	if code != exitOK || out != "✔ no problems in 1 file\n" || !strings.Contains(errOut, "1801 findings hidden, 0 recorded findings are gone") {
+		t.Errorf("read: exit %d\n%s%s", code, out, errOut)
 	}
 }

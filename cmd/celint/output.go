@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -56,28 +57,109 @@ func parseOutputs(values []string, format string) ([]output, error) {
 	return outs, nil
 }
 
-// write prints the report. Colour only ever goes to a terminal on
-// standard output, never to a file.
-func (o output) write(stdout io.Writer, in report.Input, color bool) error {
-	p, err := report.New(o.format)
-	if err != nil {
-		return err
+// reports are the reports of a run, written as the files are linted.
+type reports struct {
+	list []*openReport
+}
+
+// openReport is one output's report under way.
+type openReport struct {
+	stream report.Stream
+	// tmp is the file the report goes to until it is whole, then renamed
+	// to file; nil for standard output.
+	tmp  *os.File
+	file string
+	err  error // the first error writing the report
+}
+
+// openOutputs starts the report of each output. in holds what a report
+// says besides its files (report.NewStream). Colour only ever goes to a
+// terminal on standard output (color), never to a file. A report to a
+// file is written to a temporary file beside it, renamed to it once
+// whole: a run never leaves half a report, nor empties a file it is
+// about to check.
+func openOutputs(outs []output, stdout io.Writer, in report.Input, color bool) (*reports, error) {
+	r := &reports{}
+	for _, o := range outs {
+		in := in
+		in.Color = color && o.file == ""
+		or := &openReport{file: o.file}
+		w := stdout
+		if o.file != "" {
+			tmp, err := os.CreateTemp(filepath.Dir(o.file), "."+filepath.Base(o.file)+".*.tmp")
+			if err != nil {
+				r.abort()
+				return nil, fmt.Errorf("--output: %v", err)
+			}
+			or.tmp, w = tmp, tmp
+		}
+		s, err := report.NewStream(o.format, w, in)
+		if err != nil {
+			r.abort()
+			return nil, err
+		}
+		or.stream = s
+		r.list = append(r.list, or)
 	}
-	if o.file == "" {
-		in.Color = color
-		return p.Print(stdout, in)
+	return r, nil
+}
+
+// file adds a file's part to every report. A report that fails to write
+// is not written further; close returns its error.
+func (r *reports) file(f report.File) {
+	for _, or := range r.list {
+		if or.err == nil {
+			or.err = or.stream.File(f)
+		}
 	}
-	in.Color = false
-	if err := outfile.Write(o.file, func(w io.Writer) error { return p.Print(w, in) }); err != nil {
-		return fmt.Errorf("--output: %v", err)
+}
+
+// close ends every report, and puts those written to a temporary file in
+// place. It returns the first error.
+func (r *reports) close(rules []report.Rule) error {
+	var first error
+	for _, or := range r.list {
+		if or.err == nil {
+			or.err = or.stream.Close(rules)
+		}
+		if or.tmp != nil {
+			if err := or.tmp.Close(); or.err == nil && err != nil {
+				or.err = err
+			}
+			if or.err == nil {
+				or.err = os.Chmod(or.tmp.Name(), 0o644)
+			}
+			if or.err == nil {
+				or.err = os.Rename(or.tmp.Name(), or.file)
+			}
+			if or.err != nil {
+				os.Remove(or.tmp.Name())
+				or.err = fmt.Errorf("--output: %v", or.err)
+			}
+			or.tmp = nil
+		}
+		if first == nil {
+			first = or.err
+		}
 	}
-	return nil
+	return first
+}
+
+// abort removes the temporary files of the reports not closed.
+func (r *reports) abort() {
+	for _, or := range r.list {
+		if or.tmp != nil {
+			or.tmp.Close()
+			os.Remove(or.tmp.Name())
+			or.tmp = nil
+		}
+	}
 }
 
 // claimOutputs checks, before anything is linted, the files the run will
 // write: the --output files and the --write-baseline file. Each must be
 // writable as a regular file (outfile.Check: a named pipe, a device, a
-// socket or a folder is refused; a symbolic link is replaced), none may be
+// socket, a folder or a symbolic link is refused), none may be
 // written twice, and none may overwrite an input of the run: the --baseline
 // file, the config file, or a document named on the command line. It
 // returns files without the documents found by walking a folder or

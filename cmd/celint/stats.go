@@ -141,16 +141,14 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d.Microse
 // writeCheckedStats says how many CEL expressions compiled from the
 // rulesets' checked expressions (see cel.CheckedExprs), and how many were
 // parsed and type-checked.
-func writeCheckedStats(w io.Writer, results []fileResult) {
+func writeCheckedStats(w io.Writer, rss []*engine.Ruleset) {
 	seen := map[*cel.CheckedExprs]bool{}
 	hits, misses := 0, 0
-	for _, r := range results {
-		for _, rs := range r.rss {
-			if c := rs.Checked(); c != nil && !seen[c] {
-				seen[c] = true
-				hits += c.Hits()
-				misses += c.Misses()
-			}
+	for _, rs := range rss {
+		if c := rs.Checked(); c != nil && !seen[c] {
+			seen[c] = true
+			hits += c.Hits()
+			misses += c.Misses()
 		}
 	}
 	fmt.Fprintf(w, "celint: CEL expressions compiled on first use: %d from the rulesets' checked expressions, %d parsed and type-checked\n", hits, misses)

@@ -8,6 +8,10 @@
 // back every finding. A baseline is a multiset: it records how many
 // findings each key had, and hides at most that many.
 //
+// New and Apply take a run's findings all at once; a Recorder and a
+// Filter take them one at a time, as a run finds them, so that the run
+// need not keep them.
+//
 // The file is JSON:
 //
 //	{
@@ -37,6 +41,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/celint/celint/engine"
@@ -678,4 +683,121 @@ func (b *Baseline) Apply(ds []engine.Diagnostic, dir string) Result {
 	}
 	slices.SortFunc(res.GoneKeys, compareKeys)
 	return res
+}
+
+// Filter hides findings one at a time, as a run finds them: of each key,
+// at most as many as the baseline records. Which of them is hidden when
+// the run has more of a key than recorded follows the order Hide is asked,
+// not document order as in Apply. A Filter is safe for concurrent use.
+type Filter struct {
+	dir    string
+	mu     sync.Mutex
+	left   map[Key]int // what each key may still hide
+	hidden int
+}
+
+// Filter returns a filter of the findings of b, with files relative to dir
+// as for KeyOf. A nil baseline hides nothing.
+func (b *Baseline) Filter(dir string) *Filter {
+	f := &Filter{dir: dir, left: map[Key]int{}}
+	if b != nil {
+		for k, r := range b.records {
+			f.left[k] = r.count
+		}
+	}
+	return f
+}
+
+// Hide reports whether the baseline hides d, and counts it against its
+// key. Rule errors and input errors are never hidden.
+func (f *Filter) Hide(d engine.Diagnostic) bool {
+	if !recordable(d) {
+		return false
+	}
+	k := KeyOf(d, f.dir)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.left[k] > 0 {
+		f.left[k]--
+		f.hidden++
+		return true
+	}
+	return false
+}
+
+// Result says what the filter did so far, as Apply does (without Kept).
+func (f *Filter) Result() Result {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	res := Result{Hidden: f.hidden}
+	for k, n := range f.left {
+		if n > 0 {
+			res.Gone = min(res.Gone, math.MaxInt-n) + n // saturate: counts come from the file
+			res.GoneKeys = append(res.GoneKeys, k)
+		}
+	}
+	slices.SortFunc(res.GoneKeys, compareKeys)
+	return res
+}
+
+// Recorder records findings one at a time, as a run finds them, into a
+// new baseline: the baseline New makes of the same findings, whatever
+// their order. A Recorder is safe for concurrent use.
+type Recorder struct {
+	dir     string
+	mu      sync.Mutex
+	records map[Key]*recording
+	n       int
+}
+
+// recording is a record with the place of the message kept: that of the
+// first occurrence in document order.
+type recording struct {
+	record
+	line, column int
+}
+
+// NewRecorder returns a recorder of findings with files relative to dir,
+// as for KeyOf.
+func NewRecorder(dir string) *Recorder {
+	return &Recorder{dir: dir, records: map[Key]*recording{}}
+}
+
+// Add records d, unless it is a rule error or an input error, which are
+// never recorded.
+func (r *Recorder) Add(d engine.Diagnostic) {
+	if !recordable(d) {
+		return
+	}
+	k := KeyOf(d, r.dir)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.n++
+	rec := r.records[k]
+	if rec == nil {
+		r.records[k] = &recording{record: record{count: 1, message: d.Message}, line: d.Line, column: d.Column}
+		return
+	}
+	rec.count++
+	if cmp.Or(cmp.Compare(d.Line, rec.line), cmp.Compare(d.Column, rec.column), cmp.Compare(d.Message, rec.message)) < 0 {
+		rec.message, rec.line, rec.column = d.Message, d.Line, d.Column
+	}
+}
+
+// Len returns how many findings were recorded.
+func (r *Recorder) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.n
+}
+
+// Baseline returns the baseline of the findings recorded so far.
+func (r *Recorder) Baseline() *Baseline {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b := &Baseline{records: make(map[Key]*record, len(r.records))}
+	for k, rec := range r.records {
+		b.records[k] = &record{count: rec.count, message: rec.message}
+	}
+	return b
 }

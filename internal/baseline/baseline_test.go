@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/celint/celint/engine"
@@ -618,5 +619,87 @@ func TestGoneSaturates(t *testing.T) {
 	}
 	if res := b.Apply(nil, "."); res.Gone <= 0 {
 		t.Errorf("Gone %d overflowed", res.Gone)
+	}
+}
+
+// TestRecorderAsNew: findings recorded one at a time, in any order and
+// from several goroutines, make the baseline New makes of them, byte for
+// byte (the message of a key is that of its first occurrence in document
+// order); rule errors and input errors are not recorded.
+func TestRecorderAsNew(t *testing.T) {
+	ds := []engine.Diagnostic{
+		diag("a.yaml", "r1", "", "/x", 4, "second"),
+		diag("a.yaml", "r1", "", "/x", 3, "first"),
+		diag("a.yaml", "r1", "c", "/x", 5, "m3"),
+		diag("sub/c.json", "r1", "", "/a~1b/0", 9, "m5"),
+		diag("b.yaml", "r2", "", "", 1, "b"),
+		diag("b.yaml", "r2", "", "", 1, "a"),
+		ruleError("a.yaml", "r3"),
+		inputError("d.yaml"),
+	}
+	want := write(t, New(ds, "."))
+	for _, order := range [][]int{{0, 1, 2, 3, 4, 5, 6, 7}, {7, 6, 5, 4, 3, 2, 1, 0}, {2, 5, 0, 7, 3, 1, 6, 4}} {
+		r := NewRecorder(".")
+		var wg sync.WaitGroup
+		for _, i := range order {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r.Add(ds[i])
+			}()
+		}
+		wg.Wait()
+		if got := write(t, r.Baseline()); got != want {
+			t.Errorf("order %v:\n%s\nwant\n%s", order, got, want)
+		}
+		if r.Len() != 6 {
+			t.Errorf("order %v: %d recorded, want 6", order, r.Len())
+		}
+	}
+}
+
+// TestFilter: a filter hides, one finding at a time, what Apply hides of
+// the same findings when the run has no more of a key than recorded, and
+// counts the same hidden and gone findings; of a key found more often than
+// recorded, it hides the first asked about.
+func TestFilter(t *testing.T) {
+	recorded := []engine.Diagnostic{
+		diag("a.yaml", "r", "", "/x", 10, "x"),
+		diag("a.yaml", "r", "", "/y", 11, "y"),
+		diag("a.yaml", "r", "", "/y", 11, "y2"),
+		diag("a.yaml", "r", "c", "/z", 13, "z"),
+	}
+	b := roundTrip(t, New(recorded, "."))
+	run := []engine.Diagnostic{
+		diag("a.yaml", "r", "", "/y", 41, "y"),
+		ruleError("a.yaml", "r"),
+		diag("a.yaml", "r", "", "/x", 40, "moved"),
+		diag("a.yaml", "r", "", "/new", 42, "new"),
+		inputError("a.yaml"),
+	}
+	res := b.Apply(run, ".")
+	f := b.Filter(".")
+	var kept []engine.Diagnostic
+	for _, d := range run {
+		if !f.Hide(d) {
+			kept = append(kept, d)
+		}
+	}
+	got := f.Result()
+	if !slices.Equal(messages(kept), messages(res.Kept)) || got.Hidden != res.Hidden || got.Gone != res.Gone || !slices.Equal(got.GoneKeys, res.GoneKeys) {
+		t.Errorf("filter: kept %q, %+v; Apply: kept %q, %+v", messages(kept), got, messages(res.Kept), res)
+	}
+	f = b.Filter(".")
+	var hidden []string
+	for _, m := range []string{"c", "a", "b"} {
+		if f.Hide(diag("a.yaml", "r", "", "/y", 11, m)) {
+			hidden = append(hidden, m)
+		}
+	}
+	if !slices.Equal(hidden, []string{"c", "a"}) {
+		t.Errorf("hidden %q, want the first two asked about", hidden)
+	}
+	if (*Baseline)(nil).Filter(".").Hide(run[0]) {
+		t.Error("a nil baseline's filter hid a finding")
 	}
 }

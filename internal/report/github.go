@@ -18,14 +18,24 @@ import (
 //	::error file=a.json,line=3,col=15,title=mcp.tool.name-format::tool name must … (/tools/0/name)
 type githubPrinter struct{}
 
-func (githubPrinter) Print(w io.Writer, in Input) error {
-	bw := bufio.NewWriter(w)
-	for _, d := range in.Diagnostics {
-		bw.WriteString(githubCommand(d))
-		bw.WriteByte('\n')
-	}
-	return bw.Flush()
+func (githubPrinter) Print(w io.Writer, in Input) error { return printAll(newGithubStream(w, in), in) }
+
+// githubStream writes the commands of a file at a time.
+type githubStream struct{ w *bufio.Writer }
+
+func newGithubStream(w io.Writer, _ Input) Stream {
+	return githubStream{bufio.NewWriterSize(w, 64<<10)}
 }
+
+func (s githubStream) File(f File) error {
+	for _, d := range f.Diagnostics {
+		s.w.WriteString(githubCommand(d))
+		s.w.WriteByte('\n')
+	}
+	return s.w.Flush()
+}
+
+func (s githubStream) Close([]Rule) error { return s.w.Flush() }
 
 // githubCommand renders one diagnostic as a workflow command.
 func githubCommand(d engine.Diagnostic) string {

@@ -97,22 +97,30 @@ func TestGithubHostile(t *testing.T) {
 	}
 }
 
-// TestJSONHostile: the json and sarif formats keep the original text — the
-// output decodes to the very strings given — while no raw character a
-// terminal acts on, nor "##[", is printed.
+// TestJSONHostile: the json, jsonl and sarif formats keep the original
+// text — the output decodes to the very strings given — while no raw
+// character a terminal acts on, nor "##[", is printed.
 func TestJSONHostile(t *testing.T) {
 	for _, tc := range hostileText {
-		for _, format := range []string{"json", "sarif"} {
+		for _, format := range []string{"json", "jsonl", "sarif"} {
 			t.Run(format+"/"+tc.name, func(t *testing.T) {
 				d := engine.Diagnostic{File: "a.json", RuleID: "r", Severity: engine.Error, Message: tc.text, Pointer: "/x", Line: 1, Column: 1}
 				in := Input{Diagnostics: []engine.Diagnostic{d}, Rules: []Rule{{ID: "r", Title: tc.text, Description: tc.text, Severity: engine.Error}}}
 				got := render(t, format, in)
 				checkHumanOutput(t, format, got, false)
-				if !json.Valid([]byte(got)) {
-					t.Fatalf("not valid JSON:\n%s", got)
+				docs := []string{got}
+				if format == "jsonl" {
+					docs = strings.Split(strings.TrimSuffix(got, "\n"), "\n")
 				}
-				var v any
-				_ = json.Unmarshal([]byte(got), &v)
+				var v []any
+				for _, doc := range docs {
+					if !json.Valid([]byte(doc)) {
+						t.Fatalf("not valid JSON:\n%s", doc)
+					}
+					var x any
+					_ = json.Unmarshal([]byte(doc), &x)
+					v = append(v, x)
+				}
 				if n := countString(v, tc.text); n == 0 {
 					t.Errorf("the original text %q is not in the output:\n%s", tc.text, got)
 				}

@@ -1,9 +1,13 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/celint/celint/engine"
 	"github.com/celint/celint/internal/safetext"
@@ -61,33 +65,47 @@ func (jsonPrinter) Print(w io.Writer, in Input) error {
 		Version:     jsonVersion,
 		Tool:        jsonTool{Name: toolName, Version: in.ToolVersion},
 		Config:      in.Config,
-		Diagnostics: make([]jsonDiagnostic, len(in.Diagnostics)),
+		Diagnostics: []jsonDiagnostic{}, // each written in turn by encodeJSON
 		Counts:      tally(in),
 	}
-	for i, d := range in.Diagnostics {
-		r.Diagnostics[i] = jsonDiagnostic{
-			File:       d.File,
-			RuleID:     d.RuleID,
-			Code:       d.Code,
-			Aliases:    d.Aliases,
-			Severity:   d.Severity,
-			Message:    d.Message,
-			Pointer:    d.Pointer,
-			Line:       d.Line,
-			Column:     d.Column,
-			EndLine:    d.EndLine,
-			EndColumn:  d.EndColumn,
-			URL:        d.URL,
-			RuleError:  d.RuleError,
-			InputError: d.InputError,
-		}
+	return encodeJSON(w, r, jsonHole{member: "diagnostics", depth: 1, n: len(in.Diagnostics), elem: func(i int) any {
+		return newJSONDiagnostic(in.Diagnostics[i])
+	}})
+}
+
+// newJSONDiagnostic is d in the json format.
+func newJSONDiagnostic(d engine.Diagnostic) jsonDiagnostic {
+	jd := jsonDiagnostic{
+		File:       d.File,
+		RuleID:     d.RuleID,
+		Code:       d.Code,
+		Aliases:    d.Aliases,
+		Severity:   d.Severity,
+		Message:    d.Message,
+		Pointer:    d.Pointer,
+		Line:       d.Line,
+		Column:     d.Column,
+		EndLine:    d.EndLine,
+		EndColumn:  d.EndColumn,
+		URL:        d.URL,
+		RuleError:  d.RuleError,
+		InputError: d.InputError,
 	}
-	for i, d := range in.Diagnostics {
-		for _, rel := range d.Related {
-			r.Diagnostics[i].Related = append(r.Diagnostics[i].Related, jsonRelated(rel))
-		}
+	for _, rel := range d.Related {
+		jd.Related = append(jd.Related, jsonRelated(rel))
 	}
-	return encodeJSON(w, r)
+	return jd
+}
+
+// jsonHole is an array member of a document that encodeJSON writes an
+// element at a time: the member of that name at that depth (1 for a
+// member of the top-level object), which the document holds empty, and
+// its n elements, made by elem when their turn comes.
+type jsonHole struct {
+	member string
+	depth  int
+	n      int
+	elem   func(i int) any
 }
 
 // encodeJSON writes v indented by two spaces, without HTML escaping, and
@@ -95,7 +113,11 @@ func (jsonPrinter) Print(w io.Writer, in Input) error {
 // encoding/json leaves raw (DEL, C1 controls, bidi and invisible
 // characters) and "##[" are written as \u escapes: the same JSON values,
 // safe to print in a terminal or a CI log (see [safetext.JSON]).
-func encodeJSON(w io.Writer, v any) error {
+//
+// The elements of hole's array are encoded one at a time, into the place
+// of the empty array v holds: the document is never whole in memory, and
+// the bytes are those of encoding it whole.
+func encodeJSON(w io.Writer, v any, hole jsonHole) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -103,6 +125,39 @@ func encodeJSON(w io.Writer, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err := w.Write(safetext.JSON(buf.Bytes()))
-	return err
+	doc := safetext.JSON(buf.Bytes())
+	// The member's name is at the start of a line, after its depth's
+	// indent: a string holding the same text has its quotes escaped, and
+	// a member deeper down has a longer indent.
+	indent := strings.Repeat("  ", hole.depth)
+	at := bytes.Index(doc, []byte("\n"+indent+strconv.Quote(hole.member)+": []"))
+	if at < 0 {
+		return fmt.Errorf("report: no empty %q array to fill in the document", hole.member)
+	}
+	at += len(indent) + len(hole.member) + 5 // just before "[]"
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(doc[:at])
+	if hole.n == 0 {
+		bw.WriteString("[]")
+	} else {
+		bw.WriteByte('[')
+		var elem bytes.Buffer
+		enc := json.NewEncoder(&elem)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent(indent+"  ", "  ")
+		for i := range hole.n {
+			if i > 0 {
+				bw.WriteByte(',')
+			}
+			bw.WriteString("\n" + indent + "  ")
+			elem.Reset()
+			if err := enc.Encode(hole.elem(i)); err != nil {
+				return err
+			}
+			bw.Write(safetext.JSON(bytes.TrimSuffix(elem.Bytes(), []byte("\n"))))
+		}
+		bw.WriteString("\n" + indent + "]")
+	}
+	bw.Write(doc[at+2:])
+	return bw.Flush()
 }

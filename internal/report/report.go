@@ -1,10 +1,26 @@
 // Package report prints the diagnostics of one celint run in one of several
-// formats: "text" (the default, for people), "json" (for programs), "sarif"
+// formats: "text" (the default, for people), "json" (for programs), "jsonl"
+// (JSON Lines, for programs that read a report as it comes), "sarif"
 // (SARIF 2.1.0, for code-scanning services) and "github" (GitHub Actions
 // workflow commands, which annotate pull requests).
 //
 // Each format is one small type behind the [Printer] interface; [New] picks
-// one by name and [Formats] lists the names.
+// one by name and [Formats] lists the names. [NewStream] prints a report
+// one file at a time, as the files are linted: text, jsonl and github
+// write each file's part when it comes, and keep nothing of it; json and
+// sarif, single documents whose first parts depend on every file, keep the
+// diagnostics until the end, and then encode the document piece by piece.
+//
+// # Findings not shown
+//
+// A caller that bounds the diagnostics of a file (celint check
+// --max-diagnostics) ends the file's diagnostics with one entry of rule id
+// "celint.limit" ([LimitRuleID]) saying how many more there are, with no
+// line or column, at the highest severity of those it stands for. It is not
+// a finding: the counts of every format leave it out and count instead
+// the findings it stands for (Input.NotShown, File.NotShown), so that
+// errors, warnings and infos are the run's true totals. The text summary
+// then ends with "; N not shown", and the json counts have notShown.
 //
 // # The json format
 //
@@ -79,11 +95,24 @@
 //
 // The counts object has:
 //
-//   - errors, warnings, infos (numbers): the diagnostics by severity.
+//   - errors, warnings, infos (numbers): the diagnostics by severity,
+//     including those not shown (the celint.limit entries are not counted).
 //   - ruleErrors (number): the diagnostics with ruleError, which are counted
 //     under their severity too.
 //   - files (number): the files linted.
 //   - filesWithProblems (number): the files with at least one diagnostic.
+//   - notShown (number, present when not 0): the findings counted above
+//     that the diagnostics leave out, each file's stood for by its
+//     celint.limit entry.
+//
+// # The jsonl format
+//
+// JSON Lines: one compact JSON object a line, each followed by a newline.
+// Each diagnostic is a line of its own, an object with the members of a
+// diagnostic of the json format, file after file as they are linted. The
+// last line is the summary, an object with the version, tool and counts
+// members of the json format (and no ruleId): a report without it was cut
+// short.
 //
 // # The text format
 //
@@ -93,7 +122,8 @@
 // (tabs expand to 4 columns; columns count code points). Rule errors and
 // input errors carry a "rule error: " or "input error: " label. A summary
 // line ends the report: "✖ 3 problems (2 errors, 1 warning, 0 infos) in 1 of 2
-// files" or "✔ no problems in 2 files". Colours only when asked for. Control,
+// files" or "✔ no problems in 2 files", followed by "; N not shown" when
+// findings were left out. Colours only when asked for. Control,
 // bidi and invisible characters of documents, file names and rules never
 // reach the terminal raw: they are shown as "<U+202E>" (package safetext),
 // and no line starts with "::" or carries "##[", which a CI runner would
@@ -137,9 +167,9 @@
 // escaped as @actions/core escapes. It prints nothing when there is nothing
 // to report.
 //
-// # Terminal safety of json and sarif
+// # Terminal safety of json, jsonl and sarif
 //
-// Both keep the original text. What encoding/json leaves raw and a
+// They keep the original text. What encoding/json leaves raw and a
 // terminal would act on (DEL, C1, bidi and invisible characters) is written
 // as \u escapes, and "##[" as "#\u0023[": the same JSON values.
 package report
@@ -161,10 +191,23 @@ type Rule struct {
 	Severity    engine.Severity
 }
 
+// LimitRuleID is the rule id of the entry that ends a file's diagnostics
+// when some of its findings are not shown; see the package comment.
+const LimitRuleID = "celint.limit"
+
+// isLimit reports whether d is a celint.limit entry: that rule id, no
+// position, and neither a rule error nor an input error.
+func isLimit(d engine.Diagnostic) bool {
+	return d.RuleID == LimitRuleID && d.Line == 0 && !d.RuleError && !d.InputError
+}
+
 // Input is everything one run prints.
 type Input struct {
 	// Diagnostics are already sorted deterministically by the caller.
 	Diagnostics []engine.Diagnostic
+	// NotShown counts the findings left out of Diagnostics, which the
+	// counts include (see the package comment).
+	NotShown engine.Counts
 	// Files is every file linted, in order, so that files without findings
 	// can be counted.
 	Files []string
@@ -193,14 +236,18 @@ const (
 	toolURI  = "https://github.com/celint/celint"
 )
 
+// printers are the formats: the printer of each, and how a report in it
+// is written one file at a time.
 var printers = []struct {
-	name string
-	new  func() Printer
+	name   string
+	new    func() Printer
+	stream func(w io.Writer, in Input) Stream
 }{
-	{"text", func() Printer { return textPrinter{} }},
-	{"json", func() Printer { return jsonPrinter{} }},
-	{"sarif", func() Printer { return sarifPrinter{} }},
-	{"github", func() Printer { return githubPrinter{} }},
+	{"text", func() Printer { return textPrinter{} }, newTextStream},
+	{"json", func() Printer { return jsonPrinter{} }, func(w io.Writer, in Input) Stream { return &wholeStream{w: w, in: in, p: jsonPrinter{}} }},
+	{"jsonl", func() Printer { return jsonlPrinter{} }, newJSONLStream},
+	{"sarif", func() Printer { return sarifPrinter{} }, func(w io.Writer, in Input) Stream { return &wholeStream{w: w, in: in, p: sarifPrinter{}} }},
+	{"github", func() Printer { return githubPrinter{} }, newGithubStream},
 }
 
 // Formats lists the names New accepts, the default first.
@@ -212,18 +259,139 @@ func Formats() []string {
 	return names
 }
 
-// New returns the printer of a format: "text" (also for ""), "json", "sarif"
-// or "github".
+// New returns the printer of a format: "text" (also for ""), "json",
+// "jsonl", "sarif" or "github".
 func New(format string) (Printer, error) {
+	i, err := formatIndex(format)
+	if err != nil {
+		return nil, err
+	}
+	return printers[i].new(), nil
+}
+
+func formatIndex(format string) (int, error) {
 	if format == "" {
 		format = "text"
 	}
-	for _, p := range printers {
+	for i, p := range printers {
 		if p.name == format {
-			return p.new(), nil
+			return i, nil
 		}
 	}
-	return nil, fmt.Errorf("unknown output format %q: expected one of %s", format, strings.Join(Formats(), ", "))
+	return 0, fmt.Errorf("unknown output format %q: expected one of %s", format, strings.Join(Formats(), ", "))
+}
+
+// File is one file's part of a report.
+type File struct {
+	// Name is the file's name; the diagnostics are all of it.
+	Name string
+	// Checked is true for a file that was linted, which counts among the
+	// files even without diagnostics; false for a name that is no file
+	// linted (a pattern that matches nothing).
+	Checked bool
+	// Diagnostics are the file's, sorted, with its celint.limit entry last
+	// when some were not shown.
+	Diagnostics []engine.Diagnostic
+	// NotShown counts the findings left out of Diagnostics.
+	NotShown engine.Counts
+	// Source is the file's contents, for code frames; nil when unknown.
+	Source []byte
+}
+
+// Stream writes a report one file at a time, the files in the order of
+// the report (by name, as engine.SortDiagnostics orders them).
+type Stream interface {
+	// File adds the part of one file; each file comes once.
+	File(f File) error
+	// Close ends the report with what follows the files (the summary);
+	// rules is the metadata of the rules that ran (Input.Rules).
+	Close(rules []Rule) error
+}
+
+// NewStream starts a report in format on w. in holds what the report
+// says besides its files (ToolVersion, Color); its Diagnostics, NotShown,
+// Files, Rules and Sources are left out: the files come through
+// Stream.File, the rules with Stream.Close.
+func NewStream(format string, w io.Writer, in Input) (Stream, error) {
+	i, err := formatIndex(format)
+	if err != nil {
+		return nil, err
+	}
+	in.Diagnostics, in.NotShown, in.Files, in.Rules, in.Sources = nil, engine.Counts{}, nil, nil, nil
+	return printers[i].stream(w, in), nil
+}
+
+// printAll writes in through s: the printers of the streamed formats are
+// their streams given one file after the other.
+func printAll(s Stream, in Input) error {
+	notShown := in.NotShown
+	files := make(map[string]bool, len(in.Files))
+	for _, f := range in.Files {
+		files[f] = true
+	}
+	for _, group := range groupByFile(in.Diagnostics) {
+		name := group[0].File
+		f := File{Name: name, Checked: files[name], Diagnostics: group, Source: in.Sources[name]}
+		// The counts of what is not shown go with the first file.
+		f.NotShown, notShown = notShown, engine.Counts{}
+		if err := s.File(f); err != nil {
+			return err
+		}
+		delete(files, name)
+	}
+	for _, name := range in.Files {
+		if files[name] {
+			if err := s.File(File{Name: name, Checked: true, NotShown: notShown}); err != nil {
+				return err
+			}
+			notShown = engine.Counts{}
+			delete(files, name)
+		}
+	}
+	if notShown != (engine.Counts{}) {
+		if err := s.File(File{NotShown: notShown}); err != nil {
+			return err
+		}
+	}
+	return s.Close(in.Rules)
+}
+
+// groupByFile splits ds by file, in the order each file first appears.
+func groupByFile(ds []engine.Diagnostic) [][]engine.Diagnostic {
+	var groups [][]engine.Diagnostic
+	index := make(map[string]int)
+	for _, d := range ds {
+		i, ok := index[d.File]
+		if !ok {
+			i = len(groups)
+			index[d.File] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], d)
+	}
+	return groups
+}
+
+// wholeStream keeps the files of a report in a format that is one
+// document, and prints it when the report closes.
+type wholeStream struct {
+	w  io.Writer
+	in Input
+	p  Printer
+}
+
+func (s *wholeStream) File(f File) error {
+	s.in.Diagnostics = append(s.in.Diagnostics, f.Diagnostics...)
+	s.in.NotShown = s.in.NotShown.Add(f.NotShown)
+	if f.Checked {
+		s.in.Files = append(s.in.Files, f.Name)
+	}
+	return nil
+}
+
+func (s *wholeStream) Close(rules []Rule) error {
+	s.in.Rules = rules
+	return s.p.Print(s.w, s.in)
 }
 
 // counts is the tally of a run shared by the text and json formats.
@@ -231,6 +399,7 @@ type counts struct {
 	engine.Counts
 	Files             int `json:"files"`
 	FilesWithProblems int `json:"filesWithProblems"`
+	NotShown          int `json:"notShown,omitempty"`
 }
 
 func (c counts) problems() int { return c.Errors + c.Warnings + c.Infos }
@@ -238,18 +407,72 @@ func (c counts) problems() int { return c.Errors + c.Warnings + c.Infos }
 // tally counts the diagnostics of in by severity and the files, including
 // any file named only by a diagnostic.
 func tally(in Input) counts {
-	c := counts{Counts: engine.Count(in.Diagnostics)}
-	files := make(map[string]bool, len(in.Files))
+	var t tallier
 	for _, f := range in.Files {
-		files[f] = true
+		t.file(f, false)
 	}
-	problems := make(map[string]bool)
-	for _, d := range in.Diagnostics {
-		files[d.File] = true
-		problems[d.File] = true
+	for _, group := range groupByFile(in.Diagnostics) {
+		t.add(group)
 	}
-	c.Files = len(files)
-	c.FilesWithProblems = len(problems)
+	t.notShown(in.NotShown)
+	return t.counts()
+}
+
+// tallier counts a report's diagnostics and files as they come.
+type tallier struct {
+	c        counts
+	files    map[string]bool // true: the file has diagnostics
+	inputErr int
+}
+
+// file counts a file, and whether it has problems.
+func (t *tallier) file(name string, problems bool) {
+	if t.files == nil {
+		t.files = map[string]bool{}
+	}
+	t.files[name] = t.files[name] || problems
+}
+
+// add counts the diagnostics of one file, and the file.
+func (t *tallier) add(ds []engine.Diagnostic) {
+	for _, d := range ds {
+		if isLimit(d) {
+			continue // it stands for findings that notShown counts
+		}
+		switch d.Severity {
+		case engine.Error:
+			t.c.Errors++
+		case engine.Warning:
+			t.c.Warnings++
+		default:
+			t.c.Infos++
+		}
+		if d.RuleError {
+			t.c.RuleErrors++
+		}
+		if d.InputError {
+			t.inputErr++
+		}
+	}
+	if len(ds) > 0 {
+		t.file(ds[0].File, true)
+	}
+}
+
+// notShown counts findings left out of the diagnostics.
+func (t *tallier) notShown(c engine.Counts) {
+	t.c.Counts = t.c.Counts.Add(c)
+	t.c.NotShown += c.Errors + c.Warnings + c.Infos
+}
+
+func (t *tallier) counts() counts {
+	c := t.c
+	c.Files, c.FilesWithProblems = len(t.files), 0
+	for _, problems := range t.files {
+		if problems {
+			c.FilesWithProblems++
+		}
+	}
 	return c
 }
 

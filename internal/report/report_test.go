@@ -137,7 +137,7 @@ func firstDiff(want, got string) string {
 }
 
 func TestNew(t *testing.T) {
-	if got, want := Formats(), []string{"text", "json", "sarif", "github"}; !slices.Equal(got, want) {
+	if got, want := Formats(), []string{"text", "json", "jsonl", "sarif", "github"}; !slices.Equal(got, want) {
 		t.Errorf("Formats() = %v, want %v", got, want)
 	}
 	p, err := New("")
@@ -186,6 +186,11 @@ func TestEmpty(t *testing.T) {
 				}
 				if !strings.HasSuffix(got, "}\n") {
 					t.Errorf("output does not end in a newline: %q", got)
+				}
+			case "jsonl":
+				want := `{"version":1,"tool":{"name":"celint","version":"0.1.0"},"counts":{"errors":0,"warnings":0,"infos":0,"ruleErrors":0,"files":2,"filesWithProblems":0}}` + "\n"
+				if got != want {
+					t.Errorf("got %q, want %q", got, want)
 				}
 			case "sarif":
 				if !strings.Contains(got, `"results": []`) || !strings.Contains(got, `"rules": []`) {

@@ -176,14 +176,14 @@ func (sarifPrinter) Print(w io.Writer, in Input) error {
 		addRule(sarifRule{ID: d.RuleID})
 	}
 
-	results := []sarifResult{}
 	inv := sarifInvocation{ExecutionSuccessful: true}
-	for _, d := range in.Diagnostics {
-		uri, base := sarifURI(d.File)
+	var results []int // the diagnostics that are results, by index
+	for i, d := range in.Diagnostics {
 		if d.RuleError || d.InputError {
 			inv.ExecutionSuccessful = false
 		}
 		if d.Line == 0 {
+			uri, base := sarifURI(d.File)
 			n := sarifNotification{Level: sarifLevel(d.Severity), Message: sarifText{Text: d.Message}, Rule: &sarifReportingDescr{ID: d.RuleID}}
 			var fl sarifFileLocation
 			fl.PhysicalLocation.ArtifactLocation = sarifArtifactLocation{URI: uri, URIBaseID: base}
@@ -191,41 +191,7 @@ func (sarifPrinter) Print(w io.Writer, in Input) error {
 			inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, n)
 			continue
 		}
-		loc := sarifLocation{PhysicalLocation: sarifPhysicalLocation{
-			ArtifactLocation: sarifArtifactLocation{URI: uri, URIBaseID: base},
-			Region:           sarifRegion{StartLine: max(d.Line, 1), StartColumn: max(d.Column, 1)},
-		}}
-		if d.EndLine > 0 && (d.EndLine > d.Line || d.EndLine == d.Line && d.EndColumn > d.Column) {
-			loc.PhysicalLocation.Region.EndLine, loc.PhysicalLocation.Region.EndColumn = d.EndLine, d.EndColumn
-		}
-		if d.Pointer != "" {
-			loc.LogicalLocations = []sarifLogicalLocation{{FullyQualifiedName: d.Pointer, Kind: "member"}}
-		}
-		var related []sarifLocation
-		for j, rel := range d.Related {
-			id := j + 1
-			rl := sarifLocation{ID: &id, Message: &sarifText{Text: rel.Message}, PhysicalLocation: sarifPhysicalLocation{
-				ArtifactLocation: sarifArtifactLocation{URI: uri, URIBaseID: base},
-				Region:           sarifRegion{StartLine: max(rel.Line, 1), StartColumn: max(rel.Column, 1)},
-			}}
-			if rel.Pointer != "" {
-				rl.LogicalLocations = []sarifLogicalLocation{{FullyQualifiedName: rel.Pointer, Kind: "member"}}
-			}
-			related = append(related, rl)
-		}
-		res := sarifResult{
-			RuleID:              d.RuleID,
-			RuleIndex:           index[d.RuleID],
-			Level:               sarifLevel(d.Severity),
-			Message:             sarifText{Text: d.Message},
-			Locations:           []sarifLocation{loc},
-			RelatedLocations:    related,
-			PartialFingerprints: map[string]string{sarifFingerprint: fingerprint(d)},
-		}
-		if d.RuleError || d.InputError || d.Code != "" || len(d.Aliases) > 0 {
-			res.Properties = &sarifProperties{Code: d.Code, Aliases: d.Aliases, RuleError: d.RuleError, InputError: d.InputError}
-		}
-		results = append(results, res)
+		results = append(results, i)
 	}
 
 	var artifacts []sarifArtifact
@@ -233,17 +199,61 @@ func (sarifPrinter) Print(w io.Writer, in Input) error {
 		uri, base := sarifURI(in.Config)
 		artifacts = []sarifArtifact{{Location: sarifArtifactLocation{URI: uri, URIBaseID: base}, Roles: []string{"userSpecifiedConfiguration"}}}
 	}
-	return encodeJSON(w, sarifLog{
+	log := sarifLog{
 		Schema:  sarifSchema,
 		Version: sarifVersion,
 		Runs: []sarifRun{{
 			Tool:        sarifTool{Driver: driver},
 			Invocations: []sarifInvocation{inv},
 			Artifacts:   artifacts,
-			Results:     results,
+			Results:     []sarifResult{}, // each written in turn by encodeJSON
 			ColumnKind:  "unicodeCodePoints",
 		}},
-	})
+	}
+	return encodeJSON(w, log, jsonHole{member: "results", depth: 3, n: len(results), elem: func(i int) any {
+		return newSARIFResult(in.Diagnostics[results[i]], index[in.Diagnostics[results[i]].RuleID])
+	}})
+}
+
+// newSARIFResult is d, which has a line, as a result of the rule at
+// ruleIndex.
+func newSARIFResult(d engine.Diagnostic, ruleIndex int) sarifResult {
+	uri, base := sarifURI(d.File)
+	loc := sarifLocation{PhysicalLocation: sarifPhysicalLocation{
+		ArtifactLocation: sarifArtifactLocation{URI: uri, URIBaseID: base},
+		Region:           sarifRegion{StartLine: max(d.Line, 1), StartColumn: max(d.Column, 1)},
+	}}
+	if d.EndLine > 0 && (d.EndLine > d.Line || d.EndLine == d.Line && d.EndColumn > d.Column) {
+		loc.PhysicalLocation.Region.EndLine, loc.PhysicalLocation.Region.EndColumn = d.EndLine, d.EndColumn
+	}
+	if d.Pointer != "" {
+		loc.LogicalLocations = []sarifLogicalLocation{{FullyQualifiedName: d.Pointer, Kind: "member"}}
+	}
+	var related []sarifLocation
+	for j, rel := range d.Related {
+		id := j + 1
+		rl := sarifLocation{ID: &id, Message: &sarifText{Text: rel.Message}, PhysicalLocation: sarifPhysicalLocation{
+			ArtifactLocation: sarifArtifactLocation{URI: uri, URIBaseID: base},
+			Region:           sarifRegion{StartLine: max(rel.Line, 1), StartColumn: max(rel.Column, 1)},
+		}}
+		if rel.Pointer != "" {
+			rl.LogicalLocations = []sarifLogicalLocation{{FullyQualifiedName: rel.Pointer, Kind: "member"}}
+		}
+		related = append(related, rl)
+	}
+	res := sarifResult{
+		RuleID:              d.RuleID,
+		RuleIndex:           ruleIndex,
+		Level:               sarifLevel(d.Severity),
+		Message:             sarifText{Text: d.Message},
+		Locations:           []sarifLocation{loc},
+		RelatedLocations:    related,
+		PartialFingerprints: map[string]string{sarifFingerprint: fingerprint(d)},
+	}
+	if d.RuleError || d.InputError || d.Code != "" || len(d.Aliases) > 0 {
+		res.Properties = &sarifProperties{Code: d.Code, Aliases: d.Aliases, RuleError: d.RuleError, InputError: d.InputError}
+	}
+	return res
 }
 
 // sarifLevel maps a severity to a SARIF level.

@@ -74,42 +74,99 @@ type textRow struct {
 	loc, severity, label, message, rule string
 }
 
-func (textPrinter) Print(w io.Writer, in Input) error {
-	var buf bytes.Buffer
-	t := textWriter{w: bufio.NewWriter(&buf), color: in.Color}
-	for i, group := range groupByFile(in.Diagnostics) {
-		if i > 0 {
-			t.w.WriteByte('\n')
-		}
-		t.printFile(group, in.Sources[group[0].File])
-	}
-	if len(in.Diagnostics) > 0 {
-		t.w.WriteByte('\n')
-	}
-	t.printSummary(in)
-	if err := t.w.Flush(); err != nil {
-		return err
-	}
-	// Every part is sanitized already; the guard is the net under them that
-	// keeps a CI runner from reading any line as a workflow command.
-	_, err := io.WriteString(w, safetext.Guard(buf.String()))
-	return err
+func (textPrinter) Print(w io.Writer, in Input) error { return printAll(newTextStream(w, in), in) }
+
+// textStream writes the text report a file at a time; see textPrinter.
+type textStream struct {
+	out   *bufio.Writer // to the report's writer
+	t     textWriter    // through a lineGuard to out
+	guard *lineGuard
+	n     int // files printed
+	tally tallier
 }
 
-// groupByFile splits ds by file, in the order each file first appears.
-func groupByFile(ds []engine.Diagnostic) [][]engine.Diagnostic {
-	var groups [][]engine.Diagnostic
-	index := make(map[string]int)
-	for _, d := range ds {
-		i, ok := index[d.File]
-		if !ok {
-			i = len(groups)
-			index[d.File] = i
-			groups = append(groups, nil)
-		}
-		groups[i] = append(groups[i], d)
+func newTextStream(w io.Writer, in Input) Stream {
+	s := &textStream{out: bufio.NewWriterSize(w, 64<<10)}
+	// Every part is sanitized already; the guard is the net under them that
+	// keeps a CI runner from reading any line as a workflow command.
+	s.guard = &lineGuard{w: s.out}
+	s.t = textWriter{w: bufio.NewWriter(s.guard), color: in.Color}
+	return s
+}
+
+func (s *textStream) File(f File) error {
+	if f.Checked {
+		s.tally.file(f.Name, false)
 	}
-	return groups
+	s.tally.add(f.Diagnostics)
+	s.tally.notShown(f.NotShown)
+	if len(f.Diagnostics) == 0 {
+		return nil
+	}
+	if s.n > 0 {
+		s.t.w.WriteByte('\n')
+	}
+	s.n++
+	s.t.printFile(f.Diagnostics, f.Source)
+	return s.flush()
+}
+
+func (s *textStream) Close([]Rule) error {
+	if s.n > 0 {
+		s.t.w.WriteByte('\n')
+	}
+	s.t.printSummary(s.tally)
+	return s.flush()
+}
+
+// flush writes out what the file or the summary printed.
+func (s *textStream) flush() error {
+	if err := s.t.w.Flush(); err != nil {
+		return err
+	}
+	if err := s.guard.flush(); err != nil {
+		return err
+	}
+	return s.out.Flush()
+}
+
+// lineGuard writes text to w a line at a time, each made safe by
+// safetext.GuardLine.
+type lineGuard struct {
+	w    io.Writer
+	line []byte // the start of a line whose end has not come yet
+}
+
+func (g *lineGuard) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			g.line = append(g.line, p...)
+			break
+		}
+		g.line = append(g.line, p[:i+1]...)
+		p = p[i+1:]
+		if err := g.flush(); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+// flush writes the line so far.
+func (g *lineGuard) flush() error {
+	if len(g.line) == 0 {
+		return nil
+	}
+	var err error
+	if bytes.Contains(g.line, []byte("::")) || bytes.Contains(g.line, []byte("##[")) {
+		_, err = io.WriteString(g.w, safetext.GuardLine(string(g.line)))
+	} else {
+		_, err = g.w.Write(g.line)
+	}
+	g.line = g.line[:0]
+	return err
 }
 
 func (t textWriter) printFile(ds []engine.Diagnostic, src []byte) {
@@ -273,8 +330,8 @@ func (t textWriter) printFrame(d engine.Diagnostic, w frameWindow) {
 	t.w.WriteByte('\n')
 }
 
-func (t textWriter) printSummary(in Input) {
-	c := tally(in)
+func (t textWriter) printSummary(tally tallier) {
+	c := tally.counts()
 	if c.problems() == 0 {
 		t.paint(ansiBold+ansiGreen, "✔ no problems in "+plural(c.Files, "file", "files"))
 		t.w.WriteByte('\n')
@@ -297,24 +354,17 @@ func (t textWriter) printSummary(in Input) {
 	if c.RuleErrors > 0 {
 		failures = append(failures, plural(c.RuleErrors, "rule error", "rule errors"))
 	}
-	if n := countInputErrors(in.Diagnostics); n > 0 {
+	if n := tally.inputErr; n > 0 {
 		failures = append(failures, plural(n, "input error", "input errors"))
 	}
 	if len(failures) > 0 {
 		s += ", including " + strings.Join(failures, " and ")
 	}
+	if c.NotShown > 0 {
+		s += fmt.Sprintf("; %d not shown", c.NotShown)
+	}
 	t.paint(ansiBold+style, s)
 	t.w.WriteByte('\n')
-}
-
-func countInputErrors(ds []engine.Diagnostic) int {
-	n := 0
-	for _, d := range ds {
-		if d.InputError {
-			n++
-		}
-	}
-	return n
 }
 
 // plural renders "1 file", "2 files", "0 files".

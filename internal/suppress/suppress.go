@@ -11,6 +11,12 @@
 // codes are made of ASCII letters, digits, '.', '-' and '_'. Rules are
 // separated by commas; text after " -- " is a reason, for readers only.
 //
+// A directive is read up to its 1000th rule ([MaxRules]); the others are
+// ignored, with a warning. A comment's problems are reported in one
+// warning, and so are the rules of a directive that suppressed nothing:
+// one diagnostic per comment however many rules it names, listing the
+// first few rules.
+//
 // A comment starts at a '#' at the start of a line or after a space or tab,
 // and a directive must be the first word of its comment. A '#' inside a
 // single- or double-quoted scalar is not a comment; quotes are tracked one
@@ -24,13 +30,23 @@ package suppress
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/safetext"
 )
 
 // ruleID is the rule id of the diagnostics this package reports.
 const ruleID = "celint.suppression"
+
+// MaxRules is the most rules of one directive that are read.
+const MaxRules = 1000
+
+// maxListed is the most rules one diagnostic names; it says how many
+// more there are.
+const maxListed = 10
 
 // The directive words.
 const (
@@ -65,10 +81,12 @@ func (d Directive) word() string {
 func (d Directive) endCol() int { return d.Col + countChars([]byte(d.Text)) }
 
 // Scan finds the suppression directives of a YAML source. Problems (a
-// directive naming no rule, a malformed rule) are returned as diagnostics
-// of rule id "celint.suppression" with code "malformed", severity Warning,
-// at the comment's line:col, for file name. A malformed directive
-// suppresses nothing: it is not among the directives returned.
+// directive naming no rule, malformed rules, more than MaxRules rules) are
+// returned as diagnostics of rule id "celint.suppression" with code
+// "malformed", severity Warning, at the comment's line:col, for file name:
+// one per comment. A malformed directive suppresses nothing: it is not
+// among the directives returned; one that only names too many rules
+// suppresses the first MaxRules.
 //
 // Scan reads comments line by line, without parsing the YAML, so:
 //   - a line inside a block scalar ("|" or ">") that reads like a comment
@@ -90,14 +108,14 @@ func Scan(name string, src []byte) ([]Directive, []engine.Diagnostic) {
 		if at := commentStart(text); at >= 0 {
 			comment := strings.TrimRight(string(text[at:]), " \t")
 			d := Directive{Line: line, Col: 1 + countChars(text[:at]), Text: comment}
-			ok, msgs := parse(&d, comment[1:])
+			ok, msg := parse(&d, comment[1:])
 			if ok {
 				dirs = append(dirs, d)
 			}
-			for _, m := range msgs {
+			if msg != "" {
 				probs = append(probs, engine.Diagnostic{
 					File: name, RuleID: ruleID, Code: "malformed", Severity: engine.Warning,
-					Message: m, Line: d.Line, Column: d.Col, EndLine: d.Line, EndColumn: d.endCol(),
+					Message: msg, Line: d.Line, Column: d.Col, EndLine: d.Line, EndColumn: d.endCol(),
 				})
 			}
 		}
@@ -162,9 +180,9 @@ func commentStart(line []byte) int {
 }
 
 // parse reads the comment body (the text after '#') into d. It reports
-// whether the comment is a well-formed directive, and the problems of a
-// comment that means to be one.
-func parse(d *Directive, body string) (bool, []string) {
+// whether the comment is a directive that suppresses anything, and the
+// problems of a comment that means to be one, in one message.
+func parse(d *Directive, body string) (bool, string) {
 	body = strings.TrimLeft(body, " \t")
 	word, rest := body, ""
 	if i := strings.IndexAny(body, " \t"); i >= 0 {
@@ -176,36 +194,90 @@ func parse(d *Directive, body string) (bool, []string) {
 		d.File = true
 	default:
 		if strings.HasPrefix(word, "celint-disable") {
-			return false, []string{fmt.Sprintf("unknown suppression directive %q: expected %s or %s followed by rule names", word, nextLineWord, fileWord)}
+			return false, fmt.Sprintf("unknown suppression directive %s: expected %s or %s followed by rule names", quote(word), nextLineWord, fileWord)
 		}
-		return false, nil
+		return false, ""
 	}
 	list := cutReason(rest)
 	if strings.Trim(list, " \t") == "" {
-		return false, []string{fmt.Sprintf("%s names no rule: expected %s RULE[, RULE...] [-- reason]", word, word)}
+		return false, fmt.Sprintf("%s names no rule: expected %s RULE[, RULE...] [-- reason]", word, word)
 	}
-	var msgs []string
+	var bad []string
+	empty := false
 	seen := map[string]bool{}
+	n := 0
 	for r := range strings.SplitSeq(list, ",") {
+		if n++; n > MaxRules {
+			break
+		}
 		r = strings.Trim(r, " \t")
-		if r == "" {
-			msgs = append(msgs, fmt.Sprintf("%s: empty rule name in %q", word, strings.Trim(list, " \t")))
-			continue
-		}
-		if !validRule(r) {
-			msgs = append(msgs, fmt.Sprintf("%s: malformed rule %q: expected a rule id or id/code of letters, digits, '.', '-' and '_', rules separated by commas", word, r))
-			continue
-		}
-		if !seen[r] {
+		switch {
+		case r == "":
+			empty = true
+		case !validRule(r):
+			bad = append(bad, quote(r))
+		case !seen[r]:
 			seen[r] = true
 			d.Rules = append(d.Rules, r)
 		}
 	}
-	if msgs != nil {
-		d.Rules = nil
-		return false, msgs
+	var problems []string
+	if bad != nil {
+		problems = append(problems, fmt.Sprintf("malformed %s %s: expected a rule id or id/code of letters, digits, '.', '-' and '_', rules separated by commas", plural(len(bad), "rule", "rules"), listed(bad)))
 	}
-	return true, nil
+	if empty {
+		problems = append(problems, fmt.Sprintf("empty rule name in %s", quote(strings.Trim(list, " \t"))))
+	}
+	if n > MaxRules {
+		total := strings.Count(list, ",") + 1
+		problems = append(problems, fmt.Sprintf("%d rules, more than %d: those after the %dth are ignored", total, MaxRules, MaxRules))
+	}
+	if problems == nil {
+		return true, ""
+	}
+	msg := word + ": " + strings.Join(problems, "; ")
+	if bad != nil || empty {
+		d.Rules = nil
+		return false, msg
+	}
+	return true, msg
+}
+
+// quote quotes s as Go does, its first 40 characters when it is longer,
+// with "…" after them.
+func quote(s string) string {
+	if utf8.RuneCountInString(s) > 40 {
+		i := 0
+		for k := 0; k < 40; k++ {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+		}
+		return safetext.Line(strconv.Quote(s[:i]) + "…")
+	}
+	return safetext.Line(strconv.Quote(s))
+}
+
+// listed lists items for a message: "a", "a and b", "a, b and c", or the
+// first maxListed followed by "and N more".
+func listed(items []string) string {
+	for i, it := range items[:min(len(items), maxListed)] {
+		items[i] = safetext.Line(it)
+	}
+	switch {
+	case len(items) == 1:
+		return items[0]
+	case len(items) <= maxListed:
+		return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+	}
+	return strings.Join(items[:maxListed], ", ") + fmt.Sprintf(" and %d more", len(items)-maxListed)
+}
+
+// plural is one for 1, many otherwise.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // cutReason returns s up to its reason: a "--" after a space or tab, at the
@@ -256,17 +328,10 @@ func countChars(b []byte) int {
 	return n
 }
 
-// matches reports whether the rule written as r ("id" or "id/code") names
-// d's finding.
-func matches(r string, d engine.Diagnostic) bool {
-	id, code, hasCode := strings.Cut(r, "/")
-	return d.RuleID == id && (!hasCode || d.Code == code)
-}
-
 // Apply removes from ds the findings that a directive suppresses (rule
 // errors and input errors are never suppressed) and returns the kept
-// diagnostics plus one warning per directive rule that suppressed nothing:
-// rule id "celint.suppression", code "unused", at the directive's position.
+// diagnostics plus the warnings of [Matcher.Unused]: one per directive
+// with rules that suppressed nothing.
 //
 // Only diagnostics of file name are considered; others pass through
 // untouched. The kept diagnostics keep their order and the warnings follow
@@ -276,47 +341,136 @@ func matches(r string, d engine.Diagnostic) bool {
 // their rule, so the malformed warnings of [Scan], when passed in, can be
 // suppressed by a directive naming celint.suppression.
 func Apply(name string, ds []engine.Diagnostic, dirs []Directive) []engine.Diagnostic {
-	used := make([][]bool, len(dirs))
-	for i, dir := range dirs {
-		used[i] = make([]bool, len(dir.Rules))
-	}
+	m := NewMatcher(name, dirs)
 	out := make([]engine.Diagnostic, 0, len(ds))
 	for _, d := range ds {
-		if d.File != name || d.RuleError || d.InputError {
+		if !m.Suppressed(d) {
 			out = append(out, d)
+		}
+	}
+	return append(out, m.Unused()...)
+}
+
+// Matcher applies the directives of one file to its findings one at a
+// time, as they are found, and then tells which directive rules
+// suppressed nothing. Its work is linear in the findings and the rules
+// the directives name, however many directives there are. A Matcher is
+// used by one goroutine at a time.
+type Matcher struct {
+	name string
+	dirs []Directive
+	used [][]bool // by directive, by rule
+	// next lists, by line, the celint-disable-next-line directives that
+	// apply to it; rules indexes the rules of each, by directive, once a
+	// finding falls on its line.
+	next  map[int][]int
+	rules []map[string]int
+	// file are the rules of the celint-disable-file directives.
+	file map[string]*fileRule
+}
+
+// fileRule is a rule named by celint-disable-file directives: where each
+// names it, and whether they are marked used already.
+type fileRule struct {
+	at     []ruleRef
+	marked bool
+}
+
+// ruleRef is the rule'th rule of directive dir.
+type ruleRef struct{ dir, rule int }
+
+// NewMatcher returns a Matcher of the directives for the findings of file
+// name.
+func NewMatcher(name string, dirs []Directive) *Matcher {
+	m := &Matcher{name: name, dirs: dirs, used: make([][]bool, len(dirs)), rules: make([]map[string]int, len(dirs)),
+		next: map[int][]int{}, file: map[string]*fileRule{}}
+	for i, dir := range dirs {
+		m.used[i] = make([]bool, len(dir.Rules))
+		if !dir.File {
+			m.next[dir.Line+1] = append(m.next[dir.Line+1], i)
 			continue
 		}
-		suppressed := false
-		for i, dir := range dirs {
-			if !dir.File && d.Line != dir.Line+1 {
-				continue
+		for j, r := range dir.Rules {
+			fr := m.file[r]
+			if fr == nil {
+				fr = &fileRule{}
+				m.file[r] = fr
 			}
-			for j, r := range dir.Rules {
-				if matches(r, d) {
-					used[i][j] = true
-					suppressed = true
+			fr.at = append(fr.at, ruleRef{i, j})
+		}
+	}
+	return m
+}
+
+// Suppressed reports whether a directive suppresses d, and marks the
+// directives' rules that do used. Rule errors, input errors and the
+// diagnostics of other files are never suppressed.
+func (m *Matcher) Suppressed(d engine.Diagnostic) bool {
+	if d.File != m.name || d.RuleError || d.InputError {
+		return false
+	}
+	// A finding is named by its rule id, or by "id/code".
+	keys := [2]string{d.RuleID}
+	if d.Code != "" {
+		keys[1] = d.RuleID + "/" + d.Code
+	}
+	hit := false
+	for _, k := range keys {
+		if k == "" {
+			continue
+		}
+		if fr := m.file[k]; fr != nil {
+			hit = true
+			if !fr.marked {
+				fr.marked = true
+				for _, at := range fr.at {
+					m.used[at.dir][at.rule] = true
 				}
 			}
 		}
-		if !suppressed {
-			out = append(out, d)
+	}
+	for _, i := range m.next[d.Line] {
+		if m.rules[i] == nil {
+			m.rules[i] = make(map[string]int, len(m.dirs[i].Rules))
+			for j, r := range m.dirs[i].Rules {
+				m.rules[i][r] = j
+			}
+		}
+		for _, k := range keys {
+			if j, ok := m.rules[i][k]; ok && k != "" {
+				m.used[i][j] = true
+				hit = true
+			}
 		}
 	}
-	for i, dir := range dirs {
+	return hit
+}
+
+// Unused returns one warning per directive with rules that suppressed
+// nothing, in directive order: rule id "celint.suppression", code
+// "unused", at the directive's position, naming the first of those rules
+// and how many more there are.
+func (m *Matcher) Unused() []engine.Diagnostic {
+	var out []engine.Diagnostic
+	for i, dir := range m.dirs {
+		var unused []string
 		for j, r := range dir.Rules {
-			if used[i][j] {
-				continue
+			if !m.used[i][j] {
+				unused = append(unused, r)
 			}
-			where := "in this file"
-			if !dir.File {
-				where = fmt.Sprintf("on line %d", dir.Line+1)
-			}
-			out = append(out, engine.Diagnostic{
-				File: name, RuleID: ruleID, Code: "unused", Severity: engine.Warning,
-				Message: fmt.Sprintf("%s names %s, which reports nothing %s", dir.word(), r, where),
-				Line:    dir.Line, Column: dir.Col, EndLine: dir.Line, EndColumn: dir.endCol(),
-			})
 		}
+		if unused == nil {
+			continue
+		}
+		where := "in this file"
+		if !dir.File {
+			where = fmt.Sprintf("on line %d", dir.Line+1)
+		}
+		out = append(out, engine.Diagnostic{
+			File: m.name, RuleID: ruleID, Code: "unused", Severity: engine.Warning,
+			Message: fmt.Sprintf("%s names %s, which %s nothing %s", dir.word(), listed(unused), plural(len(unused), "reports", "report"), where),
+			Line:    dir.Line, Column: dir.Col, EndLine: dir.Line, EndColumn: dir.endCol(),
+		})
 	}
 	return out
 }

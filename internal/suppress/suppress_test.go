@@ -3,7 +3,9 @@ package suppress
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/celint/celint/engine"
 )
@@ -95,8 +97,7 @@ func TestScanApply(t *testing.T) {
 		in:   []engine.Diagnostic{finding(3, "r.y", ""), finding(3, "r.z", "d")},
 		want: []string{
 			"3:3 r.z/d",
-			"2:3 celint.suppression/unused -2:57 warning: celint-disable-next-line names r.x, which reports nothing on line 3",
-			"2:3 celint.suppression/unused -2:57 warning: celint-disable-next-line names r.z/c, which reports nothing on line 3",
+			"2:3 celint.suppression/unused -2:57 warning: celint-disable-next-line names r.x and r.z/c, which report nothing on line 3",
 			"4:6 celint.suppression/unused -4:31 warning: celint-disable-file names r.w, which reports nothing in this file",
 		},
 	}, {
@@ -160,7 +161,8 @@ func TestScanApply(t *testing.T) {
 			"# celint-disable-file r.x,\n" +
 			"# celint-disable-file r.x/c/d, r.y/\n" +
 			"# celint-disable-next-line: r.x\n" +
-			"# celint-disable-file r.x --reason\n",
+			"# celint-disable-file r.x --reason\n" +
+			"# celint-disable-file r$x,, r.y, r%y\n",
 		in: []engine.Diagnostic{finding(1, "r.x", ""), finding(2, "r.y", "")},
 		want: []string{
 			"1:1 celint.suppression/malformed -1:27 warning: celint-disable-next-line names no rule: expected celint-disable-next-line RULE[, RULE...] [-- reason]",
@@ -169,10 +171,10 @@ func TestScanApply(t *testing.T) {
 			"4:1 celint.suppression/malformed -4:30 warning: celint-disable-file: malformed rule \"r.x r.y\": expected a rule id or id/code of letters, digits, '.', '-' and '_', rules separated by commas",
 			"5:1 celint.suppression/malformed -5:31 warning: celint-disable-file: empty rule name in \"r.x,,r.y\"",
 			"6:1 celint.suppression/malformed -6:27 warning: celint-disable-file: empty rule name in \"r.x,\"",
-			"7:1 celint.suppression/malformed -7:36 warning: celint-disable-file: malformed rule \"r.x/c/d\": expected a rule id or id/code of letters, digits, '.', '-' and '_', rules separated by commas",
-			"7:1 celint.suppression/malformed -7:36 warning: celint-disable-file: malformed rule \"r.y/\": expected a rule id or id/code of letters, digits, '.', '-' and '_', rules separated by commas",
+			"7:1 celint.suppression/malformed -7:36 warning: celint-disable-file: malformed rules \"r.x/c/d\" and \"r.y/\": expected a rule id or id/code of letters, digits, '.', '-' and '_', rules separated by commas",
 			"8:1 celint.suppression/malformed -8:32 warning: unknown suppression directive \"celint-disable-next-line:\": expected celint-disable-next-line or celint-disable-file followed by rule names",
 			"9:1 celint.suppression/malformed -9:35 warning: celint-disable-file: malformed rule \"r.x --reason\": expected a rule id or id/code of letters, digits, '.', '-' and '_', rules separated by commas",
+			"10:1 celint.suppression/malformed -10:37 warning: celint-disable-file: malformed rules \"r$x\" and \"r%y\": expected a rule id or id/code of letters, digits, '.', '-' and '_', rules separated by commas; empty rule name in \"r$x,, r.y, r%y\"",
 			"1:3 r.x/",
 			"2:3 r.y/",
 		},
@@ -245,5 +247,110 @@ func TestScanDirectives(t *testing.T) {
 		}) {
 			t.Errorf("Scan(%q) = %+v, want %+v", tc.src, got, tc.want)
 		}
+	}
+}
+
+// ids returns "a1, a2, …, aN" with sep between them.
+func ids(n int, sep string) string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("a%d", i+1)
+	}
+	return strings.Join(out, sep)
+}
+
+// TestManyRules: a comment naming thousands of rules gets one diagnostic
+// of each kind, which names the first ten rules and says how many more
+// there are; a directive is read up to its MaxRules-th rule, and a long
+// malformed rule or directive is quoted cut, its bidi controls escaped.
+func TestManyRules(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		src  string
+		in   []engine.Diagnostic
+		want []string
+	}{{
+		name: "unused",
+		src:  "# celint-disable-next-line " + ids(5000, ", ") + "\nb: 2\n# celint-disable-file " + ids(12, ",") + "\n",
+		in:   []engine.Diagnostic{finding(2, "a3", ""), finding(2, "a4", "c"), finding(1, "a12", "")},
+		want: []string{
+			"1:1 celint.suppression/malformed -1:33919 warning: celint-disable-next-line: 5000 rules, more than 1000: those after the 1000th are ignored",
+			"1:1 celint.suppression/unused -1:33919 warning: celint-disable-next-line names a1, a2, a5, a6, a7, a8, a9, a10, a11, a12 and 988 more, which report nothing on line 2",
+			"3:1 celint.suppression/unused -3:61 warning: celint-disable-file names a1, a2, a5, a6, a7, a8, a9, a10 and a11, which report nothing in this file",
+		},
+	}, {
+		name: "more than MaxRules",
+		src:  "# celint-disable-file " + ids(1500, ",") + "\n",
+		in:   []engine.Diagnostic{finding(1, "a1000", ""), finding(1, "a1001", "")},
+		want: []string{
+			"1:1 celint.suppression/malformed -1:7915 warning: celint-disable-file: 1500 rules, more than 1000: those after the 1000th are ignored",
+			"1:3 a1001/",
+			"1:1 celint.suppression/unused -1:7915 warning: celint-disable-file names a1, a2, a3, a4, a5, a6, a7, a8, a9, a10 and 989 more, which report nothing in this file",
+		},
+	}, {
+		name: "rules separated by spaces",
+		src:  "# celint-disable-next-line " + ids(5000, " ") + "\n",
+		want: []string{
+			"1:1 celint.suppression/malformed -1:28920 warning: celint-disable-next-line: malformed rule \"a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 a12 a\"…: expected a rule id or id/code of letters, digits, '.', '-' and '_', rules separated by commas",
+		},
+	}, {
+		name: "many malformed rules",
+		src:  "# celint-disable-file " + strings.ReplaceAll(ids(30, ","), "a", "a$") + "\n",
+		want: []string{
+			"1:1 celint.suppression/malformed -1:163 warning: celint-disable-file: malformed rules \"a$1\", \"a$2\", \"a$3\", \"a$4\", \"a$5\", \"a$6\", \"a$7\", \"a$8\", \"a$9\", \"a$10\" and 20 more: expected a rule id or id/code of letters, digits, '.', '-' and '_', rules separated by commas",
+		},
+	}, {
+		name: "long unknown directive",
+		src:  "# celint-disable-" + strings.Repeat("x\u202e", 100) + " a\n",
+		want: []string{
+			"1:1 celint.suppression/malformed -1:220 warning: unknown suppression directive \"celint-disable-x\\u202ex\\u202ex\\u202ex\\u202ex\\u202ex\\u202ex\\u202ex\\u202ex\\u202ex\\u202ex\\u202ex\\u202ex\"…: expected celint-disable-next-line or celint-disable-file followed by rule names",
+		},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dirs, probs := Scan(file, []byte(tc.src))
+			got := renderAll(append(probs, Apply(file, tc.in, dirs)...))
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got\n\t%q\nwant\n\t%q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestApplyLinear: thousands of directives naming a thousand rules each,
+// and tens of thousands of findings, are applied in one pass: the work
+// grows with the rules named plus the findings, not their product (which
+// here would be some 10^11 comparisons).
+func TestApplyLinear(t *testing.T) {
+	var src strings.Builder
+	list := ids(MaxRules, ",")
+	for range 2000 {
+		src.WriteString("# celint-disable-file " + list + "\n")
+		src.WriteString("# celint-disable-next-line " + list + "\n")
+	}
+	dirs, probs := Scan(file, []byte(src.String()))
+	if len(dirs) != 4000 || len(probs) != 0 {
+		t.Fatalf("%d directives, %d problems", len(dirs), len(probs))
+	}
+	var ds []engine.Diagnostic
+	for i := range 50_000 {
+		ds = append(ds, finding(1+i%4000, fmt.Sprintf("a%d", 1+i%(2*MaxRules)), ""))
+	}
+	start := time.Now()
+	out := Apply(file, ds, dirs)
+	t.Logf("%d directives of %d rules, %d findings: %v", len(dirs), MaxRules, len(ds), time.Since(start))
+	var kept, unused int
+	for _, d := range out {
+		switch d.RuleID {
+		case ruleID:
+			unused++
+		default:
+			kept++
+		}
+	}
+	// a1…a1000 are suppressed everywhere; a1001…a2000 nowhere. Every
+	// file directive names a1000…, used, so none is unused; of the
+	// next-line ones, those on whose next line no a1…a1000 finding falls.
+	if kept != 25_000 || unused > 2000 {
+		t.Errorf("%d findings kept, %d unused warnings; want 25000 and at most 2000", kept, unused)
 	}
 }
