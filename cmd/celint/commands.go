@@ -10,6 +10,7 @@ import (
 	"github.com/celint/celint/engine"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -213,7 +214,9 @@ func runExplain(args []string, stdout, stderr io.Writer) (int, error) {
 	var ids []string
 	for _, rs := range f.rulesetFor(cat, pinned) {
 		for _, r := range rs.Rules {
-			ids = append(ids, r.ID)
+			if !slices.Contains(ids, r.ID) { // rulesets of several versions share ids
+				ids = append(ids, r.ID)
+			}
 		}
 	}
 	if near := nearest(rest[0], ids); len(near) > 0 {
