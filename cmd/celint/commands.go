@@ -214,7 +214,7 @@ func runExplain(args []string, stdout, stderr io.Writer) (int, error) {
 	var ids []string
 	for _, rs := range f.rulesetFor(cat, pinned) {
 		for _, r := range rs.Rules {
-			if !slices.Contains(ids, r.ID) { // a rule of several versions, once
+			if !slices.Contains(ids, r.ID) { // rulesets of several versions share ids
 				ids = append(ids, r.ID)
 			}
 		}
