@@ -380,7 +380,11 @@ func (p *reporter) file(r fileResult) {
 		engine.SortDiagnostics(ds)
 	}
 	p.total = p.total.Add(r.quieted)
-	p.report(report.File{Name: r.file, Checked: true, Diagnostics: ds, Source: r.source}, r.omitted)
+	names := make([]string, len(r.rss))
+	for i, rs := range r.rss {
+		names[i] = rs.String()
+	}
+	p.report(report.File{Name: r.file, Checked: true, Diagnostics: ds, Source: r.source, Rulesets: names}, r.omitted)
 }
 
 // report counts a file's diagnostics and hands them to the reports, with

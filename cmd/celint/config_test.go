@@ -37,7 +37,7 @@ overrides:
 ignore: ["gen/**"]
 `)
 	code, out, errOut := runCLI(t, "check", ".")
-	if code != exitOK || !strings.Contains(out, "server.yaml\n  58:22  warning") || strings.Contains(out, "legacy") || strings.Contains(out, "gen/") || strings.Contains(out, ".celint.yaml") {
+	if code != exitOK || !strings.Contains(out, "server.yaml  mcpdesc@v0.9.0-rc.3\n  58:22  warning") || strings.Contains(out, "legacy") || strings.Contains(out, "gen/") || strings.Contains(out, ".celint.yaml") {
 		t.Errorf("with the config: exit %d\n%s%s", code, out, errOut)
 	}
 	if !strings.Contains(out, "in 1 of 2 files") {

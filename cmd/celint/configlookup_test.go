@@ -72,7 +72,8 @@ func TestConfigLookupUsed(t *testing.T) {
 			}
 		}
 	}
-	if err := json.Unmarshal([]byte(out), &s); err != nil || len(s.Runs) != 1 || len(s.Runs[0].Artifacts) != 1 ||
+	// The config file first, then the file checked.
+	if err := json.Unmarshal([]byte(out), &s); err != nil || len(s.Runs) != 1 || len(s.Runs[0].Artifacts) != 2 ||
 		s.Runs[0].Artifacts[0].Location.URI != "../.celint.yaml" || strings.Join(s.Runs[0].Artifacts[0].Roles, ",") != "userSpecifiedConfiguration" {
 		t.Errorf("sarif: %v, artifacts %+v", err, s.Runs)
 	}

@@ -312,6 +312,10 @@ func manyFindings(n int) []byte {
 
 // jsonReport is the json report, as far as these tests read it.
 type jsonReport struct {
+	Files []struct {
+		File     string
+		Rulesets []string
+	}
 	Diagnostics []engine.Diagnostic
 	Counts      map[string]int
 }
@@ -373,7 +377,7 @@ func TestMaxDiagnostics(t *testing.T) {
 	// Shown, only the warning that sorts first: the errors after it still
 	// fail the run, and the summaries count them.
 	code, out, _ = runCLI(t, "check", "--max-diagnostics", "1", p)
-	summary := fmt.Sprintf("✖ %d problems (%d errors, 1 warning, 0 infos) in 1 of 1 file; %d not shown\n", total, total-1, total-1)
+	summary := fmt.Sprintf("✖ %d problems (%d errors, 1 warning, 0 infos) in 1 of 1 file with mcpdesc@v0.9.0-rc.3; %d not shown\n", total, total-1, total-1)
 	if code != exitFindings || !strings.Contains(out, "\n  1:1  warning  ") || !strings.Contains(out, fmt.Sprintf("\n  -    error    %d more findings not shown", total-1)) ||
 		!strings.HasSuffix(out, summary) || strings.Count(out, "error  ") != 1 {
 		t.Errorf("text: exit %d\n%s\nwant it to end in %q", code, out, summary)
@@ -437,7 +441,10 @@ func TestStreamedReportInFileOrder(t *testing.T) {
 	}
 	_, out, _ := runCLI(t, append([]string{"check", "--format", "json", "--jobs", "4", "--max-diagnostics", "20"}, args...)...)
 	r := decodeReport(t, out)
-	in := report.Input{Diagnostics: r.Diagnostics, Files: files, Sources: map[string][]byte{}}
+	in := report.Input{Diagnostics: r.Diagnostics, Files: files, Sources: map[string][]byte{}, Rulesets: map[string][]string{}}
+	for _, f := range r.Files {
+		in.Rulesets[f.File] = f.Rulesets
+	}
 	for _, f := range files {
 		in.Sources[f], _ = os.ReadFile(f)
 	}
@@ -524,7 +531,7 @@ func TestBaselineBeyondMaxDiagnostics(t *testing.T) {
 		t.Fatalf("write: exit %d %s", code, errOut)
 	}
 	code, out, errOut := runCLI(t, "check", "--max-diagnostics", "5", "--baseline", base, p)
-	if code != exitOK || out != "✔ no problems in 1 file\n" || !strings.Contains(errOut, "1801 findings hidden, 0 recorded findings are gone") {
+	if code != exitOK || out != "✔ no problems in 1 file with mcpdesc@v0.9.0-rc.3\n" || !strings.Contains(errOut, "1801 findings hidden, 0 recorded findings are gone") {
 		t.Errorf("read: exit %d\n%s%s", code, out, errOut)
 	}
 }

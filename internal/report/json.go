@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,8 +24,29 @@ type jsonReport struct {
 	Version     int              `json:"version"`
 	Tool        jsonTool         `json:"tool"`
 	Config      string           `json:"config,omitempty"`
+	Files       []jsonFile       `json:"files"`
 	Diagnostics []jsonDiagnostic `json:"diagnostics"`
 	Counts      counts           `json:"counts"`
+}
+
+// jsonFile is a file the run checked, with the rulesets that checked it.
+type jsonFile struct {
+	File     string   `json:"file"`
+	Rulesets []string `json:"rulesets"`
+}
+
+// jsonFiles lists the checked files of in, by name (the order of the
+// report).
+func jsonFiles(in Input) []jsonFile {
+	out := make([]jsonFile, 0, len(in.Files))
+	for _, f := range slices.Sorted(slices.Values(in.Files)) {
+		rs := in.Rulesets[f]
+		if rs == nil {
+			rs = []string{}
+		}
+		out = append(out, jsonFile{File: f, Rulesets: rs})
+	}
+	return out
 }
 
 type jsonTool struct {
@@ -65,6 +87,7 @@ func (jsonPrinter) Print(w io.Writer, in Input) error {
 		Version:     jsonVersion,
 		Tool:        jsonTool{Name: toolName, Version: in.ToolVersion},
 		Config:      in.Config,
+		Files:       jsonFiles(in),
 		Diagnostics: []jsonDiagnostic{}, // each written in turn by encodeJSON
 		Counts:      tally(in),
 	}

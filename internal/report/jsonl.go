@@ -17,9 +17,10 @@ func (jsonlPrinter) Print(w io.Writer, in Input) error { return printAll(newJSON
 
 // jsonlSummary is the last line of a jsonl report.
 type jsonlSummary struct {
-	Version int      `json:"version"`
-	Tool    jsonTool `json:"tool"`
-	Counts  counts   `json:"counts"`
+	Version int        `json:"version"`
+	Tool    jsonTool   `json:"tool"`
+	Files   []jsonFile `json:"files"`
+	Counts  counts     `json:"counts"`
 }
 
 // jsonlStream writes the lines of a file at a time.
@@ -29,6 +30,7 @@ type jsonlStream struct {
 	enc   *json.Encoder // to buf
 	tool  jsonTool
 	tally tallier
+	files []jsonFile // the files checked, for the summary
 }
 
 func newJSONLStream(w io.Writer, in Input) Stream {
@@ -52,6 +54,11 @@ func (s *jsonlStream) line(v any) error {
 func (s *jsonlStream) File(f File) error {
 	if f.Checked {
 		s.tally.file(f.Name, false)
+		rs := f.Rulesets
+		if rs == nil {
+			rs = []string{}
+		}
+		s.files = append(s.files, jsonFile{File: f.Name, Rulesets: rs})
 	}
 	s.tally.add(f.Diagnostics)
 	s.tally.notShown(f.NotShown)
@@ -64,7 +71,7 @@ func (s *jsonlStream) File(f File) error {
 }
 
 func (s *jsonlStream) Close([]Rule) error {
-	if err := s.line(jsonlSummary{Version: jsonVersion, Tool: s.tool, Counts: s.tally.counts()}); err != nil {
+	if err := s.line(jsonlSummary{Version: jsonVersion, Tool: s.tool, Files: append(make([]jsonFile, 0, len(s.files)), s.files...), Counts: s.tally.counts()}); err != nil {
 		return err
 	}
 	return s.w.Flush()

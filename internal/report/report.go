@@ -62,6 +62,11 @@
 //   - tool.version (string): the version of celint; "" when unknown.
 //   - config (string, present when a config file was used): the path of
 //     that file, relative to the working folder when it can be.
+//   - files (array, never null): the files checked, in order, each an
+//     object with file (the path, as in a diagnostic) and rulesets (the
+//     rulesets that checked it, as name@tag, the one chosen for the
+//     version the document declares first; empty for a file no ruleset
+//     checked, such as one that could not be read).
 //   - diagnostics (array, never null): the findings, in the order the caller
 //     sorted them (by file, line, column, pointer, rule id, message).
 //   - counts (object): the tallies of the run.
@@ -110,9 +115,9 @@
 // JSON Lines: one compact JSON object a line, each followed by a newline.
 // Each diagnostic is a line of its own, an object with the members of a
 // diagnostic of the json format, file after file as they are linted. The
-// last line is the summary, an object with the version, tool and counts
-// members of the json format (and no ruleId): a report without it was cut
-// short.
+// last line is the summary, an object with the version, tool, files and
+// counts members of the json format (and no ruleId): a report without it
+// was cut short.
 //
 // # The text format
 //
@@ -120,10 +125,13 @@
 // (line:column, severity, message, rule id), the JSON Pointer on the next
 // line, then the source line with its number and a caret under the column
 // (tabs expand to 4 columns; columns count code points). Rule errors and
-// input errors carry a "rule error: " or "input error: " label. A summary
-// line ends the report: "✖ 3 problems (2 errors, 1 warning, 0 infos) in 1 of 2
-// files" or "✔ no problems in 2 files", followed by "; N not shown" when
-// findings were left out. Colours only when asked for. Control,
+// input errors carry a "rule error: " or "input error: " label. A file's
+// header names the rulesets that checked it. A summary line ends the
+// report: "✖ 3 problems (2 errors, 1 warning, 0 infos) in 1 of 2 files with
+// mcpdesc@v0.8.0" or "✔ no problems in 2 files with mcpdesc@v0.7.0 (1),
+// mcpdesc@v0.8.0 (1)" (the rulesets that checked the files, with their
+// numbers of files when there are several), followed by "; N not shown"
+// when findings were left out. Colours only when asked for. Control,
 // bidi and invisible characters of documents, file names and rules never
 // reach the terminal raw: they are shown as "<U+202E>" (package safetext),
 // and no line starts with "::" or carries "##[", which a CI runner would
@@ -153,9 +161,11 @@
 // is reworded ("celint/v1" included the message). Rule errors and input
 // errors carry properties.ruleError or properties.inputError.
 //
-// The config file the run used, when there is one, is the one element of
+// The config file the run used, when there is one, is the first element of
 // run.artifacts, with its location (as a result's) and the role
-// "userSpecifiedConfiguration".
+// "userSpecifiedConfiguration". Each file checked follows, with the role
+// "analysisTarget" and, in its properties, rulesets: the rulesets that
+// checked it, as in the json format.
 //
 // # The github format
 //
@@ -177,6 +187,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/celint/celint/engine"
@@ -221,6 +233,9 @@ type Input struct {
 	// Config is the path of the config file the run used, relative to the
 	// working folder when it can be; "" when none.
 	Config string
+	// Rulesets name the rulesets that checked each file (name@tag), by
+	// file name, the one chosen for its version first.
+	Rulesets map[string][]string
 	// Color turns on ANSI colours in text output.
 	Color bool
 }
@@ -296,6 +311,9 @@ type File struct {
 	NotShown engine.Counts
 	// Source is the file's contents, for code frames; nil when unknown.
 	Source []byte
+	// Rulesets name the rulesets that checked the file (name@tag), the one
+	// chosen for its version first; nil when none did.
+	Rulesets []string
 }
 
 // Stream writes a report one file at a time, the files in the order of
@@ -317,7 +335,7 @@ func NewStream(format string, w io.Writer, in Input) (Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	in.Diagnostics, in.NotShown, in.Files, in.Rules, in.Sources = nil, engine.Counts{}, nil, nil, nil
+	in.Diagnostics, in.NotShown, in.Files, in.Rules, in.Sources, in.Rulesets = nil, engine.Counts{}, nil, nil, nil, nil
 	return printers[i].stream(w, in), nil
 }
 
@@ -331,7 +349,7 @@ func printAll(s Stream, in Input) error {
 	}
 	for _, group := range groupByFile(in.Diagnostics) {
 		name := group[0].File
-		f := File{Name: name, Checked: files[name], Diagnostics: group, Source: in.Sources[name]}
+		f := File{Name: name, Checked: files[name], Diagnostics: group, Source: in.Sources[name], Rulesets: in.Rulesets[name]}
 		// The counts of what is not shown go with the first file.
 		f.NotShown, notShown = notShown, engine.Counts{}
 		if err := s.File(f); err != nil {
@@ -341,7 +359,7 @@ func printAll(s Stream, in Input) error {
 	}
 	for _, name := range in.Files {
 		if files[name] {
-			if err := s.File(File{Name: name, Checked: true, NotShown: notShown}); err != nil {
+			if err := s.File(File{Name: name, Checked: true, NotShown: notShown, Rulesets: in.Rulesets[name]}); err != nil {
 				return err
 			}
 			notShown = engine.Counts{}
@@ -386,6 +404,12 @@ func (s *wholeStream) File(f File) error {
 	if f.Checked {
 		s.in.Files = append(s.in.Files, f.Name)
 	}
+	if len(f.Rulesets) > 0 {
+		if s.in.Rulesets == nil {
+			s.in.Rulesets = map[string][]string{}
+		}
+		s.in.Rulesets[f.Name] = f.Rulesets
+	}
 	return nil
 }
 
@@ -423,6 +447,32 @@ type tallier struct {
 	c        counts
 	files    map[string]bool // true: the file has diagnostics
 	inputErr int
+	rulesets map[string]int // files checked by each ruleset
+}
+
+// checkedWith counts a checked file under each ruleset that checked it.
+func (t *tallier) checkedWith(rulesets []string) {
+	for _, rs := range rulesets {
+		if t.rulesets == nil {
+			t.rulesets = map[string]int{}
+		}
+		t.rulesets[rs]++
+	}
+}
+
+// rulesetsPhrase says which rulesets checked the files: "mcpdesc@v0.8.0"
+// when one did, "mcpdesc@v0.7.0 (1), mcpdesc@v0.8.0 (2)" when several
+// did, each with its number of files; "" when none did.
+func (t *tallier) rulesetsPhrase() string {
+	names := slices.Sorted(maps.Keys(t.rulesets))
+	if len(names) == 1 {
+		return names[0]
+	}
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s (%d)", n, t.rulesets[n])
+	}
+	return strings.Join(parts, ", ")
 }
 
 // file counts a file, and whether it has problems.

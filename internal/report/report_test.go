@@ -68,6 +68,11 @@ func sampleInput() Input {
 	return Input{
 		Diagnostics: ds,
 		Files:       []string{"servers/weather.json", "servers/my tools.yaml", "servers/clean.json"},
+		Rulesets: map[string][]string{
+			"servers/weather.json":  {"mcp@v2.0.0"},
+			"servers/my tools.yaml": {"mcp@v1.0.0", "house@v1"},
+			"servers/clean.json":    {"mcp@v2.0.0"},
+		},
 		Rules: []Rule{
 			{ID: "mcp.server.name-format", Title: "Server names are kebab-case", Description: "The server name is lower-case letters, digits and hyphens.", HelpURI: "https://example.com/rules/mcp.server.name-format", Severity: engine.Error},
 			{ID: "mcp.server.version-semver", Title: "Versions are semantic", Severity: engine.Info},
@@ -188,7 +193,7 @@ func TestEmpty(t *testing.T) {
 					t.Errorf("output does not end in a newline: %q", got)
 				}
 			case "jsonl":
-				want := `{"version":1,"tool":{"name":"celint","version":"0.1.0"},"counts":{"errors":0,"warnings":0,"infos":0,"ruleErrors":0,"files":2,"filesWithProblems":0}}` + "\n"
+				want := `{"version":1,"tool":{"name":"celint","version":"0.1.0"},"files":[{"file":"a.json","rulesets":[]},{"file":"b.yaml","rulesets":[]}],"counts":{"errors":0,"warnings":0,"infos":0,"ruleErrors":0,"files":2,"filesWithProblems":0}}` + "\n"
 				if got != want {
 					t.Errorf("got %q, want %q", got, want)
 				}

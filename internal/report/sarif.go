@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/celint/celint/engine"
@@ -38,8 +39,15 @@ type sarifRun struct {
 // sarifArtifact is a file the run used that is not a result's: the config
 // file, with the role "userSpecifiedConfiguration".
 type sarifArtifact struct {
-	Location sarifArtifactLocation `json:"location"`
-	Roles    []string              `json:"roles"`
+	Location   sarifArtifactLocation `json:"location"`
+	Roles      []string              `json:"roles"`
+	Properties *sarifArtifactProps   `json:"properties,omitempty"`
+}
+
+// sarifArtifactProps is the property bag of a checked file: the rulesets
+// that checked it.
+type sarifArtifactProps struct {
+	Rulesets []string `json:"rulesets"`
 }
 
 // sarifInvocation says whether the run completed, and carries the problems
@@ -198,6 +206,15 @@ func (sarifPrinter) Print(w io.Writer, in Input) error {
 	if in.Config != "" {
 		uri, base := sarifURI(in.Config)
 		artifacts = []sarifArtifact{{Location: sarifArtifactLocation{URI: uri, URIBaseID: base}, Roles: []string{"userSpecifiedConfiguration"}}}
+	}
+	// Each file checked, with the rulesets that checked it.
+	for _, f := range slices.Sorted(slices.Values(in.Files)) {
+		uri, base := sarifURI(f)
+		a := sarifArtifact{Location: sarifArtifactLocation{URI: uri, URIBaseID: base}, Roles: []string{"analysisTarget"}}
+		if rs := in.Rulesets[f]; len(rs) > 0 {
+			a.Properties = &sarifArtifactProps{Rulesets: rs}
+		}
+		artifacts = append(artifacts, a)
 	}
 	log := sarifLog{
 		Schema:  sarifSchema,

@@ -27,7 +27,7 @@ func TestStreamWritesAsFilesCome(t *testing.T) {
 			groups := groupByFile(in.Diagnostics)
 			for i, group := range groups {
 				before := buf.Len()
-				if err := s.File(File{Name: group[0].File, Checked: true, Diagnostics: group, Source: in.Sources[group[0].File]}); err != nil {
+				if err := s.File(File{Name: group[0].File, Checked: true, Diagnostics: group, Source: in.Sources[group[0].File], Rulesets: in.Rulesets[group[0].File]}); err != nil {
 					t.Fatal(err)
 				}
 				wrote := buf.Len() > before
@@ -42,7 +42,7 @@ func TestStreamWritesAsFilesCome(t *testing.T) {
 					}
 				}
 			}
-			if err := s.File(File{Name: "servers/clean.json", Checked: true}); err != nil {
+			if err := s.File(File{Name: "servers/clean.json", Checked: true, Rulesets: in.Rulesets["servers/clean.json"]}); err != nil {
 				t.Fatal(err)
 			}
 			if err := s.Close(in.Rules); err != nil {
@@ -161,7 +161,7 @@ func TestJSONLargeArray(t *testing.T) {
 	}
 	in := Input{Diagnostics: ds, Files: []string{"f000.json"}, ToolVersion: "1"}
 	got := render(t, "json", in)
-	r := jsonReport{Version: jsonVersion, Tool: jsonTool{Name: toolName, Version: "1"}, Counts: tally(in)}
+	r := jsonReport{Version: jsonVersion, Tool: jsonTool{Name: toolName, Version: "1"}, Files: jsonFiles(in), Counts: tally(in)}
 	for _, d := range ds {
 		r.Diagnostics = append(r.Diagnostics, newJSONDiagnostic(d))
 	}

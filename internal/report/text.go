@@ -97,6 +97,7 @@ func newTextStream(w io.Writer, in Input) Stream {
 func (s *textStream) File(f File) error {
 	if f.Checked {
 		s.tally.file(f.Name, false)
+		s.tally.checkedWith(f.Rulesets)
 	}
 	s.tally.add(f.Diagnostics)
 	s.tally.notShown(f.NotShown)
@@ -107,7 +108,7 @@ func (s *textStream) File(f File) error {
 		s.t.w.WriteByte('\n')
 	}
 	s.n++
-	s.t.printFile(f.Diagnostics, f.Source)
+	s.t.printFile(f.Diagnostics, f.Source, f.Rulesets)
 	return s.flush()
 }
 
@@ -169,8 +170,12 @@ func (g *lineGuard) flush() error {
 	return err
 }
 
-func (t textWriter) printFile(ds []engine.Diagnostic, src []byte) {
+func (t textWriter) printFile(ds []engine.Diagnostic, src []byte, rulesets []string) {
 	t.paint(ansiUnderline, fileHeader(ds[0].File))
+	if len(rulesets) > 0 {
+		t.w.WriteString("  ")
+		t.paint(ansiDim, sanitize(strings.Join(rulesets, ", ")))
+	}
 	t.w.WriteByte('\n')
 
 	rows := make([]textRow, len(ds))
@@ -332,8 +337,12 @@ func (t textWriter) printFrame(d engine.Diagnostic, w frameWindow) {
 
 func (t textWriter) printSummary(tally tallier) {
 	c := tally.counts()
+	with := ""
+	if p := tally.rulesetsPhrase(); p != "" {
+		with = " with " + sanitize(p)
+	}
 	if c.problems() == 0 {
-		t.paint(ansiBold+ansiGreen, "✔ no problems in "+plural(c.Files, "file", "files"))
+		t.paint(ansiBold+ansiGreen, "✔ no problems in "+plural(c.Files, "file", "files")+with)
 		t.w.WriteByte('\n')
 		return
 	}
@@ -349,7 +358,7 @@ func (t textWriter) printSummary(tally tallier) {
 		plural(c.Errors, "error", "errors"),
 		plural(c.Warnings, "warning", "warnings"),
 		plural(c.Infos, "info", "infos"),
-		c.FilesWithProblems, plural(c.Files, "file", "files"))
+		c.FilesWithProblems, plural(c.Files, "file", "files")) + with
 	var failures []string
 	if c.RuleErrors > 0 {
 		failures = append(failures, plural(c.RuleErrors, "rule error", "rule errors"))
