@@ -6,6 +6,8 @@ package engine
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -282,6 +284,87 @@ type Options struct {
 	// that they are not parsed again (see loader.Trees); a file is found
 	// there by its bytes.
 	Trees *loader.Trees
+	// Cache, when not nil, keeps what loading one ruleset read and
+	// compiled that others loaded with the same Cache can take as it is:
+	// a folder several versions include is read once, and a schema
+	// fragment they write alike is compiled once.
+	Cache *LoadCache
+}
+
+// LoadCache keeps, for rulesets loaded together, the rule files as the
+// loader read them (by name, bytes and the ruleset's scope key) and the
+// compiled schema fragments (by their value and messages). It is safe for
+// concurrent use; what it holds is only ever read.
+type LoadCache struct {
+	mu      sync.Mutex
+	files   map[ruleFileKey]*loader.RuleFile
+	schemas map[string]*cel.Schema
+}
+
+type ruleFileKey struct {
+	name, scope string
+	sum         [sha256.Size]byte
+}
+
+// NewLoadCache returns an empty cache.
+func NewLoadCache() *LoadCache {
+	return &LoadCache{files: map[ruleFileKey]*loader.RuleFile{}, schemas: map[string]*cel.Schema{}}
+}
+
+// compileSchema compiles a rule's schema fragment, through the cache of
+// the ruleset's options when it has one.
+func (rs *Ruleset) compileSchema(value any, opts cel.SchemaOptions) (*cel.Schema, error) {
+	c := rs.opts.Cache
+	if c == nil {
+		return cel.CompileSchemaWith(value, opts)
+	}
+	text, err := json.Marshal(value)
+	if err != nil {
+		return cel.CompileSchemaWith(value, opts)
+	}
+	key := string(text)
+	for _, k := range slices.Sorted(maps.Keys(opts.Messages)) {
+		key += "\x00" + k + "\x00" + opts.Messages[k]
+	}
+	c.mu.Lock()
+	s := c.schemas[key]
+	c.mu.Unlock()
+	if s != nil {
+		return s, nil
+	}
+	s, err = cel.CompileSchemaWith(value, opts)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.schemas[key] = s
+	c.mu.Unlock()
+	return s, nil
+}
+
+// readRuleFile reads f as rs's rule file, through the cache of its
+// options when it has one. A file that does not read is not kept.
+func (rs *Ruleset) readRuleFile(f RuleFile) (*loader.RuleFile, error) {
+	opts := loader.RuleFileOptions{ScopeKey: rs.scopeKey(), Trees: rs.opts.Trees}
+	c := rs.opts.Cache
+	if c == nil {
+		return loader.ReadRuleFile(f.Name, f.Data, opts)
+	}
+	key := ruleFileKey{name: f.Name, scope: opts.ScopeKey, sum: sha256.Sum256(f.Data)}
+	c.mu.Lock()
+	read := c.files[key]
+	c.mu.Unlock()
+	if read != nil {
+		return read, nil
+	}
+	read, err := loader.ReadRuleFile(f.Name, f.Data, opts)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.files[key] = read
+	c.mu.Unlock()
+	return read, nil
 }
 
 // RuleFile is the text of one rule file and its name, as the user would
@@ -899,7 +982,7 @@ func (rs *Ruleset) compileFiles(files []RuleFile, fix fixtureDir, lazy bool) ([]
 	read := make([]*loader.RuleFile, len(files))
 	readErr := make([]error, len(files))
 	parallel(len(files), func(i int) {
-		read[i], readErr[i] = loader.ReadRuleFile(files[i].Name, files[i].Data, loader.RuleFileOptions{ScopeKey: rs.scopeKey(), Trees: rs.opts.Trees})
+		read[i], readErr[i] = rs.readRuleFile(files[i])
 	})
 	type job struct {
 		spec *loader.RuleSpec
@@ -1113,7 +1196,7 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 		} else {
 			value = spec.Schema.Value()
 		}
-		s, err := cel.CompileSchemaWith(value, cel.SchemaOptions{Messages: msgs})
+		s, err := rs.compileSchema(value, cel.SchemaOptions{Messages: msgs})
 		if err != nil {
 			// Placed at the offending part of the fragment when known.
 			at, msg := spec.Schema.Pos, err.Error()

@@ -37,6 +37,9 @@ func LoadFS(fsys fs.FS, opts engine.Options) ([]*engine.Ruleset, error) {
 	}
 	var out []*engine.Ruleset
 	loaded := map[string]*engine.Ruleset{}
+	if opts.Cache == nil {
+		opts.Cache = engine.NewLoadCache() // the shared folders, read once
+	}
 	for _, h := range headers {
 		dir := path.Dir(h)
 		o := opts
