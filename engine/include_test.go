@@ -164,3 +164,76 @@ func TestStableBeforePrerelease(t *testing.T) {
 		t.Error("IsPrerelease")
 	}
 }
+
+// TestParamsInSchemaMessages: {params.name} in a schemaMessages template
+// is the value of the param in each ruleset that includes the rule.
+func TestParamsInSchemaMessages(t *testing.T) {
+	fsys := fstest.MapFS{
+		"fmt/shared/item.yaml": {Data: []byte(`rules:
+  - id: fmt.item
+    level: must
+    given: items.#
+    schema:
+      type: object
+      properties:
+        name: {type: string}
+      patternProperties:
+        "^x-": {$param: extensions}
+      additionalProperties: false
+    schemaMessages:
+      additionalProperties: "{member} is not an item member; {params.hint}"
+      "false": "{member} is not an item member; {params.hint}"
+`)},
+		"fmt/v1/ruleset.yaml": {Data: []byte(`name: fmt
+tag: v1.0.0
+accepts: {path: version, versions: ["1"]}
+include: [../shared]
+params:
+  extensions: false
+  hint: extensions belong at the root in version 1
+`)},
+		"fmt/v2/ruleset.yaml": {Data: []byte(`name: fmt
+tag: v2.0.0
+accepts: {path: version, versions: ["2"]}
+include: [../shared]
+params:
+  extensions: true
+  hint: prefix extensions with x-
+`)},
+	}
+	doc := `{"version": "%s", "items": [{"name": "a", "colour": 1, "x-note": 2}]}`
+	for _, tc := range []struct {
+		dir  string
+		want []string
+	}{
+		{"fmt/v1", []string{
+			`1:42 error /items/0/colour colour is not an item member; extensions belong at the root in version 1`,
+			`1:55 error /items/0/x-note x-note is not an item member; extensions belong at the root in version 1`,
+		}},
+		{"fmt/v2", []string{
+			`1:42 error /items/0/colour colour is not an item member; prefix extensions with x-`,
+		}},
+	} {
+		rs, err := engine.LoadRuleset(fsys, tc.dir, engine.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.dir, err)
+		}
+		d, err := loader.Parse("d.json", []byte(strings.Replace(doc, "%s", tc.dir[len(tc.dir)-1:], 1)), rs.LoadOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := messages(mustLint(t, rs, d, engine.LintOptions{}))
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("%s:\n got %q\nwant %q", tc.dir, got, tc.want)
+		}
+	}
+	for _, tc := range []struct{ params, want string }{
+		{"params: {extensions: true}\n", `fmt/shared/item.yaml:13:30: {params.hint}: no such param in the ruleset header (known: extensions)`},
+		{"params: {extensions: true, hint: [a]}\n", `{params.hint}: the param is a list; a message template takes a string, a number or a boolean`},
+	} {
+		fsys["fmt/v1/ruleset.yaml"] = &fstest.MapFile{Data: []byte("name: fmt\ntag: v1.0.0\naccepts: {path: version, versions: [\"1\"]}\ninclude: [../shared]\n" + tc.params)}
+		if _, err := engine.LoadRuleset(fsys, "fmt/v1", engine.Options{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("got %v, want %q", err, tc.want)
+		}
+	}
+}

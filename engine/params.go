@@ -8,6 +8,7 @@ import (
 	"math"
 	"path"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,8 +17,7 @@ import (
 )
 
 // ParamKey is the member of a mapping that stands for a param of the
-// ruleset header ({$param: name}) in a schema fragment or an inline
-// example document.
+// ruleset header ({$param: name}) in a schema fragment.
 const ParamKey = "$param"
 
 // ParamsVariable is the document variable CEL reads the params as.
@@ -140,6 +140,31 @@ func (rs *Ruleset) withParams(n *loader.Node, fail func(loader.Pos, string, ...a
 		return out
 	}
 	return n.Value()
+}
+
+// paramPlaceholder is {params.name} in a schemaMessages template.
+var paramPlaceholder = regexp.MustCompile(`\{params\.([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// paramsInTemplate returns the schemaMessages template t with every
+// {params.name} replaced by the value of that param of the header, which
+// must be a string, a number or a boolean; fail reports any other.
+func (rs *Ruleset) paramsInTemplate(t loader.Scalar, fail func(loader.Pos, string, ...any)) string {
+	return paramPlaceholder.ReplaceAllStringFunc(t.Value, func(m string) string {
+		name := paramPlaceholder.FindStringSubmatch(m)[1]
+		p, ok := rs.params[name]
+		if !ok {
+			fail(t.Pos, "%s: no such param in the ruleset header (%s)", m, knownParams(rs))
+			return m
+		}
+		switch v := p.Value().(type) {
+		case string:
+			return v
+		case bool, int64, float64:
+			return fmt.Sprint(v)
+		}
+		fail(t.Pos, "%s: the param is %s; a message template takes a string, a number or a boolean", m, loader.KindPhrase(p))
+		return m
+	})
 }
 
 // hasParamRef reports whether n holds a {$param: name} mapping.

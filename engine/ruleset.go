@@ -1188,7 +1188,7 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 	if spec.Schema != nil {
 		msgs := cel.SchemaMessages{}
 		for _, m := range spec.SchemaMessages {
-			msgs[m.Name] = m.Text.Value
+			msgs[m.Name] = rs.paramsInTemplate(m.Text, fail)
 		}
 		value := any(nil)
 		if hasParamRef(spec.Schema) {

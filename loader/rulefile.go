@@ -42,8 +42,7 @@ type RulesetSpec struct {
 	// rule files are part of the ruleset, compiled in its context.
 	Include []Scalar
 	// Params are named constants: CEL reads them as params.<name>, and a
-	// {$param: name} mapping in a schema fragment or an example document
-	// stands for the value.
+	// {$param: name} mapping in a schema fragment stands for the value.
 	Params []ParamSpec
 	// Disable lists inherited or included rules switched off; Levels
 	// changes the level of inherited or included rules (or of their codes,

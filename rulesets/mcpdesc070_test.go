@@ -1,14 +1,9 @@
 package rulesets_test
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
-	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -23,15 +18,11 @@ import (
 // schemes, capabilities, icons, tags, a root extension).
 const testdata070 = "../testdata/mcpdesc-0.7.0"
 
-// rules070 is the embedded v0.7.0 ruleset together with the rules it is to
-// share with the later versions (listed in its ruleset.yaml): until the
-// shared folder exists, those are taken from v0.9.0-rc.3, so that the
-// tests below also hold once v0.7.0 includes them.
+// rules070 is the embedded v0.7.0 ruleset: its own rules and those every
+// version shares (rulesets/mcpdesc/common), which its header includes.
 type rules070 struct {
-	cat    *engine.Catalog
-	rs     *engine.Ruleset
-	shared *engine.Ruleset
-	ids    []string // the shared rules v0.7.0 does not carry itself
+	cat *engine.Catalog
+	rs  *engine.Ruleset
 }
 
 func newRules070(t *testing.T) *rules070 {
@@ -44,64 +35,17 @@ func newRules070(t *testing.T) *rules070 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shared, err := cat.Find("mcpdesc@v0.9.0-rc.3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &rules070{cat: cat, rs: rs, shared: shared}
-	for _, id := range sharedRuleIDs(t) {
-		if rs.Rule(id) != nil {
-			continue // included by now
-		}
-		if shared.Rule(id) == nil {
-			t.Fatalf("ruleset.yaml lists %s as shared, but neither v0.7.0 nor v0.9.0-rc.3 has it", id)
-		}
-		r.ids = append(r.ids, id)
-	}
-	return r
+	return &rules070{cat: cat, rs: rs}
 }
 
-// sharedRuleIDs reads the ids that v0.7.0's ruleset.yaml lists, in its
-// header comment, as shared with the later versions.
-func sharedRuleIDs(t *testing.T) []string {
-	t.Helper()
-	data, err := os.ReadFile("mcpdesc/v0.7.0/ruleset.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := regexp.MustCompile(`^#\s+(mcpdesc\.[a-z0-9.-]+)\s`)
-	var ids []string
-	in := false
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "# shared with"):
-			in = true
-		case in && id.MatchString(line):
-			ids = append(ids, id.FindStringSubmatch(line)[1])
-		case in:
-			in = false
-		}
-	}
-	if len(ids) == 0 {
-		t.Fatal("ruleset.yaml of v0.7.0 lists no shared rule")
-	}
-	return ids
-}
-
-// lint returns the diagnostics of v0.7.0 and of the shared rules on doc.
+// lint returns the diagnostics of v0.7.0 on doc.
 func (r *rules070) lint(t *testing.T, doc *loader.Document) []engine.Diagnostic {
 	t.Helper()
 	ds, err := r.rs.Lint(context.Background(), doc, engine.LintOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	more, err := r.shared.Lint(context.Background(), doc, engine.LintOptions{Filter: func(x *engine.Rule) bool { return slices.Contains(r.ids, x.ID) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return append(ds, more...)
+	return ds
 }
 
 func describe(ds []engine.Diagnostic) string {
