@@ -22,6 +22,7 @@ func TestCoverageMatrixNamesRealRules(t *testing.T) {
 	for _, tc := range []struct {
 		matrix, tag string
 	}{
+		{"../docs/coverage/mcpdesc-v0.7.0.md", "v0.7.0"},
 		{"../docs/coverage/mcpdesc-v0.8.0.md", "v0.8.0"},
 		{"../docs/coverage/mcpdesc-v0.9.0-rc.3.md", "v0.9.0-rc.3"},
 	} {
@@ -47,6 +48,13 @@ func TestCoverageMatrixNamesRealRules(t *testing.T) {
 				code := strings.TrimPrefix(m[2], "/")
 				if code != "" && !slices.ContainsFunc(r.Codes, func(c engine.Code) bool { return c.Name == code }) {
 					t.Errorf("%s names %s, which is not a code of %s", tc.matrix, m[0], m[1])
+				}
+			}
+			// and every rule of the version is in its matrix, alone or with
+			// one of its codes
+			for _, r := range rs.Rules {
+				if !strings.Contains(string(data), "`"+r.ID+"`") && !strings.Contains(string(data), "`"+r.ID+"/") {
+					t.Errorf("%s does not name %s", tc.matrix, r.ID)
 				}
 			}
 		})

@@ -3,10 +3,7 @@ package conformance_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
-	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -15,10 +12,6 @@ import (
 	"github.com/celint/celint/rulesets"
 )
 
-// The checks the tests of this package make of v0.9.0-rc.3, made of the
-// MCP Description 0.7.0 ruleset: every code proved by an invalid example,
-// every requiredBy a section and a short quote, and a coverage matrix that
-// names real rules.
 
 func ruleset070(t *testing.T) *engine.Ruleset {
 	t.Helper()
@@ -31,86 +24,6 @@ func ruleset070(t *testing.T) *engine.Ruleset {
 		t.Fatal(err)
 	}
 	return rs
-}
-
-func TestMcpdesc070EveryCodeHasAnInvalidExample(t *testing.T) {
-	rs := ruleset070(t)
-	for _, r := range rs.Rules {
-		seen := map[string]bool{}
-		for i := range r.Examples.Invalid {
-			doc, err := rs.LoadExample(r, &r.Examples.Invalid[i], engine.ExampleOptions{})
-			if err != nil {
-				continue // conformance reports it
-			}
-			ds, err := rs.Lint(context.Background(), doc, engine.LintOptions{Filter: func(x *engine.Rule) bool { return x == r }})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, d := range ds {
-				seen[d.Code] = true
-			}
-		}
-		for _, c := range r.Codes[1:] {
-			if !seen[c.Name] {
-				t.Errorf("%s/%s: no invalid example of the rule reports this code", r.ID, c.Name)
-			}
-		}
-	}
-}
-
-// TestMcpdesc070RequiredByQuotes: every rule of v0.7.0 cites the 0.7.0
-// text, and every citation (a rule shared with the later versions cites
-// theirs too) has a section and a quote of at most 12 words.
-func TestMcpdesc070RequiredByQuotes(t *testing.T) {
-	rs := ruleset070(t)
-	for _, r := range rs.Rules {
-		cites := false
-		for _, q := range r.Doc.RequiredBy {
-			if q.Document == "" || q.Section == "" || q.Quote == "" {
-				t.Errorf("%s: requiredBy needs a document, a section and a quote (%q, section %q, quote %q)", r.ID, q.Document, q.Section, q.Quote)
-				continue
-			}
-			cites = cites || q.Document == "MCP Description 0.7.0"
-			if n := len(strings.Fields(q.Quote)); n > 12 {
-				t.Errorf("%s: the quote of section %s has %d words, more than 12", r.ID, q.Section, n)
-			}
-		}
-		if !cites {
-			t.Errorf("%s: no requiredBy entry cites MCP Description 0.7.0", r.ID)
-		}
-	}
-}
-
-// TestMcpdesc070CoverageMatrixNamesRealRules: every rule id and code the
-// 0.7.0 coverage matrix names exists in v0.7.0 (its own rules and those it
-// shares with the later versions), and every rule of v0.7.0 is named.
-func TestMcpdesc070CoverageMatrixNamesRealRules(t *testing.T) {
-	data, err := os.ReadFile("../docs/coverage/mcpdesc-v0.7.0.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rs := ruleset070(t)
-	names := regexp.MustCompile("`(mcpdesc\\.[a-z0-9._-]+)(/[a-z0-9._-]+)?`").FindAllStringSubmatch(string(data), -1)
-	if len(names) == 0 {
-		t.Fatal("the matrix names no rule")
-	}
-	for _, m := range names {
-		r := rs.Rule(m[1])
-		if r == nil {
-			t.Errorf("the matrix names %s, which is not a rule of v0.7.0", m[0])
-			continue
-		}
-		code := strings.TrimPrefix(m[2], "/")
-		if code != "" && !slices.ContainsFunc(r.Codes, func(c engine.Code) bool { return c.Name == code }) {
-			t.Errorf("the matrix names %s, which is not a code of %s", m[0], m[1])
-		}
-	}
-	// and every rule of v0.7.0 is in the matrix
-	for _, r := range rs.Rules {
-		if !strings.Contains(string(data), "`"+r.ID+"`") {
-			t.Errorf("the matrix does not name %s", r.ID)
-		}
-	}
 }
 
 // TestMcpdesc070OneFindingPerMutation: every document of
