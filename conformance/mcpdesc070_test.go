@@ -12,7 +12,6 @@ import (
 	"github.com/celint/celint/rulesets"
 )
 
-
 func ruleset070(t *testing.T) *engine.Ruleset {
 	t.Helper()
 	cat, err := rulesets.Catalog(engine.Options{})
