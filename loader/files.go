@@ -27,9 +27,12 @@ func outside(err error) error {
 	return err
 }
 
-// kindOf names what a file that is not regular is.
-func kindOf(mode fs.FileMode) string {
+// FileKind names what a file that is not regular is ("a named pipe
+// (FIFO)", "a symbolic link", "a folder", …), for messages.
+func FileKind(mode fs.FileMode) string {
 	switch {
+	case mode&fs.ModeSymlink != 0:
+		return "a symbolic link"
 	case mode&fs.ModeNamedPipe != 0:
 		return "a named pipe (FIFO)"
 	case mode&fs.ModeCharDevice != 0:
@@ -39,13 +42,13 @@ func kindOf(mode fs.FileMode) string {
 	case mode&fs.ModeSocket != 0:
 		return "a socket"
 	case mode.IsDir():
-		return "a directory"
+		return "a folder"
 	}
 	return "not a regular file"
 }
 
 func notRegularError(file string, mode fs.FileMode) *Error {
-	msg := "cannot read: " + kindOf(mode) + ", not a regular file; only regular files are read"
+	msg := "cannot read: " + FileKind(mode) + ", not a regular file; only regular files are read"
 	if mode.Type() == fs.ModeIrregular || mode.Type() == 0 {
 		msg = "cannot read: not a regular file; only regular files are read"
 	}
@@ -179,7 +182,7 @@ func (r rootFS) Open(name string) (fs.File, error) {
 	}
 	if !st.Mode().IsRegular() && !st.IsDir() {
 		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%s: %w", kindOf(st.Mode()), ErrNotRegular)}
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%s: %w", FileKind(st.Mode()), ErrNotRegular)}
 	}
 	return f, nil
 }

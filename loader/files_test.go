@@ -60,7 +60,7 @@ var specialCases = []struct{ name, want string }{
 	{"zero.yaml", "a character device, not a regular file"},
 	{"null.json", "a character device, not a regular file"},
 	{"sock.yaml", "a socket, not a regular file"},
-	{"dir.yaml", "a directory, not a regular file"},
+	{"dir.yaml", "a folder, not a regular file"},
 }
 
 // TestReadFileRefusesSpecialFiles: ReadFile refuses a named pipe, a device

@@ -84,7 +84,7 @@ func TestHostileBaselines(t *testing.T) {
 		"zero.json":   "a character device, not a regular file",
 		"fifo.json":   "a named pipe (FIFO), not a regular file",
 		"sock.json":   "a socket, not a regular file",
-		"folder.json": "a directory, not a regular file",
+		"folder.json": "a folder, not a regular file",
 		"huge.json":   "the baseline is 229638144 bytes, more than the limit of 67108864 bytes (64 MiB)",
 	} {
 		start := time.Now()

@@ -52,7 +52,7 @@ func TestReadFileHostile(t *testing.T) {
 		fifo:   "a named pipe (FIFO), not a regular file",
 		zero:   "a character device, not a regular file",
 		sock:   "a socket, not a regular file",
-		folder: "a directory, not a regular file",
+		folder: "a folder, not a regular file",
 		huge:   "the baseline is 67108865 bytes, more than the limit of 67108864 bytes (64 MiB)",
 	} {
 		done := make(chan error, 1)

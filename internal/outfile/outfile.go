@@ -21,6 +21,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/celint/celint/loader"
 )
 
 // ErrNotRegular is the cause of the error for a path that holds something
@@ -53,7 +55,7 @@ func Check(path string) error {
 	if st.Mode().IsRegular() {
 		return nil
 	}
-	return fmt.Errorf("%s: cannot write over %s: %w; only regular files are written", path, kindOf(st.Mode()), ErrNotRegular)
+	return fmt.Errorf("%s: cannot write over %s: %w; only regular files are written", path, loader.FileKind(st.Mode()), ErrNotRegular)
 }
 
 // Write writes what write writes to path as a new regular file of mode
@@ -114,21 +116,3 @@ func unwrap(err error) error {
 	return err
 }
 
-// kindOf names what is at a path that is not a regular file.
-func kindOf(mode fs.FileMode) string {
-	switch {
-	case mode&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case mode.IsDir():
-		return "a folder"
-	case mode&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case mode&fs.ModeCharDevice != 0:
-		return "a character device"
-	case mode&fs.ModeDevice != 0:
-		return "a device"
-	case mode&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "something that is not a regular file"
-}
