@@ -115,4 +115,3 @@ func unwrap(err error) error {
 	}
 	return err
 }
-
