@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -122,10 +121,6 @@ func newDiffRule(r *engine.Rule) diffRule {
 	return out
 }
 
-// paramUse finds the params a rule's text names: {$param: name} and
-// params.name.
-var paramUse = regexp.MustCompile(`\$param:\s*"?([A-Za-z_][A-Za-z0-9_]*)|\bparams\.([A-Za-z_][A-Za-z0-9_]*)`)
-
 // ruleChanges lists what differs between rule a of ruleset ra and rule b
 // of ruleset rb, which have the same id.
 func ruleChanges(ra *engine.Ruleset, a *engine.Rule, rb *engine.Ruleset, b *engine.Rule) ([]string, error) {
@@ -169,13 +164,7 @@ func ruleChanges(ra *engine.Ruleset, a *engine.Rule, rb *engine.Ruleset, b *engi
 	}
 	// The same text: its meaning changes with the params it uses.
 	pa, pb := ra.Params(), rb.Params()
-	seen := map[string]bool{}
-	for _, m := range paramUse.FindAllStringSubmatch(sa, -1) {
-		name := m[1] + m[2]
-		if seen[name] {
-			continue
-		}
-		seen[name] = true
+	for _, name := range ruledoc.UsedParams(sa) {
 		va, vb := jsonText(pa[name]), jsonText(pb[name])
 		if va != vb {
 			out = append(out, fmt.Sprintf("param %s: %s → %s", name, va, vb))

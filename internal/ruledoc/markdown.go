@@ -139,6 +139,10 @@ func (m *model) markdown() []byte {
 	}
 	p("%s at immutable tag %s.\n\n", file, tag)
 	p("%s\n", fenced("yaml", m.SourceYAML))
+	if m.ParamsYAML != "" {
+		p("The params of %s that the rule names (its header's `params`):\n\n", codeSpan(m.Ruleset))
+		p("%s\n", fenced("yaml", m.ParamsYAML))
+	}
 	return b.Bytes()
 }
 

@@ -45,6 +45,7 @@ type model struct {
 	SourceName string // the rule file's base name
 	SourceURL  string // the rule file at the pinned tag; "" when not published
 	SourceYAML string // the rule's own block of its rule file
+	ParamsYAML string // the values the ruleset gives the params the rule names; "" for none
 
 	PageURL string            // the published page; "" when not published
 	TreeURL string            // the sources at the pinned tag; "" when not published
@@ -137,6 +138,7 @@ func build(rs *engine.Ruleset, r *engine.Rule) (*model, error) {
 		return nil, &loader.Error{File: r.File, Pos: r.Pos, Msg: fmt.Sprintf("rule %s: %v", r.ID, err), Err: err}
 	}
 	m.SourceYAML = block
+	m.ParamsYAML = paramsYAML(rs, block)
 	m.sanitize()
 	return m, nil
 }
@@ -151,7 +153,7 @@ func (m *model) sanitize() {
 	for _, p := range []*string{&m.ID, &m.Title, &m.Summary, &m.Level, &m.Tag, &m.Ruleset, &m.SourceName, &m.SourceURL} {
 		*p = line(*p)
 	}
-	for _, p := range []*string{&m.Description, &m.Requirement, &m.SourceYAML} {
+	for _, p := range []*string{&m.Description, &m.Requirement, &m.SourceYAML, &m.ParamsYAML} {
 		*p = block(*p)
 	}
 	for _, facts := range m.Details {

@@ -544,3 +544,37 @@ func TestCodesShown(t *testing.T) {
 		t.Error("a rule without codes has a Codes section")
 	}
 }
+
+// TestPageShowsParams: a rule that names header params shows the values
+// its ruleset gives them, on its page and in explain, and each version
+// its own.
+func TestPageShowsParams(t *testing.T) {
+	cat, err := rulesets.Catalog(engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tag, want := range map[string]string{
+		"v0.8.0":      "mcpdescVersions: [\"0.8.0\"]\nprovenanceMember: false\n",
+		"v0.9.0-rc.3": "mcpdescVersions: [\"0.8.0\",\"0.9.0\"]\nprovenanceMember: true\n",
+	} {
+		rs, err := cat.Find(tag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rs.Rule("mcpdesc.document.structure")
+		page, err := Page(rs, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(page), "```yaml\n"+want+"```\n") {
+			t.Errorf("%s: the page does not show the params %q:\n%s", tag, want, page)
+		}
+		indented := "    " + strings.ReplaceAll(strings.TrimSuffix(want, "\n"), "\n", "\n    ") + "\n"
+		if text, _ := Text(rs, r); !strings.Contains(string(text), indented) {
+			t.Errorf("%s: explain does not show the params:\n%s", tag, text)
+		}
+	}
+	if got := UsedParams("a: {$param: one}\nassert: size(self) <= params.two && params.one > 0\nmessage: at most {params.three}"); strings.Join(got, ",") != "one,two,three" {
+		t.Errorf("UsedParams: %v", got)
+	}
+}

@@ -1,7 +1,10 @@
 package ruledoc
 
 import (
+	"encoding/json"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/celint/celint/engine"
@@ -70,4 +73,36 @@ func indentOf(l string) int {
 // dedented (see ruleBlock).
 func Source(r *engine.Rule) (string, error) {
 	return ruleBlock(r.Text, int(r.Pos.Line))
+}
+
+// paramUse finds the header params a rule's text names: {$param: name},
+// params.name in CEL, and {params.name} in a message template.
+var paramUse = regexp.MustCompile(`\$param:\s*"?([A-Za-z_][A-Za-z0-9_]*)|\bparams\.([A-Za-z_][A-Za-z0-9_]*)`)
+
+// UsedParams returns the names of the header params the rule text src
+// names, each once, in the order met.
+func UsedParams(src string) []string {
+	var out []string
+	for _, m := range paramUse.FindAllStringSubmatch(src, -1) {
+		if name := m[1] + m[2]; !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// paramsYAML lists the values rs gives the params the rule text src
+// names, one "name: value" line each (the value as JSON, which YAML
+// reads alike); "" when it names none.
+func paramsYAML(rs *engine.Ruleset, src string) string {
+	var b strings.Builder
+	params := rs.Params()
+	for _, name := range UsedParams(src) {
+		v, err := json.Marshal(params[name])
+		if err != nil {
+			continue
+		}
+		fmt.Fprintf(&b, "%s: %s\n", name, v)
+	}
+	return b.String()
 }

@@ -115,6 +115,10 @@ func (m *model) text() []byte {
 	}
 	p("%s at pinned tag %s\n\n", where, m.Tag)
 	p("%s", indent(m.SourceYAML, "    "))
+	if m.ParamsYAML != "" {
+		p("\nthe params of %s that the rule names:\n\n", m.Ruleset)
+		p("%s", indent(m.ParamsYAML, "    "))
+	}
 	return b.Bytes()
 }
 
