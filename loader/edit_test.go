@@ -1,0 +1,135 @@
+package loader
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestEdits: each edit changes only the bytes of what it changes, in YAML
+// (comments, order and quoting elsewhere kept) and in JSON (its
+// indentation kept).
+func TestEdits(t *testing.T) {
+	yamlDoc := "# a server\nname: s   # its name\ntools:\n  - name: a\n    tags: [x, y]\n  # the second tool\n  - name: 'b'\n    description: \"B\"\nempty:\n"
+	jsonDoc := "{\n  \"name\": \"s\",\n  \"tools\": [\n    {\"name\": \"a\"},\n    {\"name\": \"b\"}\n  ],\n  \"tags\": []\n}\n"
+	for _, tc := range []struct {
+		name, file, src string
+		edits           []Edit
+		want            string
+	}{
+		{"yaml replace a scalar", "d.yaml", yamlDoc, []Edit{{Replace, "/name", "t"}},
+			strings.Replace(yamlDoc, "name: s   #", "name: \"t\"   #", 1)},
+		{"yaml replace a nested flow item", "d.yaml", yamlDoc, []Edit{{Replace, "/tools/0/tags/1", "z"}},
+			strings.Replace(yamlDoc, "[x, y]", "[x, \"z\"]", 1)},
+		{"yaml remove a member", "d.yaml", yamlDoc, []Edit{{Remove, "/tools/1/description", nil}},
+			strings.Replace(yamlDoc, "    description: \"B\"\n", "", 1)},
+		{"yaml remove an item", "d.yaml", yamlDoc, []Edit{{Remove, "/tools/0", nil}},
+			strings.Replace(yamlDoc, "  - name: a\n    tags: [x, y]\n", "", 1)},
+		{"yaml remove the last item of a flow list", "d.yaml", yamlDoc, []Edit{{Remove, "/tools/0/tags/1", nil}},
+			strings.Replace(yamlDoc, "[x, y]", "[x]", 1)},
+		{"yaml add a member", "d.yaml", yamlDoc, []Edit{{Add, "/tools/0/inputSchema", map[string]any{"type": "object"}}},
+			strings.Replace(yamlDoc, "    tags: [x, y]\n", "    tags: [x, y]\n    inputSchema: {\"type\": \"object\"}\n", 1)},
+		{"yaml add an item", "d.yaml", yamlDoc, []Edit{{Add, "/tools/-", map[string]any{"name": "c"}}},
+			strings.Replace(yamlDoc, "    description: \"B\"\n", "    description: \"B\"\n  - {\"name\": \"c\"}\n", 1)},
+		{"yaml insert an item", "d.yaml", yamlDoc, []Edit{{Add, "/tools/0/tags/0", "w"}},
+			strings.Replace(yamlDoc, "[x, y]", "[\"w\", x, y]", 1)},
+		{"yaml fill a null", "d.yaml", yamlDoc, []Edit{{Replace, "/empty", []any{1}}},
+			strings.Replace(yamlDoc, "empty:\n", "empty: [1]\n", 1)},
+		{"yaml remove every member of a block mapping", "d.yaml", "a:\n  b: 1\nc: 2\n", []Edit{{Remove, "/a/b", nil}}, "a:\n  {}\nc: 2\n"},
+		{"yaml add a quoted key", "d.yaml", "a: 1\n", []Edit{{Add, "/on", true}}, "a: 1\n\"on\": true\n"},
+		{"json replace", "d.json", jsonDoc, []Edit{{Replace, "/tools/1/name", "c"}},
+			strings.Replace(jsonDoc, "{\"name\": \"b\"}", "{\"name\": \"c\"}", 1)},
+		{"json remove a member", "d.json", jsonDoc, []Edit{{Remove, "/tags", nil}},
+			strings.Replace(jsonDoc, "  ],\n  \"tags\": []\n", "  ]\n", 1)},
+		{"json remove the first item", "d.json", jsonDoc, []Edit{{Remove, "/tools/0", nil}},
+			strings.Replace(jsonDoc, "    {\"name\": \"a\"},\n", "", 1)},
+		{"json add a member", "d.json", jsonDoc, []Edit{{Add, "/version", "1.0.0"}},
+			strings.Replace(jsonDoc, "  \"tags\": []\n", "  \"tags\": [],\n  \"version\": \"1.0.0\"\n", 1)},
+		{"json add to an empty list", "d.json", jsonDoc, []Edit{{Add, "/tags/-", "x"}},
+			strings.Replace(jsonDoc, "\"tags\": []", "\"tags\": [\"x\"]", 1)},
+		{"json add an object, indented", "d.json", jsonDoc, []Edit{{Add, "/tools/-", map[string]any{"name": "c"}}},
+			strings.Replace(jsonDoc, "    {\"name\": \"b\"}\n", "    {\"name\": \"b\"},\n    {\n      \"name\": \"c\"\n    }\n", 1)},
+		{"json one line", "d.json", `{"a": 1, "b": [1, 2]}`, []Edit{{Remove, "/a", nil}, {Add, "/b/1", 5}}, `{"b": [1, 5, 2]}`},
+		{"several edits in order", "d.yaml", "a: 1\nb: 2\n", []Edit{{Remove, "/a", nil}, {Add, "/c", 3}, {Replace, "/b", 4}}, "b: 4\nc: 3\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Edits(tc.file, []byte(tc.src), DefaultOptions(), tc.edits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestEditsRefused: an edit whose pointer names nothing, or that the JSON
+// Patch rules refuse, is an error wrapping ErrEdit, and nothing is
+// returned.
+func TestEditsRefused(t *testing.T) {
+	for _, e := range []Edit{
+		{Replace, "/nope", 1},
+		{Remove, "/a/b", nil},
+		{Add, "/a", 1},
+		{Add, "/l/5", 1},
+		{Remove, "", nil},
+		{Add, "/l/x", 1},
+		{Replace, "no-slash", 1},
+	} {
+		out, err := Edits("d.yaml", []byte("a: 1\nl: [1]\n"), DefaultOptions(), []Edit{e})
+		if !errors.Is(err, ErrEdit) || out != nil {
+			t.Errorf("%+v: %v, %q; want an ErrEdit", e, err, out)
+		}
+	}
+}
+
+// FuzzEdits: on any document the loader reads, an edit either fails with
+// ErrEdit or gives a source whose value is the JSON Patch result (Edits
+// checks that itself; the fuzzer looks for panics and for edits refused
+// where they should be made).
+func FuzzEdits(f *testing.F) {
+	f.Add("a: 1\nb:\n  - x\n  - y\n", uint8(0), uint8(1), "z")
+	f.Add("{\"a\": {\"b\": [1, 2]}, \"c\": 3}", uint8(1), uint8(2), "v")
+	f.Add("# c\na:\n  b: 1 # d\n  c: [1, {e: f}]\n", uint8(2), uint8(3), "")
+	f.Fuzz(func(t *testing.T, src string, op, which uint8, value string) {
+		name := "d.yaml"
+		if strings.HasPrefix(strings.TrimSpace(src), "{") {
+			name = "d.json"
+		}
+		doc, err := Parse(name, []byte(src), DefaultOptions())
+		if err != nil {
+			return
+		}
+		var nodes []*Node
+		var walk func(n *Node)
+		walk = func(n *Node) {
+			nodes = append(nodes, n)
+			for _, c := range n.Children() {
+				walk(c)
+			}
+		}
+		walk(doc.Root)
+		n := nodes[int(which)%len(nodes)]
+		e := Edit{Op: EditOp(op%3) + 1, Pointer: n.Pointer(), Value: value}
+		if e.Op == Add {
+			if n.Kind == Object {
+				e.Pointer += "/new"
+			} else if n.Kind == Array {
+				e.Pointer += "/-"
+			} else {
+				return
+			}
+		}
+		out, err := Edits(name, []byte(src), DefaultOptions(), []Edit{e})
+		if err != nil {
+			if !errors.Is(err, ErrEdit) {
+				t.Fatalf("%+v on %q: %v", e, src, err)
+			}
+			return
+		}
+		if _, err := Parse(name, out, DefaultOptions()); err != nil {
+			t.Fatalf("%+v on %q gave %q, which does not parse: %v", e, src, out, err)
+		}
+	})
+}
