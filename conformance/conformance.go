@@ -7,7 +7,9 @@
 package conformance
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -166,6 +168,13 @@ func checkExample(ctx context.Context, rs *engine.Ruleset, r *engine.Rule, ex *l
 			inside = append(inside, d)
 		}
 	}
+	if !valid && ex.Fixed != nil && len(ruleErrors) == 0 {
+		if problem := checkFixed(ctx, rs, r, doc, diags, ex); problem != "" {
+			res.Expected = "its fixes to give the fixed document, free of the findings they fix"
+			res.Status, res.Got = Fail, problem
+			return res
+		}
+	}
 	if !valid && len(ex.Expect) > 0 && len(ruleErrors) == 0 {
 		res.Expected = fmt.Sprintf("exactly the %d expected diagnostics", len(ex.Expect))
 		if problems := matchExpected(diags, ex.Expect); len(problems) > 0 {
@@ -271,4 +280,53 @@ func Check(t TB, rs *engine.Ruleset, opts Options) []Result {
 		}
 	}
 	return results
+}
+
+// checkFixed applies the fixes of the rule's findings on an invalid
+// example, in order, and says what is wrong ("" when nothing is): the
+// result must be the example's fixed document, and the rule must not
+// report a fixed finding again on it.
+func checkFixed(ctx context.Context, rs *engine.Ruleset, r *engine.Rule, doc *loader.Document, diags []engine.Diagnostic, ex *loader.ExampleSpec) string {
+	var edits []loader.Edit
+	fixed := map[string]bool{} // code and pointer of each finding fixed
+	for _, d := range diags {
+		if len(d.Fix) > 0 {
+			edits = append(edits, d.Fix...)
+			fixed[d.Code+" "+d.Pointer] = true
+		}
+	}
+	if len(edits) == 0 {
+		return "the rule's findings carry no fix"
+	}
+	out, err := loader.Edits("example.json", doc.JSON(), rs.LoadOptions, edits)
+	if err != nil {
+		return "the fixes do not apply: " + err.Error()
+	}
+	got, err := loader.Parse("example.json", out, rs.LoadOptions)
+	if err != nil {
+		return "the fixed document does not parse: " + err.Error()
+	}
+	want, err := loader.Extract(r.File, r.Text, ex.Fixed, rs.LoadOptions)
+	if err != nil {
+		return "the example's fixed document does not load: " + err.Error()
+	}
+	if !bytes.Equal(canonicalJSON(got.Root.Value()), canonicalJSON(want.Root.Value())) {
+		return fmt.Sprintf("the fixes give %s, not the fixed document %s", canonicalJSON(got.Root.Value()), canonicalJSON(want.Root.Value()))
+	}
+	again, err := rs.Lint(ctx, got, engine.LintOptions{Filter: func(x *engine.Rule) bool { return x == r }})
+	if err != nil {
+		return "linting the fixed document stopped: " + err.Error()
+	}
+	for _, d := range again {
+		if fixed[d.Code+" "+d.Pointer] || d.RuleError {
+			return "the fixed document still has " + summarize([]engine.Diagnostic{d})
+		}
+	}
+	return ""
+}
+
+// canonicalJSON is v as JSON with sorted keys.
+func canonicalJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
 }

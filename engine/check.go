@@ -34,6 +34,7 @@ type check struct {
 	pointer *program // a computed relative pointer, used as it is
 	message template
 	msgExpr *program
+	fix     *fix       // the edit that mends the finding; nil: none
 	file    string     // the rule file, for rule errors
 	pos     loader.Pos // where the check starts
 }
@@ -109,7 +110,49 @@ func compileCheck(env *cel.Env, file string, spec *loader.CheckSpec) (*check, er
 			return nil, err
 		}
 	}
+	if spec.Fix != nil {
+		if c.fix, err = compileFix(env, file, spec.Fix); err != nil {
+			return nil, err
+		}
+	}
 	return c, nil
+}
+
+// fix is a check's compiled fix.
+type fix struct {
+	when  *program
+	edits []fixEdit
+}
+
+type fixEdit struct {
+	op    loader.EditOp
+	at    template // relative to the node
+	value *program
+}
+
+func compileFix(env *cel.Env, file string, spec *loader.FixSpec) (*fix, error) {
+	f := &fix{}
+	var err error
+	if spec.When != nil {
+		if f.when, err = compileExpr(env, file, *spec.When); err != nil {
+			return nil, err
+		}
+	}
+	for _, e := range spec.Edits {
+		fe := fixEdit{op: map[string]loader.EditOp{"replace": loader.Replace, "remove": loader.Remove, "add": loader.Add}[e.Op.Value]}
+		if e.At.Value != "" {
+			if fe.at, err = compileTemplate(env, file, e.At); err != nil {
+				return nil, err
+			}
+		}
+		if e.Value != nil {
+			if fe.value, err = compileExpr(env, file, *e.Value); err != nil {
+				return nil, err
+			}
+		}
+		f.edits = append(f.edits, fe)
+	}
+	return f, nil
 }
 
 func compileTemplate(env *cel.Env, file string, s loader.Scalar) (template, error) {

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/celint/celint/loader"
 )
 
 // Severity orders diagnostics: Error is the most severe.
@@ -85,6 +87,9 @@ type Diagnostic struct {
 	Related []Related `json:"related,omitempty"`
 	// URL is the page that documents the rule, when it is published.
 	URL string `json:"url,omitempty"`
+	// Fix, when not nil, are the edits that mend the finding, at pointers
+	// from the document's root (see loader.Edits).
+	Fix []loader.Edit `json:"fix,omitempty"`
 	// RuleError marks a failure of the rule itself (evaluation error, cost
 	// budget exceeded): the document was not fully checked by that rule.
 	RuleError bool `json:"ruleError,omitempty"`

@@ -1600,8 +1600,56 @@ func (rr *ruleRun) violation(c *check, n *loader.Node, fr *frame, at, msg string
 			msg = rr.rule.Doc.Title
 		}
 	}
+	var edits []loader.Edit
+	if c.fix != nil && !rr.rule.resolve {
+		var err error
+		if edits, err = rr.fixEdits(c.fix, n, fr); err != nil {
+			return err
+		}
+	}
+	before := len(rr.out)
 	rr.report(n, at, msg, c)
+	if edits != nil && len(rr.out) > before {
+		rr.out[len(rr.out)-1].Fix = edits
+	}
 	return nil
+}
+
+// fixEdits computes the edits of a check's fix for its finding on n: none
+// when the fix's when is false. Pointers are made absolute from n.
+func (rr *ruleRun) fixEdits(f *fix, n *loader.Node, fr *frame) ([]loader.Edit, error) {
+	if f.when != nil {
+		ok, err := rr.evalBool(f.when, fr)
+		if err != nil || !ok {
+			return nil, err
+		}
+	}
+	base := n.Pointer()
+	out := make([]loader.Edit, 0, len(f.edits))
+	for _, e := range f.edits {
+		ptr := base
+		if e.at != nil {
+			rel, err := rr.render(e.at, fr, true)
+			if err != nil {
+				return nil, err
+			}
+			if rel = strings.TrimPrefix(rel, "/"); rel != "" {
+				ptr += "/" + rel
+			}
+		}
+		ed := loader.Edit{Op: e.op, Pointer: ptr}
+		if e.value != nil {
+			v, err := rr.eval(e.value, fr)
+			if err != nil {
+				return nil, err
+			}
+			if ed.Value, err = cel.ToNative(v); err != nil {
+				return nil, &loader.Error{File: rr.rule.File, Pos: rr.rule.Pos, Msg: "a fix's value is not JSON: " + err.Error()}
+			}
+		}
+		out = append(out, ed)
+	}
+	return out, nil
 }
 
 // render evaluates a template. In pointers, values are written as escaped

@@ -27,11 +27,28 @@ const (
 	Add
 )
 
-// Edit is one change of a document's value, at an RFC 6901 pointer.
+// String is the operation's JSON Patch name: "replace", "remove", "add".
+func (o EditOp) String() string {
+	switch o {
+	case Replace:
+		return "replace"
+	case Remove:
+		return "remove"
+	case Add:
+		return "add"
+	}
+	return "?"
+}
+
+// MarshalText writes the operation's JSON Patch name.
+func (o EditOp) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
+// Edit is one change of a document's value, at an RFC 6901 pointer. In
+// JSON it is a JSON Patch operation: op, path and value.
 type Edit struct {
-	Op      EditOp
-	Pointer string
-	Value   any // a JSON-compatible value; for Replace and Add
+	Op      EditOp `json:"op"`
+	Pointer string `json:"path"`
+	Value   any    `json:"value,omitempty"` // a JSON-compatible value; for Replace and Add
 }
 
 // ErrEdit is the cause of the error Edits returns for an edit it cannot

@@ -244,7 +244,28 @@ type CheckSpec struct {
 	Pointer           *Expr // a computed relative pointer, used as it is
 	Message           Scalar
 	MessageExpression *Expr
-	Pos               Pos
+	// Fix, when not nil, is the edit that mends the check's finding.
+	Fix *FixSpec
+	Pos Pos
+}
+
+// FixSpec is a check's fix: edits of the document, each at a pointer
+// relative to the selected node, with values computed by CEL, made when
+// When (if any) holds.
+type FixSpec struct {
+	When  *Expr
+	Edits []FixEditSpec
+	Pos   Pos
+}
+
+// FixEditSpec is one edit of a fix: a JSON Patch operation (replace,
+// remove, add) at a template pointer relative to the node, with the value
+// of a CEL expression for replace and add.
+type FixEditSpec struct {
+	Op    Scalar
+	At    Scalar
+	Value *Expr
+	Pos   Pos
 }
 
 // ExamplesSpec holds a rule's examples.
@@ -266,6 +287,9 @@ type ExampleSpec struct {
 	// Params, when not empty, limits the example to the rulesets whose
 	// header params have these values.
 	Params []ParamSpec
+	// Fixed, on an invalid example, is the document the rule's fixes make
+	// of it, located in the rule file.
+	Fixed *Node
 	Pos    Pos
 }
 
@@ -976,7 +1000,7 @@ func (r *reader) check(n *Node, scopeKey string) CheckSpec {
 	if scopeKey != "" {
 		fields = append(fields, scopeKey)
 	}
-	fields = append(fields, "assume", "each", "when", "assert", "forbid", "at", "pointer", "message", "messageExpression")
+	fields = append(fields, "assume", "each", "when", "assert", "forbid", "at", "pointer", "message", "messageExpression", "fix")
 	seen := map[string]bool{}
 	r.members(n, "a check", fields, func(key string, v *Node) {
 		seen[key] = true
@@ -1013,6 +1037,8 @@ func (r *reader) check(n *Node, scopeKey string) CheckSpec {
 			c.Message = r.scalar(v)
 		case "messageExpression":
 			c.MessageExpression = r.expr(v)
+		case "fix":
+			c.Fix = r.fix(v)
 		}
 	})
 	if n.Kind != Object {
@@ -1049,9 +1075,11 @@ func (r *reader) examples(n *Node, out *ExamplesSpec) {
 
 func (r *reader) example(n *Node, valid bool) ExampleSpec {
 	e := ExampleSpec{Pos: n.Pos}
-	fields := []string{"title", "source", "document", "selected", "expect", "params"}
+	fields := []string{"title", "source", "document", "selected", "expect", "params", "fixed"}
 	r.members(n, "an example", fields, func(key string, v *Node) {
 		switch key {
+		case "fixed":
+			e.Fixed = v
 		case "params":
 			if v.Kind != Object {
 				r.add(v.Pos, "params: expected a mapping of header params to the values the example needs, found %s", KindPhrase(v))
@@ -1093,6 +1121,9 @@ func (r *reader) example(n *Node, valid bool) ExampleSpec {
 	}
 	if (e.Source.Value == "") == (e.Document == nil) {
 		r.add(e.Pos, "an example needs exactly one of 'source' (a fixture file) or 'document' (inline)")
+	}
+	if e.Fixed != nil && valid {
+		r.add(e.Pos, "a valid example has nothing to fix: 'fixed' belongs to invalid examples")
 	}
 	if len(e.Expect) > 0 && valid {
 		r.add(e.Pos, "a valid example expects no diagnostic: 'expect' belongs to invalid examples")
@@ -1180,4 +1211,39 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// fix reads a check's fix.
+func (r *reader) fix(n *Node) *FixSpec {
+	f := &FixSpec{Pos: n.Pos}
+	r.members(n, "a fix", []string{"when", "edits"}, func(key string, v *Node) {
+		if key == "when" {
+			f.When = r.expr(v)
+			return
+		}
+		r.list(v, "a list of edits", func(e *Node) {
+			ed := FixEditSpec{Pos: e.Pos}
+			r.members(e, "an edit", []string{"op", "at", "value"}, func(key string, v *Node) {
+				switch key {
+				case "op":
+					ed.Op = r.scalar(v)
+					if ed.Op.Value != "replace" && ed.Op.Value != "remove" && ed.Op.Value != "add" {
+						r.add(v.Pos, "op %q is not one of replace, remove, add", ed.Op.Value)
+					}
+				case "at":
+					ed.At = r.scalar(v)
+				case "value":
+					ed.Value = r.expr(v)
+				}
+			})
+			if e.Kind == Object && (ed.Value == nil) != (ed.Op.Value == "remove") {
+				r.add(e.Pos, "an edit has a 'value' exactly when its op is replace or add")
+			}
+			f.Edits = append(f.Edits, ed)
+		})
+	})
+	if n.Kind == Object && len(f.Edits) == 0 {
+		r.add(n.Pos, "a fix needs 'edits'")
+	}
+	return f
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/celint/celint/engine"
 	"github.com/celint/celint/internal/safetext"
+	"github.com/celint/celint/loader"
 )
 
 // jsonVersion is the version of the json format; see the package comment.
@@ -72,6 +73,7 @@ type jsonDiagnostic struct {
 	URL        string          `json:"url,omitempty"`
 	RuleError  bool            `json:"ruleError,omitempty"`
 	InputError bool            `json:"inputError,omitempty"`
+	Fix        []loader.Edit   `json:"fix,omitempty"`
 }
 
 // jsonRelated is another position a diagnostic concerns.
@@ -113,6 +115,7 @@ func newJSONDiagnostic(d engine.Diagnostic) jsonDiagnostic {
 		URL:        d.URL,
 		RuleError:  d.RuleError,
 		InputError: d.InputError,
+		Fix:        d.Fix,
 	}
 	for _, rel := range d.Related {
 		jd.Related = append(jd.Related, jsonRelated(rel))

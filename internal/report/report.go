@@ -97,6 +97,10 @@
 //     checked by that rule; the message says why, without a label.
 //   - inputError (boolean, present only when true): the document could not be
 //     read or parsed.
+//   - fix (array, present when the rule declares one for the finding): the
+//     edits that mend it, JSON Patch (RFC 6902) operations with op
+//     ("replace", "remove" or "add"), path (an RFC 6901 pointer from the
+//     document's root) and value (for replace and add).
 //
 // The counts object has:
 //
