@@ -290,7 +290,7 @@ type ExampleSpec struct {
 	// Fixed, on an invalid example, is the document the rule's fixes make
 	// of it, located in the rule file.
 	Fixed *Node
-	Pos    Pos
+	Pos   Pos
 }
 
 // ExpectSpec is one expected diagnostic of an invalid example: its JSON
