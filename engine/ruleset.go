@@ -158,6 +158,8 @@ type Rule struct {
 	Text []byte
 	// Examples are the rule's examples, as written.
 	Examples loader.ExamplesSpec
+	// Fixable is true when a check of the rule declares a fix.
+	Fixable bool
 	// Tag is the spec tag the rule is pinned at; SourceURL is its rule file
 	// at that tag, when published.
 	Tag       string
@@ -1117,6 +1119,7 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 		issues.Append(&loader.Error{File: file, Pos: p, Msg: fmt.Sprintf(format, args...)})
 	}
 	r.Examples = rs.applicableExamples(spec.Examples, fail)
+	r.Fixable = slices.ContainsFunc(spec.Checks, func(c loader.CheckSpec) bool { return c.Fix != nil })
 	for _, g := range spec.Given {
 		r.given = append(r.given, rs.selectors(file, []loader.Scalar{g}, fail, nil)...)
 	}

@@ -166,7 +166,11 @@ func runRules(args []string, stdout, stderr io.Writer) (int, error) {
 		tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "ID\tLEVEL\tSURFACE\tTITLE")
 		for _, r := range rs.Rules {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", cell(r.ID), cell(r.Doc.Level), cell(r.Doc.Surface), cell(r.Doc.Title))
+			title := r.Doc.Title
+			if r.Fixable {
+				title += " (fixable: celint fix)"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", cell(r.ID), cell(r.Doc.Level), cell(r.Doc.Surface), cell(title))
 			for _, c := range r.Codes[1:] {
 				fmt.Fprintf(tw, "  %s/%s\t%s\t\t%s\n", cell(r.ID), cell(c.Name), cell(c.Level), cell(strings.Join(c.Aliases, ", ")))
 			}
@@ -314,6 +318,7 @@ func rulesJSON(w io.Writer, all []*engine.Ruleset) error {
 		Severity  string `json:"severity"`
 		Surface   string `json:"surface,omitempty"`
 		Title     string `json:"title"`
+		Fixable   bool   `json:"fixable,omitempty"`
 		File      string `json:"file"`
 		SourceURL string `json:"sourceUrl,omitempty"`
 		Codes     []code `json:"codes,omitempty"`
@@ -326,7 +331,7 @@ func rulesJSON(w io.Writer, all []*engine.Ruleset) error {
 	for _, rs := range all {
 		r := ruleset{Ruleset: rs.String(), Rules: []rule{}}
 		for _, x := range rs.Rules {
-			e := rule{ID: x.ID, Level: x.Doc.Level, Severity: x.Severity.String(), Surface: x.Doc.Surface, Title: x.Doc.Title, File: x.File, SourceURL: x.SourceURL}
+			e := rule{ID: x.ID, Level: x.Doc.Level, Severity: x.Severity.String(), Surface: x.Doc.Surface, Title: x.Doc.Title, Fixable: x.Fixable, File: x.File, SourceURL: x.SourceURL}
 			for _, c := range x.Codes[1:] {
 				e.Codes = append(e.Codes, code{Code: c.Name, Level: c.Level, Aliases: c.Aliases})
 			}
