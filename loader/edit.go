@@ -233,7 +233,9 @@ func replaceNode(doc *Document, n *Node, v any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err := renderValue(doc, v, lineIndent(doc.Source, start))
+	// A value written on one line is replaced by one on one line.
+	oneLine := !bytes.Contains(doc.Source[start:end], []byte("\n"))
+	text, err := renderValue(doc, v, lineIndent(doc.Source, start), oneLine)
 	if err != nil {
 		return nil, err
 	}
@@ -243,21 +245,25 @@ func replaceNode(doc *Document, n *Node, v any) ([]byte, error) {
 	return splice(doc.Source, start, end, text), nil
 }
 
-// renderValue writes v as JSON: compact, or, in a JSON document written on
-// several lines, indented as the document is, its lines after the first
-// starting with indent.
-func renderValue(doc *Document, v any, indent string) (string, error) {
+// renderValue writes v as JSON: compact (on one line, when oneLine), or,
+// in a JSON document written on several lines, indented as the document
+// is, its lines after the first starting with indent.
+func renderValue(doc *Document, v any, indent string, oneLine bool) (string, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if unit := indentUnit(doc); unit != "" {
+	unit := indentUnit(doc)
+	if oneLine {
+		unit = ""
+	}
+	if unit != "" {
 		enc.SetIndent(indent, unit)
 	}
 	if err := enc.Encode(v); err != nil {
 		return "", fmt.Errorf("%w: the value is not JSON: %v", ErrEdit, err)
 	}
 	s := strings.TrimSuffix(b.String(), "\n")
-	if indentUnit(doc) == "" {
+	if unit == "" {
 		// Compact JSON still puts a space after ':' and ',' to read as
 		// flow YAML does.
 		var c bytes.Buffer
@@ -461,7 +467,7 @@ func addNode(doc *Document, parent *Node, last string, v any) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		text, err := renderValue(doc, v, lineIndent(src, start))
+		text, err := renderValue(doc, v, lineIndent(src, start), false)
 		if err != nil {
 			return nil, err
 		}
@@ -478,7 +484,7 @@ func addNode(doc *Document, parent *Node, last string, v any) ([]byte, error) {
 			return nil, fmt.Errorf("%w: the collection's items do not start their lines", ErrEdit)
 		}
 		indent := string(src[lineStart(src, start):start])
-		text, err := renderValue(doc, v, indent)
+		text, err := renderValue(doc, v, indent, false)
 		if err != nil {
 			return nil, err
 		}
@@ -501,7 +507,7 @@ func addNode(doc *Document, parent *Node, last string, v any) ([]byte, error) {
 	// uses.
 	if at < len(kids) {
 		start := itemStart(doc, kids[at])
-		text, err := renderValue(doc, v, lineIndent(src, start))
+		text, err := renderValue(doc, v, lineIndent(src, start), false)
 		if err != nil {
 			return nil, err
 		}
@@ -519,7 +525,7 @@ func addNode(doc *Document, parent *Node, last string, v any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err := renderValue(doc, v, lineIndent(src, start))
+	text, err := renderValue(doc, v, lineIndent(src, start), false)
 	if err != nil {
 		return nil, err
 	}

@@ -49,6 +49,8 @@ func TestEdits(t *testing.T) {
 			strings.Replace(jsonDoc, "\"tags\": []", "\"tags\": [\"x\"]", 1)},
 		{"json add an object, indented", "d.json", jsonDoc, []Edit{{Add, "/tools/-", map[string]any{"name": "c"}}},
 			strings.Replace(jsonDoc, "    {\"name\": \"b\"}\n", "    {\"name\": \"b\"},\n    {\n      \"name\": \"c\"\n    }\n", 1)},
+		{"json replace a value written on one line", "d.json", jsonDoc, []Edit{{Replace, "/tools/0", map[string]any{"name": "a", "tags": []any{"x"}}}},
+			strings.Replace(jsonDoc, "{\"name\": \"a\"}", "{\"name\": \"a\", \"tags\": [\"x\"]}", 1)},
 		{"json one line", "d.json", `{"a": 1, "b": [1, 2]}`, []Edit{{Remove, "/a", nil}, {Add, "/b/1", 5}}, `{"b": [1, 5, 2]}`},
 		{"several edits in order", "d.yaml", "a: 1\nb: 2\n", []Edit{{Remove, "/a", nil}, {Add, "/c", 3}, {Replace, "/b", 4}}, "b: 4\nc: 3\n"},
 	} {
