@@ -182,7 +182,7 @@ func (c *Catalog) Load(name string, data []byte, pinned *Ruleset) (*loader.Docum
 	}
 	// A ruleset pinned at a release is chosen before one pinned at a
 	// pre-release (v0.9.0-rc.3), which checks a document only when no
-	// release accepts it. Each options set is parsed with once.
+	// release accepts it. The document is parsed once per ruleset.
 	var first *loader.Document
 	parsed := map[*Ruleset]*loader.Document{}
 	for _, stable := range []bool{true, false} {
@@ -235,8 +235,8 @@ func (c *Catalog) Load(name string, data []byte, pinned *Ruleset) (*loader.Docum
 }
 
 // knownVersions lists the versions the rulesets accept, each with the
-// rulesets that accept it: "0.8.0 (mcpdesc@v0.8.0, mcpdesc@v0.9.0-rc.3),
-// 0.9.0 (mcpdesc@v0.9.0-rc.3)".
+// rulesets that accept it: "1.0 (spec@v1.0.0, spec@v2.0.0-rc.1),
+// 2.0 (spec@v2.0.0-rc.1)".
 func knownVersions(rulesets []*Ruleset) string {
 	by := map[string][]string{}
 	var versions []string
