@@ -159,6 +159,10 @@ type SchemaViolation struct {
 	// KeywordLocation is the JSON Pointer of the failing keyword within the
 	// schema, through any "$ref" (e.g. "/properties/a/$ref/type").
 	KeywordLocation string
+	// Member is the name of the member a finding about a member is
+	// placed at (see above), "" for other findings: Pointer is then the
+	// object's pointer plus Member.
+	Member string
 }
 
 // SchemaMessages maps a keyword name (as in SchemaViolation.Keyword) to the
@@ -296,7 +300,7 @@ func (pl *placer) add(pointer, keyword, member, msg, kwLoc string) {
 	if t, ok := pl.msgs[keyword]; ok {
 		msg = strings.NewReplacer("{member}", member, "{keyword}", keyword, "{message}", msg).Replace(t)
 	}
-	pl.out = append(pl.out, SchemaViolation{Pointer: pointer, Message: msg, Keyword: keyword, KeywordLocation: kwLoc})
+	pl.out = append(pl.out, SchemaViolation{Pointer: pointer, Message: msg, Keyword: keyword, KeywordLocation: kwLoc, Member: member})
 }
 
 // place walks the validation error tree, computing each node's keyword

@@ -72,7 +72,7 @@ func TestFixes(t *testing.T) {
 	for _, d := range ds {
 		edits = append(edits, d.Fix...)
 	}
-	if got := fmt.Sprint(edits); got != "[{add /items/0/kind thing-a} {remove /items/0/tags <nil>}]" {
+	if got := fmt.Sprint(edits); got != "[{add  /items/0/kind thing-a} {remove  /items/0/tags <nil>}]" {
 		t.Errorf("fixes %s", got)
 	}
 	out, err := loader.Edits("d.yaml", doc.Source, rs.LoadOptions, edits)
@@ -87,6 +87,105 @@ func TestFixes(t *testing.T) {
 	for i, want := range []string{"pass valid", "pass invalid", "FAIL invalid: the fixes give", "FAIL invalid: the rule's findings carry no fix"} {
 		if i >= len(got) || !strings.HasPrefix(got[i], want) {
 			t.Errorf("result %d: got %q, want %q…", i, got, want)
+		}
+	}
+}
+
+// schemaFixRules is a rule whose schema findings carry fixes: an unknown
+// member is renamed with an x- prefix, unless that name is taken, and a
+// missing type is added.
+const schemaFixRules = `rules:
+  - id: t.members
+    title: Name extensions with x-
+    level: must
+    given: items.#
+    schema:
+      type: object
+      required: [type]
+      properties:
+        type: {const: thing}
+        name: {type: string}
+        meta: {type: object, additionalProperties: false, patternProperties: {"^x-": true}}
+      patternProperties: {"^x-": true}
+      additionalProperties: false
+    schemaFixes:
+      additionalProperties:
+        when: '!(("x-" + key) in item)'
+        edits: [{op: move, from: '{key}', at: 'x-{key}'}]
+      required:
+        edits: [{op: add, at: '{key}', value: '"thing"'}]
+    examples:
+      valid:
+        - document: {items: [{type: thing, name: a, x-colour: red}]}
+      invalid:
+        - title: renamed, nested too, and the type added
+          document: {items: [{name: a, colour: red, meta: {size: 1}}]}
+          fixed: {items: [{name: a, x-colour: red, meta: {x-size: 1}, type: thing}]}
+        - title: a name that is taken is left to the author
+          document: {items: [{type: thing, colour: red, x-colour: blue}]}
+          fixed: {items: [{type: thing, colour: red, x-colour: blue}]}
+`
+
+// TestSchemaFixes: the findings of a schema fragment carry the fixes of
+// their keyword, with item the value the keyword failed on and key the
+// member; a move renames the member where it stands.
+func TestSchemaFixes(t *testing.T) {
+	fsys := fstest.MapFS{
+		"rs/ruleset.yaml": {Data: []byte("name: t\ntag: v1\n")},
+		"rs/rules.yaml":   {Data: []byte(schemaFixRules)},
+	}
+	rs, err := engine.LoadRuleset(fsys, "rs", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rs.Rules[0].Fixable {
+		t.Error("a rule with schemaFixes is not marked fixable")
+	}
+	src := "items:\n  - name: a # keep\n    colour: red   # and this\n"
+	doc, err := loader.Parse("d.yaml", []byte(src), rs.LoadOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := rs.Lint(context.Background(), doc, engine.LintOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var edits []loader.Edit
+	for _, d := range ds {
+		edits = append(edits, d.Fix...)
+	}
+	if got := fmt.Sprint(edits); got != "[{add  /items/0/type thing} {move /items/0/colour /items/0/x-colour <nil>}]" {
+		t.Errorf("fixes %s", got)
+	}
+	out, err := loader.Edits("d.yaml", doc.Source, rs.LoadOptions, edits)
+	if want := "items:\n  - name: a # keep\n    x-colour: red   # and this\n    type: \"thing\"\n"; err != nil || string(out) != want {
+		t.Errorf("fixed source %q, %v; want %q", out, err, want)
+	}
+	var got []string
+	for _, r := range conformance.Run(context.Background(), rs, conformance.Options{}) {
+		got = append(got, fmt.Sprintf("%s %s: %s", r.Status, r.Kind, r.Got))
+	}
+	for i, want := range []string{"pass valid", "pass invalid", "FAIL invalid: the rule's findings carry no fix"} {
+		if i >= len(got) || !strings.HasPrefix(got[i], want) {
+			t.Errorf("result %d: got %q, want %q…", i, got, want)
+		}
+	}
+}
+
+// TestFixSpecErrors: a malformed fix is a load error at its place.
+func TestFixSpecErrors(t *testing.T) {
+	for _, tc := range []struct{ fix, want string }{
+		{"{edits: [{op: move, at: b}]}", "a move edit has a 'from'"},
+		{"{edits: [{op: move, from: a, at: b, value: '1'}]}", "a move edit has a 'from'"},
+		{"{edits: [{op: remove, from: a}]}", "only a move edit has a 'from'"},
+		{"{edits: [{op: copy, at: a}]}", `op "copy" is not one of replace, remove, add, move`},
+		{"{edits: [{op: add, at: '{nope}', value: '1'}]}", "undeclared reference to 'nope'"},
+	} {
+		rules := "rules:\n  - id: t.r\n    title: T\n    level: must\n    given: a\n    schema: {type: string}\n    schemaFixes:\n      type: " + tc.fix + "\n"
+		fsys := fstest.MapFS{"rs/ruleset.yaml": {Data: []byte("name: t\ntag: v1\n")}, "rs/rules.yaml": {Data: []byte(rules)}}
+		_, err := engine.LoadRuleset(fsys, "rs", engine.Options{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "rules.yaml:8:") {
+			t.Errorf("%s: got %v, want an error at rules.yaml:8 saying %q", tc.fix, err, tc.want)
 		}
 	}
 }

@@ -64,12 +64,7 @@ func compileCheck(env *cel.Env, file string, spec *loader.CheckSpec) (*check, er
 		}
 		c.eachText = spec.Each.Text
 	}
-	env, err = env.Extend(
-		cel.Var{Name: "item", Type: gocel.DynType},
-		cel.Var{Name: "index", Type: gocel.IntType},
-		cel.Var{Name: "key", Type: gocel.DynType},
-	)
-	if err != nil {
+	if env, err = withEachVars(env); err != nil {
 		return nil, &loader.Error{File: file, Pos: spec.Pos, Msg: err.Error()}
 	}
 	if spec.When != nil {
@@ -118,6 +113,40 @@ func compileCheck(env *cel.Env, file string, spec *loader.CheckSpec) (*check, er
 	return c, nil
 }
 
+// withEachVars is env with the variables an 'each' binds for every item:
+// item, index and key.
+func withEachVars(env *cel.Env) (*cel.Env, error) {
+	return env.Extend(
+		cel.Var{Name: "item", Type: gocel.DynType},
+		cel.Var{Name: "index", Type: gocel.IntType},
+		cel.Var{Name: "key", Type: gocel.DynType},
+	)
+}
+
+// compileSchemaFixes compiles a rule's schemaFixes in env, which declares
+// the rule's variables: each sees, as item, the value its keyword failed
+// on and, as key, the member its finding is about ("" for none).
+func compileSchemaFixes(env *cel.Env, file string, specs []loader.NamedFix) (map[string]*fix, error) {
+	if len(specs) == 0 {
+		return nil, nil
+	}
+	env, err := withEachVars(env)
+	if err != nil {
+		return nil, &loader.Error{File: file, Pos: specs[0].Fix.Pos, Msg: err.Error()}
+	}
+	var issues loader.Issues
+	out := make(map[string]*fix, len(specs))
+	for _, s := range specs {
+		f, err := compileFix(env, file, s.Fix)
+		if err != nil {
+			issues.Append(err)
+			continue
+		}
+		out[s.Name] = f
+	}
+	return out, issues.Err()
+}
+
 // fix is a check's compiled fix.
 type fix struct {
 	when  *program
@@ -127,6 +156,7 @@ type fix struct {
 type fixEdit struct {
 	op    loader.EditOp
 	at    template // relative to the node
+	from  template // for move: relative to the node
 	value *program
 }
 
@@ -139,9 +169,14 @@ func compileFix(env *cel.Env, file string, spec *loader.FixSpec) (*fix, error) {
 		}
 	}
 	for _, e := range spec.Edits {
-		fe := fixEdit{op: map[string]loader.EditOp{"replace": loader.Replace, "remove": loader.Remove, "add": loader.Add}[e.Op.Value]}
+		fe := fixEdit{op: map[string]loader.EditOp{"replace": loader.Replace, "remove": loader.Remove, "add": loader.Add, "move": loader.Move}[e.Op.Value]}
 		if e.At.Value != "" {
 			if fe.at, err = compileTemplate(env, file, e.At); err != nil {
+				return nil, err
+			}
+		}
+		if e.From.Value != "" {
+			if fe.from, err = compileTemplate(env, file, e.From); err != nil {
 				return nil, err
 			}
 		}

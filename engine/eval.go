@@ -1103,7 +1103,9 @@ func (rr *ruleRun) lintNodeIn(fr *frame, parent *frame, n *loader.Node) error {
 			return err
 		}
 		for _, v := range vs {
-			rr.report(n, v.Pointer, v.Message, nil)
+			if err := rr.schemaViolation(n, fr, v); err != nil {
+				return err
+			}
 		}
 	}
 	for _, c := range r.checks {
@@ -1615,8 +1617,43 @@ func (rr *ruleRun) violation(c *check, n *loader.Node, fr *frame, at, msg string
 	return nil
 }
 
-// fixEdits computes the edits of a check's fix for its finding on n: none
-// when the fix's when is false. Pointers are made absolute from n.
+// schemaViolation reports v, a finding of the rule's schema fragment on n,
+// with the edits of the rule's schemaFixes for its keyword, if any. The
+// fix is evaluated with item bound to the value the keyword failed on (the
+// object, for a finding about a member) and key to the member's name, and
+// its pointers are relative to that value.
+func (rr *ruleRun) schemaViolation(n *loader.Node, fr *frame, v cel.SchemaViolation) error {
+	f := rr.rule.schemaFixes[v.Keyword]
+	var edits []loader.Edit
+	if f != nil && !rr.rule.resolve {
+		rel := v.Pointer
+		if v.Member != "" {
+			rel = rel[:strings.LastIndexByte(rel, '/')]
+		}
+		inst := n
+		if rel != "" {
+			inst = nodeAt(n, rel)
+		}
+		if inst != nil {
+			efr := &frame{parent: fr, names: eachNames, sig: rr.eachSig(fr)}
+			efr.vals = efr.buf[:3]
+			efr.vals[0], efr.vals[1], efr.vals[2] = celValue(inst), int64(0), types.String(v.Member)
+			var err error
+			if edits, err = rr.fixEdits(f, inst, efr); err != nil {
+				return err
+			}
+		}
+	}
+	before := len(rr.out)
+	rr.report(n, v.Pointer, v.Message, nil)
+	if edits != nil && len(rr.out) > before {
+		rr.out[len(rr.out)-1].Fix = edits
+	}
+	return nil
+}
+
+// fixEdits computes the edits of a fix for its finding on n: none when the
+// fix's when is false. Pointers are made absolute from n.
 func (rr *ruleRun) fixEdits(f *fix, n *loader.Node, fr *frame) ([]loader.Edit, error) {
 	if f.when != nil {
 		ok, err := rr.evalBool(f.when, fr)
@@ -1625,19 +1662,32 @@ func (rr *ruleRun) fixEdits(f *fix, n *loader.Node, fr *frame) ([]loader.Edit, e
 		}
 	}
 	base := n.Pointer()
+	pointer := func(t template) (string, error) {
+		ptr := base
+		if t == nil {
+			return ptr, nil
+		}
+		rel, err := rr.render(t, fr, true)
+		if err != nil {
+			return "", err
+		}
+		if rel = strings.TrimPrefix(rel, "/"); rel != "" {
+			ptr += "/" + rel
+		}
+		return ptr, nil
+	}
 	out := make([]loader.Edit, 0, len(f.edits))
 	for _, e := range f.edits {
-		ptr := base
-		if e.at != nil {
-			rel, err := rr.render(e.at, fr, true)
-			if err != nil {
-				return nil, err
-			}
-			if rel = strings.TrimPrefix(rel, "/"); rel != "" {
-				ptr += "/" + rel
-			}
+		ptr, err := pointer(e.at)
+		if err != nil {
+			return nil, err
 		}
 		ed := loader.Edit{Op: e.op, Pointer: ptr}
+		if e.op == loader.Move {
+			if ed.From, err = pointer(e.from); err != nil {
+				return nil, err
+			}
+		}
 		if e.value != nil {
 			v, err := rr.eval(e.value, fr)
 			if err != nil {

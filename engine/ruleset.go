@@ -158,7 +158,8 @@ type Rule struct {
 	Text []byte
 	// Examples are the rule's examples, as written.
 	Examples loader.ExamplesSpec
-	// Fixable is true when a check of the rule declares a fix.
+	// Fixable is true when a check of the rule, or its schemaFixes,
+	// declare a fix.
 	Fixable bool
 	// Tag is the spec tag the rule is pinned at; SourceURL is its rule file
 	// at that tag, when published.
@@ -185,6 +186,7 @@ type Rule struct {
 	sigs        *ruleShapes // the shapes of its frames (names.go); nil until compiled
 	schema      *cel.Schema
 	schemaPos   loader.Pos // where the rule's schema fragment is written
+	schemaFixes map[string]*fix // by keyword; nil: none
 	checks      []*check
 	scopeValues []string     // nil: independent of the scope
 	fixtures    fixtureDir   // where the examples' sources are
@@ -1119,7 +1121,7 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 		issues.Append(&loader.Error{File: file, Pos: p, Msg: fmt.Sprintf(format, args...)})
 	}
 	r.Examples = rs.applicableExamples(spec.Examples, fail)
-	r.Fixable = slices.ContainsFunc(spec.Checks, func(c loader.CheckSpec) bool { return c.Fix != nil })
+	r.Fixable = len(spec.SchemaFixes) > 0 || slices.ContainsFunc(spec.Checks, func(c loader.CheckSpec) bool { return c.Fix != nil })
 	for _, g := range spec.Given {
 		r.given = append(r.given, rs.selectors(file, []loader.Scalar{g}, fail, nil)...)
 	}
@@ -1229,6 +1231,12 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 	env, vars, err := compileVars(env, file, spec.Variables, env.CostLimit())
 	issues.Append(err)
 	r.vars = vars
+	if len(spec.SchemaFixes) > 0 && spec.Schema == nil {
+		fail(spec.SchemaFixes[0].Fix.Pos, "schemaFixes: the rule has no schema fragment whose findings they could fix")
+	}
+	if r.schemaFixes, err = compileSchemaFixes(env, file, spec.SchemaFixes); err != nil {
+		issues.Append(err)
+	}
 	r.sigs = &ruleShapes{table: rs.sigs, r: r}
 	markPerScope(rs.docVars, r.docVars, r.vars)
 	for i := range spec.Checks {

@@ -136,6 +136,11 @@ func unshareable(r *Rule) bool {
 			}
 		}
 	}
+	// A fix is computed where its finding is reported, in the frames the
+	// rule's own evaluation has.
+	if r.Fixable {
+		return true
+	}
 	return slices.ContainsFunc(r.vars, func(v *variable) bool { return v.perScope })
 }
 

@@ -25,6 +25,9 @@ const (
 	// Add puts Value at Pointer: a new member of an object, or an item
 	// inserted in an array before the index, or appended ("-").
 	Add
+	// Move takes the value at From out and adds it at Pointer. A member
+	// moved to a new name in the same object is renamed where it stands.
+	Move
 )
 
 // String is the operation's JSON Patch name: "replace", "remove", "add".
@@ -36,6 +39,8 @@ func (o EditOp) String() string {
 		return "remove"
 	case Add:
 		return "add"
+	case Move:
+		return "move"
 	}
 	return "?"
 }
@@ -47,6 +52,7 @@ func (o EditOp) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
 // JSON it is a JSON Patch operation: op, path and value.
 type Edit struct {
 	Op      EditOp `json:"op"`
+	From    string `json:"from,omitempty"` // for Move: where the value is taken from
 	Pointer string `json:"path"`
 	Value   any    `json:"value,omitempty"` // a JSON-compatible value; for Replace and Add
 }
@@ -78,7 +84,7 @@ func Edits(name string, data []byte, opts Options, edits []Edit) ([]byte, error)
 		if err != nil {
 			return nil, fmt.Errorf("edit %d at %q: %w", i+1, e.Pointer, err)
 		}
-		out, err := edit(doc, e)
+		out, err := edit(doc, e, opts)
 		if err != nil {
 			return nil, fmt.Errorf("edit %d at %q: %w", i+1, e.Pointer, err)
 		}
@@ -108,6 +114,16 @@ func sameJSON(a, b any) bool {
 
 // patched is the JSON Patch result of e on v, which it does not change.
 func patched(v any, e Edit) (any, error) {
+	if e.Op == Move {
+		moved, err := moveParts(v, e)
+		if err != nil {
+			return nil, err
+		}
+		if v, err = patched(v, moved[0]); err != nil {
+			return nil, err
+		}
+		return patched(v, moved[1])
+	}
 	toks, err := jsonpointer.Parse(e.Pointer)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrEdit, err)
@@ -171,8 +187,54 @@ func patched(v any, e Edit) (any, error) {
 	return set(v, toks)
 }
 
+// moveParts is a Move as the Remove and the Add it is made of, the value
+// read from v.
+func moveParts(v any, e Edit) ([2]Edit, error) {
+	if e.From == e.Pointer {
+		return [2]Edit{}, fmt.Errorf("%w: a value is moved onto itself", ErrEdit)
+	}
+	if strings.HasPrefix(e.Pointer, e.From+"/") {
+		return [2]Edit{}, fmt.Errorf("%w: a value cannot move into itself", ErrEdit)
+	}
+	val, err := valueAt(v, e.From)
+	if err != nil {
+		return [2]Edit{}, err
+	}
+	return [2]Edit{{Op: Remove, Pointer: e.From}, {Op: Add, Pointer: e.Pointer, Value: val}}, nil
+}
+
+// valueAt is the value at ptr in v.
+func valueAt(v any, ptr string) (any, error) {
+	toks, err := jsonpointer.Parse(ptr)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrEdit, err)
+	}
+	for _, t := range toks {
+		switch c := v.(type) {
+		case map[string]any:
+			x, ok := c[t]
+			if !ok {
+				return nil, fmt.Errorf("%w: no member %q to move", ErrEdit, t)
+			}
+			v = x
+		case []any:
+			i, err := strconv.Atoi(t)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, fmt.Errorf("%w: no item %q to move", ErrEdit, t)
+			}
+			v = c[i]
+		default:
+			return nil, fmt.Errorf("%w: %q is inside a scalar", ErrEdit, t)
+		}
+	}
+	return v, nil
+}
+
 // edit writes e into doc's source.
-func edit(doc *Document, e Edit) ([]byte, error) {
+func edit(doc *Document, e Edit, opts Options) ([]byte, error) {
+	if e.Op == Move {
+		return moveNode(doc, e, opts)
+	}
 	toks, err := jsonpointer.Parse(e.Pointer)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrEdit, err)
@@ -209,6 +271,75 @@ func edit(doc *Document, e Edit) ([]byte, error) {
 		return removeNode(doc, parent, n)
 	}
 	return addNode(doc, parent, last, e.Value)
+}
+
+// moveNode writes a Move: a member that moves to a new name in its own
+// object has its key rewritten where it stands (its value, comments and
+// place untouched); any other move is a remove then an add.
+func moveNode(doc *Document, e Edit, opts Options) ([]byte, error) {
+	from, err := jsonpointer.Parse(e.From)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrEdit, err)
+	}
+	to, err := jsonpointer.Parse(e.Pointer)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrEdit, err)
+	}
+	if len(from) > 0 && len(to) == len(from) && jsonpointer.Join(from[:len(from)-1]...) == jsonpointer.Join(to[:len(to)-1]...) {
+		n, ok := doc.Lookup(e.From)
+		if ok && n.Parent != nil && n.Parent.Kind == Object && n.Parent.Member(to[len(to)-1]) == nil {
+			if out, err := renameKey(doc, n, to[len(to)-1]); err == nil {
+				return out, nil
+			}
+		}
+	}
+	parts, err := moveParts(doc.Root.Value(), e)
+	if err != nil {
+		return nil, err
+	}
+	out, err := edit(doc, parts[0], opts)
+	if err != nil {
+		return nil, err
+	}
+	mid, err := Parse(doc.Name, out, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrEdit, err)
+	}
+	return edit(mid, parts[1], opts)
+}
+
+// renameKey rewrites the key of member n as name.
+func renameKey(doc *Document, n *Node, name string) ([]byte, error) {
+	src := doc.Source
+	start := doc.Offset(n.KeyPos)
+	if start < 0 || start >= len(src) {
+		return nil, fmt.Errorf("%w: the key's place in the source is unknown", ErrEdit)
+	}
+	end := start
+	switch q := src[start]; q {
+	case '"', '\'':
+		end++
+		for end < len(src) && src[end] != q {
+			if q == '"' && src[end] == '\\' {
+				end++
+			} else if q == '\'' && src[end] == '\'' && end+1 < len(src) && src[end+1] == '\'' {
+				end++ // '' inside single quotes
+			}
+			end++
+		}
+		if end >= len(src) {
+			return nil, fmt.Errorf("%w: the key is not closed", ErrEdit)
+		}
+		end++
+	default:
+		for end < len(src) && src[end] != '\n' && !(src[end] == ':' && (end+1 == len(src) || src[end+1] == ' ' || src[end+1] == '\t' || src[end+1] == '\n' || src[end+1] == '\r')) {
+			end++
+		}
+		for end > start && (src[end-1] == ' ' || src[end-1] == '\t') {
+			end--
+		}
+	}
+	return splice(src, start, end, keyText(doc, name)), nil
 }
 
 // span is the byte range of n's value in doc.Source.

@@ -17,42 +17,50 @@ func TestEdits(t *testing.T) {
 		edits           []Edit
 		want            string
 	}{
-		{"yaml replace a scalar", "d.yaml", yamlDoc, []Edit{{Replace, "/name", "t"}},
+		{"yaml replace a scalar", "d.yaml", yamlDoc, []Edit{{Op: Replace, Pointer: "/name", Value: "t"}},
 			strings.Replace(yamlDoc, "name: s   #", "name: \"t\"   #", 1)},
-		{"yaml replace a nested flow item", "d.yaml", yamlDoc, []Edit{{Replace, "/tools/0/tags/1", "z"}},
+		{"yaml replace a nested flow item", "d.yaml", yamlDoc, []Edit{{Op: Replace, Pointer: "/tools/0/tags/1", Value: "z"}},
 			strings.Replace(yamlDoc, "[x, y]", "[x, \"z\"]", 1)},
-		{"yaml remove a member", "d.yaml", yamlDoc, []Edit{{Remove, "/tools/1/description", nil}},
+		{"yaml remove a member", "d.yaml", yamlDoc, []Edit{{Op: Remove, Pointer: "/tools/1/description", Value: nil}},
 			strings.Replace(yamlDoc, "    description: \"B\"\n", "", 1)},
-		{"yaml remove an item", "d.yaml", yamlDoc, []Edit{{Remove, "/tools/0", nil}},
+		{"yaml remove an item", "d.yaml", yamlDoc, []Edit{{Op: Remove, Pointer: "/tools/0", Value: nil}},
 			strings.Replace(yamlDoc, "  - name: a\n    tags: [x, y]\n", "", 1)},
-		{"yaml remove the last item of a flow list", "d.yaml", yamlDoc, []Edit{{Remove, "/tools/0/tags/1", nil}},
+		{"yaml remove the last item of a flow list", "d.yaml", yamlDoc, []Edit{{Op: Remove, Pointer: "/tools/0/tags/1", Value: nil}},
 			strings.Replace(yamlDoc, "[x, y]", "[x]", 1)},
-		{"yaml add a member", "d.yaml", yamlDoc, []Edit{{Add, "/tools/0/inputSchema", map[string]any{"type": "object"}}},
+		{"yaml add a member", "d.yaml", yamlDoc, []Edit{{Op: Add, Pointer: "/tools/0/inputSchema", Value: map[string]any{"type": "object"}}},
 			strings.Replace(yamlDoc, "    tags: [x, y]\n", "    tags: [x, y]\n    inputSchema: {\"type\": \"object\"}\n", 1)},
-		{"yaml add an item", "d.yaml", yamlDoc, []Edit{{Add, "/tools/-", map[string]any{"name": "c"}}},
+		{"yaml add an item", "d.yaml", yamlDoc, []Edit{{Op: Add, Pointer: "/tools/-", Value: map[string]any{"name": "c"}}},
 			strings.Replace(yamlDoc, "    description: \"B\"\n", "    description: \"B\"\n  - {\"name\": \"c\"}\n", 1)},
-		{"yaml insert an item", "d.yaml", yamlDoc, []Edit{{Add, "/tools/0/tags/0", "w"}},
+		{"yaml insert an item", "d.yaml", yamlDoc, []Edit{{Op: Add, Pointer: "/tools/0/tags/0", Value: "w"}},
 			strings.Replace(yamlDoc, "[x, y]", "[\"w\", x, y]", 1)},
-		{"yaml fill a null", "d.yaml", yamlDoc, []Edit{{Replace, "/empty", []any{1}}},
+		{"yaml fill a null", "d.yaml", yamlDoc, []Edit{{Op: Replace, Pointer: "/empty", Value: []any{1}}},
 			strings.Replace(yamlDoc, "empty:\n", "empty: [1]\n", 1)},
-		{"yaml remove every member of a block mapping", "d.yaml", "a:\n  b: 1\nc: 2\n", []Edit{{Remove, "/a/b", nil}}, "a:\n  {}\nc: 2\n"},
-		{"yaml add a quoted key", "d.yaml", "a: 1\n", []Edit{{Add, "/on", true}}, "a: 1\n\"on\": true\n"},
-		{"json replace", "d.json", jsonDoc, []Edit{{Replace, "/tools/1/name", "c"}},
+		{"yaml remove every member of a block mapping", "d.yaml", "a:\n  b: 1\nc: 2\n", []Edit{{Op: Remove, Pointer: "/a/b", Value: nil}}, "a:\n  {}\nc: 2\n"},
+		{"yaml add a quoted key", "d.yaml", "a: 1\n", []Edit{{Op: Add, Pointer: "/on", Value: true}}, "a: 1\n\"on\": true\n"},
+		{"json replace", "d.json", jsonDoc, []Edit{{Op: Replace, Pointer: "/tools/1/name", Value: "c"}},
 			strings.Replace(jsonDoc, "{\"name\": \"b\"}", "{\"name\": \"c\"}", 1)},
-		{"json remove a member", "d.json", jsonDoc, []Edit{{Remove, "/tags", nil}},
+		{"json remove a member", "d.json", jsonDoc, []Edit{{Op: Remove, Pointer: "/tags", Value: nil}},
 			strings.Replace(jsonDoc, "  ],\n  \"tags\": []\n", "  ]\n", 1)},
-		{"json remove the first item", "d.json", jsonDoc, []Edit{{Remove, "/tools/0", nil}},
+		{"json remove the first item", "d.json", jsonDoc, []Edit{{Op: Remove, Pointer: "/tools/0", Value: nil}},
 			strings.Replace(jsonDoc, "    {\"name\": \"a\"},\n", "", 1)},
-		{"json add a member", "d.json", jsonDoc, []Edit{{Add, "/version", "1.0.0"}},
+		{"json add a member", "d.json", jsonDoc, []Edit{{Op: Add, Pointer: "/version", Value: "1.0.0"}},
 			strings.Replace(jsonDoc, "  \"tags\": []\n", "  \"tags\": [],\n  \"version\": \"1.0.0\"\n", 1)},
-		{"json add to an empty list", "d.json", jsonDoc, []Edit{{Add, "/tags/-", "x"}},
+		{"json add to an empty list", "d.json", jsonDoc, []Edit{{Op: Add, Pointer: "/tags/-", Value: "x"}},
 			strings.Replace(jsonDoc, "\"tags\": []", "\"tags\": [\"x\"]", 1)},
-		{"json add an object, indented", "d.json", jsonDoc, []Edit{{Add, "/tools/-", map[string]any{"name": "c"}}},
+		{"json add an object, indented", "d.json", jsonDoc, []Edit{{Op: Add, Pointer: "/tools/-", Value: map[string]any{"name": "c"}}},
 			strings.Replace(jsonDoc, "    {\"name\": \"b\"}\n", "    {\"name\": \"b\"},\n    {\n      \"name\": \"c\"\n    }\n", 1)},
-		{"json replace a value written on one line", "d.json", jsonDoc, []Edit{{Replace, "/tools/0", map[string]any{"name": "a", "tags": []any{"x"}}}},
+		{"json replace a value written on one line", "d.json", jsonDoc, []Edit{{Op: Replace, Pointer: "/tools/0", Value: map[string]any{"name": "a", "tags": []any{"x"}}}},
 			strings.Replace(jsonDoc, "{\"name\": \"a\"}", "{\"name\": \"a\", \"tags\": [\"x\"]}", 1)},
-		{"json one line", "d.json", `{"a": 1, "b": [1, 2]}`, []Edit{{Remove, "/a", nil}, {Add, "/b/1", 5}}, `{"b": [1, 5, 2]}`},
-		{"several edits in order", "d.yaml", "a: 1\nb: 2\n", []Edit{{Remove, "/a", nil}, {Add, "/c", 3}, {Replace, "/b", 4}}, "b: 4\nc: 3\n"},
+		{"json one line", "d.json", `{"a": 1, "b": [1, 2]}`, []Edit{{Op: Remove, Pointer: "/a", Value: nil}, {Op: Add, Pointer: "/b/1", Value: 5}}, `{"b": [1, 5, 2]}`},
+		{"yaml rename a member in place", "d.yaml", yamlDoc, []Edit{{Op: Move, From: "/tools/1/description", Pointer: "/tools/1/x-description"}},
+			strings.Replace(yamlDoc, "    description: \"B\"", "    x-description: \"B\"", 1)},
+		{"yaml rename a quoted key", "d.yaml", "'a b': 1 # c\nd: 2\n", []Edit{{Op: Move, From: "/a b", Pointer: "/x-a b"}}, "\"x-a b\": 1 # c\nd: 2\n"},
+		{"yaml rename a key in a flow mapping", "d.yaml", "o: {a: 1, b: 2}\n", []Edit{{Op: Move, From: "/o/b", Pointer: "/o/x-b"}}, "o: {a: 1, x-b: 2}\n"},
+		{"json rename a member", "d.json", jsonDoc, []Edit{{Op: Move, From: "/tags", Pointer: "/x-tags"}},
+			strings.Replace(jsonDoc, "\"tags\": []", "\"x-tags\": []", 1)},
+		{"yaml move a member to another object", "d.yaml", "a:\n  b: 1\n  c: 2\nd:\n  e: 3\n", []Edit{{Op: Move, From: "/a/c", Pointer: "/d/c"}}, "a:\n  b: 1\nd:\n  e: 3\n  c: 2\n"},
+		{"json move an item to an object", "d.json", `{"a": [1, {"k": 2}], "b": {}}`, []Edit{{Op: Move, From: "/a/1", Pointer: "/b/x"}}, `{"a": [1], "b": {"x": {"k": 2}}}`},
+		{"several edits in order", "d.yaml", "a: 1\nb: 2\n", []Edit{{Op: Remove, Pointer: "/a", Value: nil}, {Op: Add, Pointer: "/c", Value: 3}, {Op: Replace, Pointer: "/b", Value: 4}}, "b: 4\nc: 3\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Edits(tc.file, []byte(tc.src), DefaultOptions(), tc.edits)
@@ -71,13 +79,17 @@ func TestEdits(t *testing.T) {
 // returned.
 func TestEditsRefused(t *testing.T) {
 	for _, e := range []Edit{
-		{Replace, "/nope", 1},
-		{Remove, "/a/b", nil},
-		{Add, "/a", 1},
-		{Add, "/l/5", 1},
-		{Remove, "", nil},
-		{Add, "/l/x", 1},
-		{Replace, "no-slash", 1},
+		{Op: Replace, Pointer: "/nope", Value: 1},
+		{Op: Remove, Pointer: "/a/b", Value: nil},
+		{Op: Add, Pointer: "/a", Value: 1},
+		{Op: Add, Pointer: "/l/5", Value: 1},
+		{Op: Remove, Pointer: "", Value: nil},
+		{Op: Add, Pointer: "/l/x", Value: 1},
+		{Op: Replace, Pointer: "no-slash", Value: 1},
+		{Op: Move, From: "/nope", Pointer: "/b"},
+		{Op: Move, From: "/a", Pointer: "/a"},
+		{Op: Move, From: "/l", Pointer: "/l/0"},
+		{Op: Move, From: "/a", Pointer: "/l"},
 	} {
 		out, err := Edits("d.yaml", []byte("a: 1\nl: [1]\n"), DefaultOptions(), []Edit{e})
 		if !errors.Is(err, ErrEdit) || out != nil {
@@ -113,7 +125,14 @@ func FuzzEdits(f *testing.F) {
 		}
 		walk(doc.Root)
 		n := nodes[int(which)%len(nodes)]
-		e := Edit{Op: EditOp(op%3) + 1, Pointer: n.Pointer(), Value: value}
+		e := Edit{Op: EditOp(op%4) + 1, Pointer: n.Pointer(), Value: value}
+		if e.Op == Move {
+			// a member renamed (x- prefixed) where it stands
+			if n.Parent == nil || n.Parent.Kind != Object {
+				return
+			}
+			e = Edit{Op: Move, From: n.Pointer(), Pointer: n.Parent.Pointer() + "/x-" + strings.ReplaceAll(strings.ReplaceAll(n.Key(), "~", "~0"), "/", "~1")}
+		}
 		if e.Op == Add {
 			if n.Kind == Object {
 				e.Pointer += "/new"

@@ -157,6 +157,9 @@ type RuleSpec struct {
 	Schema       *Node // a JSON Schema fragment, located in the rule file
 	// SchemaMessages are message templates per schema keyword.
 	SchemaMessages []NamedText
+	// SchemaFixes are fixes per schema keyword, for the findings of the
+	// schema fragment.
+	SchemaFixes []NamedFix
 	Checks         []CheckSpec
 	Examples       ExamplesSpec
 	File           string // the rule file's name as given
@@ -259,13 +262,21 @@ type FixSpec struct {
 }
 
 // FixEditSpec is one edit of a fix: a JSON Patch operation (replace,
-// remove, add) at a template pointer relative to the node, with the value
-// of a CEL expression for replace and add.
+// remove, add, move) at a template pointer relative to the node, with the
+// value of a CEL expression for replace and add, and the template pointer
+// of the value moved for move.
 type FixEditSpec struct {
 	Op    Scalar
 	At    Scalar
+	From  Scalar
 	Value *Expr
 	Pos   Pos
+}
+
+// NamedFix is the fix of the findings of one schema keyword.
+type NamedFix struct {
+	Name string
+	Fix  *FixSpec
 }
 
 // ExamplesSpec holds a rule's examples.
@@ -792,7 +803,7 @@ var (
 // lists them; the scope member follows "level" when the ruleset has one.
 var ruleFields = []string{"id", "title", "description", "requirement", "owner", "surface", "path", "kind", "level",
 	"aliases", "schemaLocations", "status", "enforcement", "requiredBy", "basedOn", "given", "assume", "when", "resolve",
-	"documentVariables", "variables", "schema", "schemaMessages", "checks", "examples"}
+	"documentVariables", "variables", "schema", "schemaMessages", "schemaFixes", "checks", "examples"}
 
 // rule reads one rule and checks its required parts.
 func (r *reader) rule(n *Node, opts RuleFileOptions) *RuleSpec {
@@ -835,6 +846,14 @@ func (r *reader) rule(n *Node, opts RuleFileOptions) *RuleSpec {
 			}
 			for _, c := range v.Children() {
 				s.SchemaMessages = append(s.SchemaMessages, NamedText{Name: c.Key(), Text: r.scalar(c)})
+			}
+		case "schemaFixes":
+			if v.Kind != Object {
+				r.add(v.Pos, "schemaFixes: expected a mapping of schema keywords to fixes, found %s", KindPhrase(v))
+				return
+			}
+			for _, c := range v.Children() {
+				s.SchemaFixes = append(s.SchemaFixes, NamedFix{Name: c.Key(), Fix: r.fix(c)})
 			}
 		case opts.ScopeKey:
 			d.Scope = r.scope(v, key)
@@ -1223,20 +1242,29 @@ func (r *reader) fix(n *Node) *FixSpec {
 		}
 		r.list(v, "a list of edits", func(e *Node) {
 			ed := FixEditSpec{Pos: e.Pos}
-			r.members(e, "an edit", []string{"op", "at", "value"}, func(key string, v *Node) {
+			hasFrom := false
+			r.members(e, "an edit", []string{"op", "at", "from", "value"}, func(key string, v *Node) {
 				switch key {
 				case "op":
 					ed.Op = r.scalar(v)
-					if ed.Op.Value != "replace" && ed.Op.Value != "remove" && ed.Op.Value != "add" {
-						r.add(v.Pos, "op %q is not one of replace, remove, add", ed.Op.Value)
+					if ed.Op.Value != "replace" && ed.Op.Value != "remove" && ed.Op.Value != "add" && ed.Op.Value != "move" {
+						r.add(v.Pos, "op %q is not one of replace, remove, add, move", ed.Op.Value)
 					}
 				case "at":
 					ed.At = r.scalar(v)
+				case "from":
+					ed.From, hasFrom = r.scalar(v), true
 				case "value":
 					ed.Value = r.expr(v)
 				}
 			})
-			if e.Kind == Object && (ed.Value == nil) != (ed.Op.Value == "remove") {
+			switch {
+			case e.Kind != Object:
+			case ed.Op.Value == "move" && (ed.Value != nil || !hasFrom):
+				r.add(e.Pos, "a move edit has a 'from' (the pointer of the value moved) and no 'value'")
+			case ed.Op.Value != "move" && hasFrom:
+				r.add(e.Pos, "only a move edit has a 'from'")
+			case ed.Op.Value != "move" && (ed.Value == nil) != (ed.Op.Value == "remove"):
 				r.add(e.Pos, "an edit has a 'value' exactly when its op is replace or add")
 			}
 			f.Edits = append(f.Edits, ed)
