@@ -160,10 +160,10 @@ type RuleSpec struct {
 	// SchemaFixes are fixes per schema keyword, for the findings of the
 	// schema fragment.
 	SchemaFixes []NamedFix
-	Checks         []CheckSpec
-	Examples       ExamplesSpec
-	File           string // the rule file's name as given
-	Pos            Pos    // where the rule's list item starts
+	Checks      []CheckSpec
+	Examples    ExamplesSpec
+	File        string // the rule file's name as given
+	Pos         Pos    // where the rule's list item starts
 }
 
 // RuleDoc is a rule's documentation as written: the one value that its
