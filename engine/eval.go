@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +19,7 @@ import (
 	"github.com/google/cel-go/interpreter"
 
 	"github.com/celint/celint/cel"
+	"github.com/celint/celint/internal/jsonpointer"
 	"github.com/celint/celint/loader"
 )
 
@@ -1619,27 +1621,24 @@ func (rr *ruleRun) violation(c *check, n *loader.Node, fr *frame, at, msg string
 
 // schemaViolation reports v, a finding of the rule's schema fragment on n,
 // with the edits of the rule's schemaFixes for its keyword, if any. The
-// fix is evaluated with item bound to the value the keyword failed on (the
-// object, for a finding about a member) and key to the member's name, and
-// its pointers are relative to that value.
+// fix is evaluated with item bound to the object or array that holds the
+// finding's location (for a finding about a member, the object) and key to
+// the location's last token there (the member's name, or the item's
+// index); its pointers are relative to item.
 func (rr *ruleRun) schemaViolation(n *loader.Node, fr *frame, v cel.SchemaViolation) error {
 	f := rr.rule.schemaFixes[v.Keyword]
 	var edits []loader.Edit
 	if f != nil && !rr.rule.resolve {
-		rel := v.Pointer
-		if v.Member != "" {
-			rel = rel[:strings.LastIndexByte(rel, '/')]
-		}
-		inst := n
-		if rel != "" {
-			inst = nodeAt(n, rel)
-		}
-		if inst != nil {
+		holder, key := schemaFixPlace(n, v.Pointer)
+		if holder != nil {
 			efr := &frame{parent: fr, names: eachNames, sig: rr.eachSig(fr)}
 			efr.vals = efr.buf[:3]
-			efr.vals[0], efr.vals[1], efr.vals[2] = celValue(inst), int64(0), types.String(v.Member)
+			efr.vals[0], efr.vals[1], efr.vals[2] = celValue(holder), int64(0), key
+			if i, ok := key.(int64); ok {
+				efr.vals[1] = i
+			}
 			var err error
-			if edits, err = rr.fixEdits(f, inst, efr); err != nil {
+			if edits, err = rr.fixEdits(f, holder, efr); err != nil {
 				return err
 			}
 		}
@@ -1650,6 +1649,45 @@ func (rr *ruleRun) schemaViolation(n *loader.Node, fr *frame, v cel.SchemaViolat
 		rr.out[len(rr.out)-1].Fix = edits
 	}
 	return nil
+}
+
+// schemaFixPlace returns the object or array holding the location rel (a
+// pointer relative to n) and the location's token in it: a member name (a
+// CEL string) or an index (int64). It returns nil when the location has no
+// holder in the document.
+func schemaFixPlace(n *loader.Node, rel string) (*loader.Node, any) {
+	holder := n
+	var last string
+	if rel == "" {
+		if holder = n.Parent; holder == nil {
+			return nil, nil
+		}
+		last = loader.EscapeToken(n.Key())
+		if holder.Kind == loader.Array {
+			last = strconv.Itoa(n.Index())
+		}
+	} else {
+		i := strings.LastIndexByte(rel, '/')
+		if i > 0 {
+			holder = nodeAt(n, rel[:i])
+		}
+		last = rel[i+1:]
+	}
+	if holder == nil {
+		return nil, nil
+	}
+	switch holder.Kind {
+	case loader.Object:
+		name, _ := jsonpointer.Unescape(last)
+		return holder, types.String(name)
+	case loader.Array:
+		i, err := strconv.Atoi(last)
+		if err != nil {
+			return nil, nil
+		}
+		return holder, int64(i)
+	}
+	return nil, nil
 }
 
 // fixEdits computes the edits of a fix for its finding on n: none when the
