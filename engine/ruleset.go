@@ -64,6 +64,9 @@ type Ruleset struct {
 
 	// Extends is the ruleset this one builds on (name@tag), or "".
 	Extends string
+	// Migrations upgrade documents of earlier versions to this ruleset's
+	// (the header's migrations; not inherited).
+	Migrations []Migration
 
 	env        *cel.Env
 	opts       Options // as loaded, for rulesets built on this one
@@ -676,6 +679,10 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 		rs.Docs.Sections = base.Docs.Sections // the chapters' pages, which versions usually keep
 	}
 	rs.FS, rs.Dir, rs.Fixtures, rs.fixturesAt = fsys, dir, "", ""
+	rs.Migrations = nil
+	for _, m := range spec.Migrations {
+		rs.Migrations = append(rs.Migrations, Migration{From: m.From, Dir: path.Join(dir, m.Rules.Value), File: spec.File, Pos: m.Pos})
+	}
 	if spec.Accepts != nil {
 		sel, err := parseSelector(spec.Accepts.Path.Value)
 		if err != nil {

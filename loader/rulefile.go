@@ -53,7 +53,10 @@ type RulesetSpec struct {
 	// Docs says where the ruleset's pages, specification and fixtures are
 	// published, for the links of rule pages and diagnostics.
 	Docs DocsSpec
-	File string // the header's file name as given
+	// Migrations name the rule folders that upgrade documents of earlier
+	// versions to this ruleset's.
+	Migrations []MigrationSpec
+	File       string // the header's file name as given
 	Pos  Pos
 }
 
@@ -96,6 +99,15 @@ type ParamSpec struct {
 type LevelSpec struct {
 	ID    Scalar // a rule id, or id/code
 	Level Scalar
+}
+
+// MigrationSpec is one migration of a ruleset header: the versions (as
+// the documents declare them) it upgrades from, and the folder, relative
+// to the header, of the ruleset whose fixes make the upgrade.
+type MigrationSpec struct {
+	From  []string
+	Rules Scalar
+	Pos   Pos
 }
 
 // AcceptsSpec says which documents a ruleset is for.
@@ -383,7 +395,7 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 	}
 	rs := &RulesetSpec{File: name, Pos: root.Pos}
 	fields := []string{"name", "tag", "title", "sourceBase", "extends", "library", "accepts", "loader", "context",
-		"selections", "variables", "include", "params", "disable", "levels", "fixtures", "docs"}
+		"selections", "variables", "include", "params", "disable", "levels", "fixtures", "docs", "migrations"}
 	r.members(root, "a ruleset header", fields, func(key string, v *Node) {
 		switch key {
 		case "name":
@@ -449,6 +461,21 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 				}
 				rs.Selections = append(rs.Selections, SelectionSpec{Name: c.Key(), Pos: c.KeyPos, Paths: r.scalars(c)})
 			}
+		case "migrations":
+			r.list(v, "a list of migrations", func(c *Node) {
+				m := MigrationSpec{Pos: c.Pos}
+				r.members(c, "a migration", []string{"from", "rules"}, func(key string, v *Node) {
+					if key == "from" {
+						m.From = r.strs(v)
+						return
+					}
+					m.Rules = r.scalar(v)
+				})
+				if c.Kind == Object && (len(m.From) == 0 || m.Rules.Value == "") {
+					r.add(c.Pos, "a migration needs 'from' (the versions it upgrades) and 'rules' (its folder, relative to this header)")
+				}
+				rs.Migrations = append(rs.Migrations, m)
+			})
 		case "include":
 			r.list(v, "a list of rule folders", func(c *Node) {
 				f := r.scalar(c)

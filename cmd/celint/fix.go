@@ -13,12 +13,7 @@ import (
 	"github.com/celint/celint/engine"
 	"github.com/celint/celint/internal/outfile"
 	"github.com/celint/celint/internal/safetext"
-	"github.com/celint/celint/loader"
 )
-
-// maxFixRounds bounds how many times a file is linted and fixed again: a
-// fix can uncover a finding another fix mends.
-const maxFixRounds = 10
 
 func runFix(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	var f ruleFlags
@@ -86,9 +81,8 @@ func runFix(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 type fixResult struct{ before, after []byte }
 
 // fixFile lints file and makes the fixes of its findings that keep
-// selects, round after round until none is left (at most maxFixRounds).
-// A round whose edits cannot be made together, or that would give the
-// document an error it did not have, is not made, and says why on stderr.
+// selects (engine.ApplyFixes). A fix that is refused, or fixes still left
+// after the last round, are said on stderr.
 func fixFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, file string, keep func(engine.Diagnostic) bool, stderr io.Writer) (fixResult, bool, error) {
 	doc, rs, err := cat.LoadFile(file, pinned)
 	if err != nil {
@@ -97,60 +91,24 @@ func fixFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, f
 		}
 		return fixResult{}, false, err
 	}
-	res := fixResult{before: doc.Source, after: doc.Source}
-	for round := 1; ; round++ {
-		ds, err := rs.Lint(ctx, doc, engine.LintOptions{})
-		if err != nil {
-			return res, false, err
-		}
-		var edits []loader.Edit
-		for _, d := range ds {
-			if len(d.Fix) > 0 && keep(d) {
-				edits = append(edits, d.Fix...)
-			}
-		}
-		if len(edits) == 0 {
-			break
-		}
-		if round > maxFixRounds {
-			fmt.Fprintf(stderr, "celint: %s: still fixable after %d rounds; the rest is left\n", safetext.Line(file), maxFixRounds)
-			break
-		}
-		out, err := loader.Edits(file, doc.Source, rs.LoadOptions, edits)
-		if err != nil {
-			fmt.Fprintf(stderr, "celint: %s: the fixes were not made: %s\n", safetext.Line(file), safetext.Line(err.Error()))
-			break
-		}
-		next, err := loader.Parse(file, out, rs.LoadOptions)
-		if err != nil {
-			return res, false, err
-		}
-		after, err := rs.Lint(ctx, next, engine.LintOptions{})
-		if err != nil {
-			return res, false, err
-		}
-		if added := newErrors(ds, after); len(added) > 0 {
-			fmt.Fprintf(stderr, "celint: %s: the fixes were not made: they would bring %s\n", safetext.Line(file), safetext.Line(added[0]))
-			break
-		}
-		doc, res.after = next, out
+	res, err := engine.ApplyFixes(ctx, rs, doc, engine.FixOptions{Keep: keep})
+	if err != nil {
+		return fixResult{}, false, err
 	}
-	return res, string(res.after) != string(res.before), nil
+	for _, r := range res.Refused {
+		fmt.Fprintf(stderr, "celint: %s:%d:%d: %s: the fix was not made: %s\n", safetext.Line(file), r.Line, r.Column, safetext.Line(ruleCode(r.Diagnostic)), safetext.Line(r.Reason))
+	}
+	if !res.Stable {
+		fmt.Fprintf(stderr, "celint: %s: still fixable after %d rounds; the rest is left\n", safetext.Line(file), res.Rounds)
+	}
+	out := fixResult{before: doc.Source, after: res.Source}
+	return out, string(out.after) != string(out.before), nil
 }
 
-// newErrors lists the errors of after that before does not have, by rule,
-// code and pointer.
-func newErrors(before, after []engine.Diagnostic) []string {
-	had := map[string]bool{}
-	key := func(d engine.Diagnostic) string { return d.RuleID + "/" + d.Code + " at " + d.Pointer }
-	for _, d := range before {
-		had[key(d)] = true
+// ruleCode is a finding's rule id, with its code when it has one.
+func ruleCode(d engine.Diagnostic) string {
+	if d.Code != "" {
+		return d.RuleID + "/" + d.Code
 	}
-	var out []string
-	for _, d := range after {
-		if d.Severity == engine.Error && !had[key(d)] {
-			out = append(out, fmt.Sprintf("%s: %s", key(d), d.Message))
-		}
-	}
-	return out
+	return d.RuleID
 }
