@@ -57,7 +57,7 @@ type RulesetSpec struct {
 	// versions to this ruleset's.
 	Migrations []MigrationSpec
 	File       string // the header's file name as given
-	Pos  Pos
+	Pos        Pos
 }
 
 // DocsSpec is a ruleset header's docs block: URL bases, so that Go code
