@@ -76,7 +76,7 @@ func TestFixes(t *testing.T) {
 		t.Errorf("fixes %s", got)
 	}
 	out, err := loader.Edits("d.yaml", doc.Source, rs.LoadOptions, edits)
-	if err != nil || string(out) != "# keep me\nitems:\n  - name: a   # the first\n    kind: \"thing-a\"\n" {
+	if err != nil || string(out) != "# keep me\nitems:\n  - name: a   # the first\n    kind: thing-a\n" {
 		t.Errorf("fixed source %q, %v", out, err)
 	}
 
@@ -158,7 +158,7 @@ func TestSchemaFixes(t *testing.T) {
 		t.Errorf("fixes %s", got)
 	}
 	out, err := loader.Edits("d.yaml", doc.Source, rs.LoadOptions, edits)
-	if want := "items:\n  - name: a # keep\n    x-colour: red   # and this\n    type: \"thing\"\n"; err != nil || string(out) != want {
+	if want := "items:\n  - name: a # keep\n    x-colour: red   # and this\n    type: thing\n"; err != nil || string(out) != want {
 		t.Errorf("fixed source %q, %v; want %q", out, err, want)
 	}
 	var got []string

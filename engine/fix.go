@@ -35,6 +35,9 @@ type FixResult struct {
 	Fixed []Diagnostic
 	// Refused are findings whose fixes were not made, each with why.
 	Refused []RefusedFix
+	// Found are the findings of every round, each once (by rule, code and
+	// pointer), as first found: with those fixed, those that had no fix.
+	Found []Diagnostic
 	// Rounds is how many rounds made fixes.
 	Rounds int
 	// Stable is false when fixes were still left after the last round.
@@ -67,10 +70,17 @@ func ApplyFixes(ctx context.Context, rs *Ruleset, doc *loader.Document, opts Fix
 	}
 	res := &FixResult{Source: doc.Source, Stable: true}
 	refused := map[string]bool{}
+	found := map[string]bool{}
 	for {
 		ds, err := rs.Lint(ctx, doc, opts.Lint)
 		if err != nil {
 			return nil, err
+		}
+		for _, d := range ds {
+			if k := d.RuleID + "/" + d.Code + " at " + d.Pointer; !found[k] {
+				found[k] = true
+				res.Found = append(res.Found, d)
+			}
 		}
 		var todo []Diagnostic
 		for _, d := range ds {

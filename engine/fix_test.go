@@ -85,7 +85,7 @@ func TestApplyFixes(t *testing.T) {
 		stable          bool
 		refused         []string
 	}{
-		{"two fixes of one value", "name: ' ABC'   # keep\n", "name: \"abc\"   # keep\n", 2, true, nil},
+		{"two fixes of one value", "name: ' ABC'   # keep\n", "name: 'abc'   # keep\n", 2, true, nil},
 		{"a fix that brings an error", "size: x\n", "size: x\n", 0, true, []string{"t.size: it would bring t.positive"}},
 		{"a fix that cannot be made", "gone: 1\nname: a\n", "gone: 1\nname: a\n", 0, true, []string{"t.gone: edit 1 at \"/nowhere\""}},
 		{"fixes that undo each other", "flag: true\n", "", 3, false, nil},

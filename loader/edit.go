@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -364,6 +365,28 @@ func replaceNode(doc *Document, n *Node, v any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if text, ok := wrapped(doc, n, v, start, end); ok {
+		return splice(doc.Source, start, end, text), nil
+	}
+	if block(doc, n) && (n.Kind == Object || n.Kind == Array) && blankBefore(doc.Source, lineStart(doc.Source, start)+len(lineIndent(doc.Source, start))) {
+		// A block collection is replaced by one written in block style,
+		// its lines starting where the old one's first did.
+		col := strings.Repeat(" ", start-lineStart(doc.Source, start))
+		if text, ok := yamlBlock(v, col); ok {
+			return splice(doc.Source, start, end, text), nil
+		}
+	}
+	if str, ok := v.(string); ok && doc.Format == "yaml" && n.Kind == String {
+		// A string keeps its quoting: single quotes stay single, double
+		// stay double, plain stays plain where it can.
+		switch {
+		case n.Style == SingleQuoted && !strings.ContainsAny(str, "\n\r\t\\"):
+			return splice(doc.Source, start, end, "'"+strings.ReplaceAll(str, "'", "''")+"'"), nil
+		case n.Style == DoubleQuoted:
+			b, _ := json.Marshal(str)
+			return splice(doc.Source, start, end, string(b)), nil
+		}
+	}
 	// A value written on one line is replaced by one on one line.
 	oneLine := !bytes.Contains(doc.Source[start:end], []byte("\n"))
 	text, err := renderValue(doc, v, lineIndent(doc.Source, start), oneLine)
@@ -376,10 +399,115 @@ func replaceNode(doc *Document, n *Node, v any) ([]byte, error) {
 	return splice(doc.Source, start, end, text), nil
 }
 
+// wrapped writes a collection n (at start:end) replaced by a list holding
+// it alone, keeping its text: in brackets, or, for a YAML block
+// collection, as the one item of a block sequence, its lines indented two
+// more spaces. ok is false when v is not such a list.
+func wrapped(doc *Document, n *Node, v any, start, end int) (string, bool) {
+	l, ok := v.([]any)
+	if !ok || len(l) != 1 || (n.Kind != Object && n.Kind != Array) || !sameJSON(l[0], n.Value()) {
+		return "", false
+	}
+	text := string(doc.Source[start:end])
+	if !block(doc, n) {
+		return "[" + text + "]", true
+	}
+	if !blankBefore(doc.Source, start) {
+		return "", false // a block collection that does not start its line
+	}
+	lines := strings.Split(text, "\n")
+	for i := 1; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != "" {
+			lines[i] = "  " + lines[i]
+		}
+	}
+	return "- " + strings.Join(lines, "\n"), true
+}
+
+// yamlUnit is the indentation of a level of a YAML block collection
+// written anew.
+const yamlUnit = "  "
+
+// yamlBlock writes v, a non-empty object or array, as a YAML block
+// collection whose first line starts where the text goes and whose other
+// lines start with indent. Members are in key order; scalars are plain
+// where they read back as the same string, else written in JSON. ok is
+// false for any other value.
+func yamlBlock(v any, indent string) (string, bool) {
+	switch c := v.(type) {
+	case map[string]any:
+		if len(c) == 0 {
+			return "", false
+		}
+		keys := make([]string, 0, len(c))
+		for k := range c {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		var b strings.Builder
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString("\n" + indent)
+			}
+			b.WriteString(yamlKey(k) + ":")
+			if sub, ok := yamlBlock(c[k], indent+yamlUnit); ok {
+				b.WriteString("\n" + indent + yamlUnit + sub)
+				continue
+			}
+			b.WriteString(" " + yamlScalar(c[k]))
+		}
+		return b.String(), true
+	case []any:
+		if len(c) == 0 {
+			return "", false
+		}
+		var b strings.Builder
+		for i, x := range c {
+			if i > 0 {
+				b.WriteString("\n" + indent)
+			}
+			b.WriteString("- ")
+			if sub, ok := yamlBlock(x, indent+"  "); ok {
+				b.WriteString(sub)
+				continue
+			}
+			b.WriteString(yamlScalar(x))
+		}
+		return b.String(), true
+	}
+	return "", false
+}
+
+// yamlKey writes a member name for a YAML block mapping.
+func yamlKey(name string) string {
+	if plainKey(name) {
+		return name
+	}
+	b, _ := json.Marshal(name)
+	return string(b)
+}
+
+// yamlScalar writes a scalar, or an empty collection, for a YAML block
+// collection: a string plain when it reads back as itself, anything else
+// in JSON.
+func yamlScalar(v any) string {
+	if s, ok := v.(string); ok && plainKey(s) {
+		return s
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "null"
+	}
+	return spaced(string(b))
+}
+
 // renderValue writes v as JSON: compact (on one line, when oneLine), or,
 // in a JSON document written on several lines, indented as the document
 // is, its lines after the first starting with indent.
 func renderValue(doc *Document, v any, indent string, oneLine bool) (string, error) {
+	if str, ok := v.(string); ok && doc.Format == "yaml" && plainKey(str) {
+		return str, nil // a YAML plain scalar that reads back as the string
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -622,6 +750,11 @@ func addNode(doc *Document, parent *Node, last string, v any) ([]byte, error) {
 		line := indent + prefix + text
 		if parent.Kind == Array {
 			line = indent + "- " + text
+			if b, ok := yamlBlock(v, indent+"  "); ok {
+				line = indent + "- " + b
+			}
+		} else if b, ok := yamlBlock(v, indent+yamlUnit); ok {
+			line = indent + strings.TrimSuffix(prefix, " ") + "\n" + indent + yamlUnit + b
 		}
 		if at < len(kids) {
 			ls := lineStart(src, start)

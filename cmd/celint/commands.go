@@ -56,7 +56,20 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	var all []rsResult
 	failed, checked := false, 0
+	// A ruleset's migrations are rulesets too: their fixes are checked
+	// with the ruleset's rules.
+	var targets []*engine.Ruleset
 	for _, rs := range f.rulesetFor(cat, pinned) {
+		targets = append(targets, rs)
+		for i := range rs.Migrations {
+			mig, err := rs.LoadMigration(&rs.Migrations[i])
+			if err != nil {
+				return exitError, err
+			}
+			targets = append(targets, mig)
+		}
+	}
+	for _, rs := range targets {
 		res := conformance.Run(ctx, rs, conformance.Options{FixturesDir: fixtures})
 		all = append(all, rsResult{Ruleset: rs.String(), Results: res})
 		failed = failed || conformance.Failed(res)

@@ -115,6 +115,7 @@ Usage:
   celint docs [flags]                     write one Markdown page per rule
   celint diff-rules [flags] FROM TO       list the rules and codes added, removed or changed between two pinned tags
   celint fix [flags] FILE|DIR|GLOB...     print the fixes of the findings as a unified diff, or --write them
+  celint migrate --to TAG FILE|DIR|GLOB... upgrade descriptions to the version of TAG (a diff, or --write)
   celint version                          print the version, revision and embedded rulesets
   celint completion bash|zsh|fish         print a shell completion script
 
@@ -142,6 +143,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		code, err = runDiffRules(args[1:], stdout, stderr)
 	case "fix":
 		code, err = runFix(ctx, args[1:], stdout, stderr)
+	case "migrate":
+		code, err = runMigrate(ctx, args[1:], stdout, stderr)
 	case "docs":
 		code, err = runDocs(args[1:], stdout, stderr)
 	case "completion":
