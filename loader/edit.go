@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/celint/celint/internal/jsonpointer"
 )
 
@@ -450,6 +452,12 @@ func yamlBlock(v any, indent string) (string, bool) {
 				b.WriteString("\n" + indent)
 			}
 			b.WriteString(yamlKey(k) + ":")
+			if l, ok := c[k].([]any); ok {
+				if flow, ok := flowScalars(l); ok {
+					b.WriteString(" " + flow)
+					continue
+				}
+			}
 			if sub, ok := yamlBlock(c[k], indent+yamlUnit); ok {
 				b.WriteString("\n" + indent + yamlUnit + sub)
 				continue
@@ -460,6 +468,9 @@ func yamlBlock(v any, indent string) (string, bool) {
 	case []any:
 		if len(c) == 0 {
 			return "", false
+		}
+		if flow, ok := flowScalars(c); ok {
+			return flow, true
 		}
 		var b strings.Builder
 		for i, x := range c {
@@ -478,6 +489,65 @@ func yamlBlock(v any, indent string) (string, bool) {
 	return "", false
 }
 
+// flowScalars writes a short list of scalars on one line, [a, "b c"], as
+// YAML writers commonly do; ok is false for a long list, or one holding
+// a collection.
+func flowScalars(l []any) (string, bool) {
+	parts := make([]string, len(l))
+	n := 0
+	for i, x := range l {
+		switch x.(type) {
+		case map[string]any, []any:
+			return "", false
+		}
+		parts[i] = yamlScalar(x)
+		n += len(parts[i]) + 2
+	}
+	if n > 72 {
+		return "", false
+	}
+	return "[" + strings.Join(parts, ", ") + "]", true
+}
+
+// plainString reports whether s written as a YAML plain scalar reads back
+// as the string s, in YAML 1.2 and in YAML 1.1 alike (no yes, on, …).
+func plainString(s string) bool {
+	if plainKey(s) {
+		return true
+	}
+	if s == "" || strings.ContainsAny(s, "\n\r\t,[]{}#&*!|>'\"%@`") || strings.TrimSpace(s) != s ||
+		strings.Contains(s, ": ") || strings.HasSuffix(s, ":") || strings.ContainsAny(s[:1], "-?:") {
+		return false
+	}
+	switch strings.ToLower(s) {
+	case "true", "false", "null", "yes", "no", "on", "off", "y", "n", "~":
+		return false
+	}
+	var v any
+	if err := yaml.Unmarshal([]byte(s), &v); err != nil {
+		return false
+	}
+	got, ok := v.(string)
+	return ok && got == s && !looksNumeric(s)
+}
+
+// looksNumeric reports whether a YAML 1.1 reader could take s for a number
+// (1_000, 0x1F, 1:30, .5): only digits, dots and the characters of
+// numbers, with a digit.
+func looksNumeric(s string) bool {
+	digit := false
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digit = true
+		case strings.ContainsRune("+-._:xXoObBeE", r), r >= 'a' && r <= 'f', r >= 'A' && r <= 'F':
+		default:
+			return false
+		}
+	}
+	return digit && strings.Count(s, ".") <= 1
+}
+
 // yamlKey writes a member name for a YAML block mapping.
 func yamlKey(name string) string {
 	if plainKey(name) {
@@ -491,7 +561,7 @@ func yamlKey(name string) string {
 // collection: a string plain when it reads back as itself, anything else
 // in JSON.
 func yamlScalar(v any) string {
-	if s, ok := v.(string); ok && plainKey(s) {
+	if s, ok := v.(string); ok && plainString(s) {
 		return s
 	}
 	b, err := json.Marshal(v)
@@ -505,7 +575,7 @@ func yamlScalar(v any) string {
 // in a JSON document written on several lines, indented as the document
 // is, its lines after the first starting with indent.
 func renderValue(doc *Document, v any, indent string, oneLine bool) (string, error) {
-	if str, ok := v.(string); ok && doc.Format == "yaml" && plainKey(str) {
+	if str, ok := v.(string); ok && doc.Format == "yaml" && plainString(str) {
 		return str, nil // a YAML plain scalar that reads back as the string
 	}
 	var b bytes.Buffer
@@ -753,7 +823,9 @@ func addNode(doc *Document, parent *Node, last string, v any) ([]byte, error) {
 			if b, ok := yamlBlock(v, indent+"  "); ok {
 				line = indent + "- " + b
 			}
-		} else if b, ok := yamlBlock(v, indent+yamlUnit); ok {
+		} else if b, ok := yamlBlock(v, indent+yamlUnit); ok && strings.HasPrefix(b, "[") {
+			line = indent + prefix + b
+		} else if ok {
 			line = indent + strings.TrimSuffix(prefix, " ") + "\n" + indent + yamlUnit + b
 		}
 		if at < len(kids) {
