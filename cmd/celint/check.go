@@ -384,7 +384,7 @@ func (p *reporter) file(r fileResult) {
 	for i, rs := range r.rss {
 		names[i] = rs.String()
 	}
-	p.report(report.File{Name: r.file, Checked: true, Diagnostics: ds, Source: r.source, Rulesets: names}, r.omitted)
+	p.report(report.File{Name: r.file, Checked: true, Diagnostics: ds, Source: r.source, LoadOptions: r.opts, Rulesets: names}, r.omitted)
 }
 
 // report counts a file's diagnostics and hands them to the reports, with
@@ -417,7 +417,10 @@ func reportRules(used map[*engine.Rule]*engine.Ruleset) []report.Rule {
 type fileResult struct {
 	file   string
 	source []byte
-	rss    []*engine.Ruleset // the rulesets that linted the file
+	// opts are the options the document was read with (its ruleset's),
+	// with which the SARIF report makes the fixes of its findings.
+	opts *loader.Options
+	rss  []*engine.Ruleset // the rulesets that linted the file
 	// diags are the diagnostics shown, sorted; omitted counts the findings
 	// left out by --max-diagnostics, and quieted those --quiet does not
 	// show.
@@ -556,7 +559,8 @@ func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, 
 	res.omitted = res.omitted.Add(more)
 	res.quieted = ff.quieted
 	if len(res.diags) > 0 {
-		res.source = doc.Source // for code frames; dropped for clean files
+		res.source = doc.Source // for code frames and fixes; dropped for clean files
+		res.opts = &rs.LoadOptions
 	}
 	return res
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,4 +69,90 @@ func TestFix(t *testing.T) {
 	if code, _, errOut := runCLI(t, "fix", "-"); code != exitError || !strings.Contains(errOut, "not standard input") {
 		t.Errorf("stdin: exit %d %s", code, errOut)
 	}
+}
+
+// TestCheckSARIFFixes: the SARIF report of celint check carries the fix of
+// a finding as replacements that, made on the file as it was checked, give
+// what celint fix --write makes of it. A document read from standard input
+// has its fixes too, in the file it is reported as.
+func TestCheckSARIFFixes(t *testing.T) {
+	dir := t.TempDir()
+	rules := filepath.Join(dir, "house")
+	write(t, rules, "rules.yaml", fixFolder)
+	src, err := os.ReadFile(example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := strings.Replace(string(src), "    description: Delete a note for good.\n", "", 1)
+	doc := write(t, dir, "server.yaml", before)
+
+	_, out, errOut := runCLI(t, "check", "--no-config", "--rules", rules, "--format", "sarif", doc)
+	got := applySARIFFix(t, out, "house.tools.described", before)
+	if code, _, _ := runCLI(t, "fix", "--write", "--rules", rules, doc); code != exitOK {
+		t.Fatalf("fix --write: exit %d", code)
+	}
+	want, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) || got == before {
+		t.Errorf("the SARIF fix gives\n%s\ncelint fix --write gives\n%s%s", got, want, errOut)
+	}
+
+	for name, uri := range map[string]string{"piped.yaml": "piped.yaml", "": "%3Cstdin%3E"} {
+		args := []string{"check", "--no-config", "--rules", rules, "--format", "sarif", "-"}
+		if name != "" {
+			args = append(args, "--stdin-name", name)
+		}
+		_, out, _ := runCLIWithInput(t, before, args...)
+		if !strings.Contains(out, `"uri": "`+uri+`"`) {
+			t.Errorf("stdin as %q: no artifact %s:\n%.2000s", name, uri, out)
+		}
+		if got := applySARIFFix(t, out, "house.tools.described", before); got != string(want) {
+			t.Errorf("stdin as %q: the SARIF fix gives\n%s", name, got)
+		}
+	}
+}
+
+// applySARIFFix makes on src the replacements of the one fix of the one
+// result of rule in the SARIF log out, by their character offsets.
+func applySARIFFix(t *testing.T, out, rule, src string) string {
+	t.Helper()
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID string
+				Fixes  []struct {
+					ArtifactChanges []struct {
+						Replacements []struct {
+							DeletedRegion   struct{ CharOffset, CharLength int }
+							InsertedContent struct{ Text string }
+						}
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, res := range log.Runs[0].Results {
+		if res.RuleID != rule {
+			continue
+		}
+		if len(res.Fixes) != 1 || len(res.Fixes[0].ArtifactChanges) != 1 {
+			t.Fatalf("the result of %s has no fix of one file:\n%s", rule, out)
+		}
+		text := []rune(src)
+		var b []rune
+		last := 0
+		for _, r := range res.Fixes[0].ArtifactChanges[0].Replacements {
+			start := r.DeletedRegion.CharOffset
+			b = append(append(b, text[last:start]...), []rune(r.InsertedContent.Text)...)
+			last = start + r.DeletedRegion.CharLength
+		}
+		return string(append(b, text[last:]...))
+	}
+	t.Fatalf("no result of %s:\n%s", rule, out)
+	return ""
 }

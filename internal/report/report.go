@@ -98,9 +98,11 @@
 //   - inputError (boolean, present only when true): the document could not be
 //     read or parsed.
 //   - fix (array, present when the rule declares one for the finding): the
-//     edits that mend it, JSON Patch (RFC 6902) operations with op
-//     ("replace", "remove" or "add"), path (an RFC 6901 pointer from the
-//     document's root) and value (for replace and add).
+//     edits that mend it, made in order, JSON Patch (RFC 6902) operations
+//     with op ("replace", "remove", "add" or "move"), path (an RFC 6901
+//     pointer from the document's root), from (for move: where the value
+//     is taken from) and value (for replace and add). celint fix makes
+//     them; the sarif format carries them as text replacements.
 //
 // The counts object has:
 //
@@ -165,6 +167,27 @@
 // is reworded ("celint/v1" included the message). Rule errors and input
 // errors carry properties.ruleError or properties.inputError.
 //
+// A finding with a fix (the json format's fix) has one element in fixes:
+// a description naming its edits ("Remove /tags/1"), and one
+// artifactChange of the result's file whose replacements turn the file,
+// as it was checked, into the file with that finding's edits made alone
+// (by loader.Edits, with the options the file was read with: comments and
+// layout elsewhere kept). Every replacement refers to the file before any
+// of them is made; they are in the order of the file and do not overlap,
+// one for each separate place the edits change. Each has a deletedRegion
+// with startLine, startColumn, endLine and endColumn (the end just past
+// the last character deleted; the start again for an insertion) and
+// charOffset and charLength, all counting code points as columnKind says,
+// and lines ending at "\r\n", a lone "\r" or "\n"; and insertedContent,
+// whose text (empty for a deletion) takes the region's place. A
+// replacement is as short as it can be, never splits a character or a
+// "\r\n", and deletes or inserts whole lines when the same change can be
+// written so. A fix that cannot be made (its edits are refused) is left
+// out, and so are a file's fixes once making them has read 16 MiB of it,
+// each reading the whole file (a file of 1 MiB has the fixes of its first
+// 16 findings with edits, a file of more than 16 MiB none): the finding
+// is a result all the same.
+//
 // The config file the run used, when there is one, is the first element of
 // run.artifacts, with its location (as a result's) and the role
 // "userSpecifiedConfiguration". Each file checked follows, with the role
@@ -196,6 +219,7 @@ import (
 	"strings"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/loader"
 )
 
 // Rule is the metadata a printer may show for a rule id (SARIF rules, links).
@@ -230,8 +254,12 @@ type Input struct {
 	// Rules is the metadata of the rules that ran (SARIF tool.driver.rules).
 	Rules []Rule
 	// Sources holds file contents by file name, for code frames in text
-	// output; a file may be missing.
+	// output and the fixes of SARIF results; a file may be missing.
 	Sources map[string][]byte
+	// LoadOptions are the options each file was read with, by file name:
+	// the fixes of SARIF results are made with them (loader.Edits), with
+	// loader.DefaultOptions for a file missing.
+	LoadOptions map[string]loader.Options
 	// ToolVersion is the version of celint.
 	ToolVersion string
 	// Config is the path of the config file the run used, relative to the
@@ -265,7 +293,7 @@ var printers = []struct {
 	{"text", func() Printer { return textPrinter{} }, newTextStream},
 	{"json", func() Printer { return jsonPrinter{} }, func(w io.Writer, in Input) Stream { return &wholeStream{w: w, in: in, p: jsonPrinter{}} }},
 	{"jsonl", func() Printer { return jsonlPrinter{} }, newJSONLStream},
-	{"sarif", func() Printer { return sarifPrinter{} }, func(w io.Writer, in Input) Stream { return &wholeStream{w: w, in: in, p: sarifPrinter{}} }},
+	{"sarif", func() Printer { return sarifPrinter{} }, newSARIFStream},
 	{"github", func() Printer { return githubPrinter{} }, newGithubStream},
 }
 
@@ -313,8 +341,12 @@ type File struct {
 	Diagnostics []engine.Diagnostic
 	// NotShown counts the findings left out of Diagnostics.
 	NotShown engine.Counts
-	// Source is the file's contents, for code frames; nil when unknown.
+	// Source is the file's contents, for code frames and the fixes of
+	// SARIF results; nil when unknown.
 	Source []byte
+	// LoadOptions are the options the file was read with, with which the
+	// fixes of SARIF results are made; nil for loader.DefaultOptions.
+	LoadOptions *loader.Options
 	// Rulesets name the rulesets that checked the file (name@tag), the one
 	// chosen for its version first; nil when none did.
 	Rulesets []string
@@ -332,14 +364,14 @@ type Stream interface {
 
 // NewStream starts a report in format on w. in holds what the report
 // says besides its files (ToolVersion, Color); its Diagnostics, NotShown,
-// Files, Rules and Sources are left out: the files come through
-// Stream.File, the rules with Stream.Close.
+// Files, Rules, Sources, LoadOptions and Rulesets are left out: the files
+// come through Stream.File, the rules with Stream.Close.
 func NewStream(format string, w io.Writer, in Input) (Stream, error) {
 	i, err := formatIndex(format)
 	if err != nil {
 		return nil, err
 	}
-	in.Diagnostics, in.NotShown, in.Files, in.Rules, in.Sources, in.Rulesets = nil, engine.Counts{}, nil, nil, nil, nil
+	in.Diagnostics, in.NotShown, in.Files, in.Rules, in.Sources, in.LoadOptions, in.Rulesets = nil, engine.Counts{}, nil, nil, nil, nil, nil
 	return printers[i].stream(w, in), nil
 }
 
@@ -354,6 +386,9 @@ func printAll(s Stream, in Input) error {
 	for _, group := range groupByFile(in.Diagnostics) {
 		name := group[0].File
 		f := File{Name: name, Checked: files[name], Diagnostics: group, Source: in.Sources[name], Rulesets: in.Rulesets[name]}
+		if opts, ok := in.LoadOptions[name]; ok {
+			f.LoadOptions = &opts
+		}
 		// The counts of what is not shown go with the first file.
 		f.NotShown, notShown = notShown, engine.Counts{}
 		if err := s.File(f); err != nil {

@@ -38,7 +38,8 @@ tools:
 `
 
 // sampleInput is the one input of the golden files: an error, a warning, an
-// info and a rule error across two files, a third file without findings.
+// info and a rule error across two files, a third file without findings;
+// the error and the warning have fixes.
 func sampleInput() Input {
 	ds := []engine.Diagnostic{
 		{
@@ -46,6 +47,7 @@ func sampleInput() Input {
 			Message: `server name must match ^[a-z0-9-]+$, got "Wéather Sèrvice"`,
 			Pointer: "/name", Line: 2, Column: 11, EndLine: 2, EndColumn: 28,
 			URL: "https://example.com/rules/mcp.server.name-format",
+			Fix: []loader.Edit{{Op: loader.Replace, Pointer: "/name", Value: "weather-service"}},
 		},
 		{
 			File: "servers/weather.json", RuleID: "mcp.server.version-semver", Severity: engine.Info,
@@ -57,6 +59,7 @@ func sampleInput() Input {
 			Message: "tool description should not be empty",
 			Pointer: "/tools/get~1forecast/description", Line: 5, Column: 53, EndLine: 5, EndColumn: 55,
 			Related: []engine.Related{{Message: "referenced here", Pointer: "/tools/get~1forecast", Line: 5, Column: 15}},
+			Fix:     []loader.Edit{{Op: loader.Replace, Pointer: "/tools/get~1forecast/description", Value: "Prévisions à 7 jours"}},
 		},
 		{
 			File: "servers/my tools.yaml", RuleID: "mcp.tool.input-schema", Severity: engine.Error,
@@ -83,6 +86,10 @@ func sampleInput() Input {
 		Sources: map[string][]byte{
 			"servers/weather.json":  []byte(weatherJSON),
 			"servers/my tools.yaml": []byte(myToolsYAML),
+		},
+		LoadOptions: map[string]loader.Options{
+			"servers/weather.json":  loader.DefaultOptions(),
+			"servers/my tools.yaml": loader.DefaultOptions(),
 		},
 		ToolVersion: "0.1.0",
 	}

@@ -10,10 +10,41 @@ import (
 	"strings"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/loader"
 )
 
 // sarifPrinter prints a SARIF 2.1.0 log; see the package comment.
 type sarifPrinter struct{}
+
+// sarifStream keeps the files of a SARIF log, as wholeStream does, and
+// makes the fixes of each file's results when the file comes, while its
+// source is at hand: the log keeps the fixes, not the sources.
+type sarifStream struct {
+	wholeStream
+	fixes map[int]*sarifFix // by index in in.Diagnostics
+}
+
+func newSARIFStream(w io.Writer, in Input) Stream {
+	return &sarifStream{wholeStream: wholeStream{w: w, in: in}, fixes: map[int]*sarifFix{}}
+}
+
+func (s *sarifStream) File(f File) error {
+	fx := fixer{name: f.Name, src: f.Source, opts: loader.DefaultOptions(), budget: sarifFixBytes}
+	if f.LoadOptions != nil {
+		fx.opts = *f.LoadOptions
+	}
+	for j, d := range f.Diagnostics {
+		if fix := fx.fix(d); fix != nil {
+			s.fixes[len(s.in.Diagnostics)+j] = fix
+		}
+	}
+	return s.wholeStream.File(f)
+}
+
+func (s *sarifStream) Close(rules []Rule) error {
+	s.in.Rules = rules
+	return printSARIF(s.w, s.in, s.fixes)
+}
 
 const (
 	sarifSchema      = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -110,6 +141,7 @@ type sarifResult struct {
 	Message             sarifText         `json:"message"`
 	Locations           []sarifLocation   `json:"locations"`
 	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
+	Fixes               []sarifFix        `json:"fixes,omitempty"`
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
 	Properties          *sarifProperties  `json:"properties,omitempty"`
 }
@@ -153,6 +185,31 @@ type sarifProperties struct {
 }
 
 func (sarifPrinter) Print(w io.Writer, in Input) error {
+	fixes := map[int]*sarifFix{}
+	fixers := map[string]*fixer{}
+	for i, d := range in.Diagnostics {
+		if len(d.Fix) == 0 {
+			continue
+		}
+		fx := fixers[d.File]
+		if fx == nil {
+			opts, ok := in.LoadOptions[d.File]
+			if !ok {
+				opts = loader.DefaultOptions()
+			}
+			fx = &fixer{name: d.File, src: in.Sources[d.File], opts: opts, budget: sarifFixBytes}
+			fixers[d.File] = fx
+		}
+		if fix := fx.fix(d); fix != nil {
+			fixes[i] = fix
+		}
+	}
+	return printSARIF(w, in, fixes)
+}
+
+// printSARIF writes the log of in, the results with fixes[i] the fix of
+// in.Diagnostics[i] when there is one.
+func printSARIF(w io.Writer, in Input, fixes map[int]*sarifFix) error {
 	driver := sarifDriver{
 		Name:           toolName,
 		InformationURI: toolURI,
@@ -228,13 +285,14 @@ func (sarifPrinter) Print(w io.Writer, in Input) error {
 		}},
 	}
 	return encodeJSON(w, log, jsonHole{member: "results", depth: 3, n: len(results), elem: func(i int) any {
-		return newSARIFResult(in.Diagnostics[results[i]], index[in.Diagnostics[results[i]].RuleID])
+		d := in.Diagnostics[results[i]]
+		return newSARIFResult(d, index[d.RuleID], fixes[results[i]])
 	}})
 }
 
 // newSARIFResult is d, which has a line, as a result of the rule at
-// ruleIndex.
-func newSARIFResult(d engine.Diagnostic, ruleIndex int) sarifResult {
+// ruleIndex, with fix when it is not nil.
+func newSARIFResult(d engine.Diagnostic, ruleIndex int, fix *sarifFix) sarifResult {
 	uri, base := sarifURI(d.File)
 	loc := sarifLocation{PhysicalLocation: sarifPhysicalLocation{
 		ArtifactLocation: sarifArtifactLocation{URI: uri, URIBaseID: base},
@@ -266,6 +324,9 @@ func newSARIFResult(d engine.Diagnostic, ruleIndex int) sarifResult {
 		Locations:           []sarifLocation{loc},
 		RelatedLocations:    related,
 		PartialFingerprints: map[string]string{sarifFingerprint: fingerprint(d)},
+	}
+	if fix != nil {
+		res.Fixes = []sarifFix{*fix}
 	}
 	if d.RuleError || d.InputError || d.Code != "" || len(d.Aliases) > 0 {
 		res.Properties = &sarifProperties{Code: d.Code, Aliases: d.Aliases, RuleError: d.RuleError, InputError: d.InputError}

@@ -27,7 +27,8 @@ func TestStreamWritesAsFilesCome(t *testing.T) {
 			groups := groupByFile(in.Diagnostics)
 			for i, group := range groups {
 				before := buf.Len()
-				if err := s.File(File{Name: group[0].File, Checked: true, Diagnostics: group, Source: in.Sources[group[0].File], Rulesets: in.Rulesets[group[0].File]}); err != nil {
+				opts := in.LoadOptions[group[0].File]
+				if err := s.File(File{Name: group[0].File, Checked: true, Diagnostics: group, Source: in.Sources[group[0].File], LoadOptions: &opts, Rulesets: in.Rulesets[group[0].File]}); err != nil {
 					t.Fatal(err)
 				}
 				wrote := buf.Len() > before
