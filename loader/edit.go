@@ -60,6 +60,25 @@ type Edit struct {
 	Value   any    `json:"value,omitempty"` // a JSON-compatible value; for Replace and Add
 }
 
+// MarshalJSON writes the edit as a JSON Patch operation: a replace or an
+// add has its value even when it is null; a remove or a move has none.
+func (e Edit) MarshalJSON() ([]byte, error) {
+	type op struct {
+		Op      EditOp `json:"op"`
+		From    string `json:"from,omitempty"`
+		Pointer string `json:"path"`
+	}
+	type withValue struct {
+		op
+		Value any `json:"value"`
+	}
+	o := op{e.Op, e.From, e.Pointer}
+	if e.Op == Replace || e.Op == Add {
+		return json.Marshal(withValue{o, e.Value})
+	}
+	return json.Marshal(o)
+}
+
 // ErrEdit is the cause of the error Edits returns for an edit it cannot
 // make: a pointer that names nothing, or a change it cannot write in place.
 var ErrEdit = errors.New("the edit cannot be made")
@@ -83,6 +102,9 @@ func Edits(name string, data []byte, opts Options, edits []Edit) ([]byte, error)
 		return nil, err
 	}
 	for i, e := range edits {
+		if e.Op < Replace || e.Op > Move {
+			return nil, fmt.Errorf("edit %d: %w: unknown operation %d", i+1, ErrEdit, e.Op)
+		}
 		want, err := patched(doc.Root.Value(), e)
 		if err != nil {
 			return nil, fmt.Errorf("edit %d at %q: %w", i+1, e.Pointer, err)

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -99,6 +100,7 @@ func TestEditsRefused(t *testing.T) {
 		{Op: Move, From: "/a", Pointer: "/a"},
 		{Op: Move, From: "/l", Pointer: "/l/0"},
 		{Op: Move, From: "/a", Pointer: "/l"},
+		{Op: EditOp(9), Pointer: "/a", Value: 1},
 	} {
 		out, err := Edits("d.yaml", []byte("a: 1\nl: [1]\n"), DefaultOptions(), []Edit{e})
 		if !errors.Is(err, ErrEdit) || out != nil {
@@ -162,4 +164,23 @@ func FuzzEdits(f *testing.F) {
 			t.Fatalf("%+v on %q gave %q, which does not parse: %v", e, src, out, err)
 		}
 	})
+}
+
+// TestEditJSON: an edit is written as a JSON Patch operation, a null value
+// included, and a remove carries none.
+func TestEditJSON(t *testing.T) {
+	for _, tc := range []struct {
+		e    Edit
+		want string
+	}{
+		{Edit{Op: Replace, Pointer: "/a", Value: nil}, `{"op":"replace","path":"/a","value":null}`},
+		{Edit{Op: Add, Pointer: "/a", Value: []any{1}}, `{"op":"add","path":"/a","value":[1]}`},
+		{Edit{Op: Remove, Pointer: "/a"}, `{"op":"remove","path":"/a"}`},
+		{Edit{Op: Move, From: "/a", Pointer: "/b"}, `{"op":"move","from":"/a","path":"/b"}`},
+	} {
+		b, err := json.Marshal(tc.e)
+		if err != nil || string(b) != tc.want {
+			t.Errorf("%+v: %s %v, want %s", tc.e, b, err, tc.want)
+		}
+	}
 }
