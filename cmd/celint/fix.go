@@ -87,8 +87,9 @@ type fixResult struct{ before, after []byte }
 
 // fixFile lints file and makes the fixes of its findings that keep
 // selects, round after round until none is left (at most maxFixRounds).
-// A round whose edits cannot be made together, or that would give the
-// document an error it did not have, is not made, and says why on stderr.
+// Fixes that touch the same place are made in different rounds. A round
+// whose edits cannot be made, or that would give the document an error it
+// did not have, is not made, and says why on stderr.
 func fixFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, file string, keep func(engine.Diagnostic) bool, stderr io.Writer) (fixResult, bool, error) {
 	doc, rs, err := cat.LoadFile(file, pinned)
 	if err != nil {
@@ -103,15 +104,18 @@ func fixFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, f
 		if err != nil {
 			return res, false, err
 		}
-		var edits []loader.Edit
+		var fixes [][]loader.Edit
 		for _, d := range ds {
 			if len(d.Fix) > 0 && keep(d) {
-				edits = append(edits, d.Fix...)
+				fixes = append(fixes, d.Fix)
 			}
 		}
-		if len(edits) == 0 {
+		if len(fixes) == 0 {
 			break
 		}
+		// Fixes that touch the same place wait for the next round, when
+		// they are computed again.
+		edits, _ := loader.Combine(doc.Root.Value(), fixes)
 		if round > maxFixRounds {
 			fmt.Fprintf(stderr, "celint: %s: still fixable after %d rounds; the rest is left\n", safetext.Line(file), maxFixRounds)
 			break
@@ -129,7 +133,7 @@ func fixFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, f
 		if err != nil {
 			return res, false, err
 		}
-		if added := newErrors(ds, after); len(added) > 0 {
+		if added := newErrors(ds, after, loader.NewPointerMap(doc.Root.Value(), edits)); len(added) > 0 {
 			fmt.Fprintf(stderr, "celint: %s: the fixes were not made: they would bring %s\n", safetext.Line(file), safetext.Line(added[0]))
 			break
 		}
@@ -139,17 +143,21 @@ func fixFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, f
 }
 
 // newErrors lists the errors of after that before does not have, by rule,
-// code and pointer.
-func newErrors(before, after []engine.Diagnostic) []string {
+// code and pointer, the pointers of before followed through the edits
+// (moved lets an error stay the same one when the fixes move the value it
+// is about, or an array item before it).
+func newErrors(before, after []engine.Diagnostic, moved *loader.PointerMap) []string {
 	had := map[string]bool{}
-	key := func(d engine.Diagnostic) string { return d.RuleID + "/" + d.Code + " at " + d.Pointer }
+	key := func(d engine.Diagnostic, ptr string) string { return d.RuleID + "/" + d.Code + " at " + ptr }
 	for _, d := range before {
-		had[key(d)] = true
+		if p, ok := moved.Map(d.Pointer); ok {
+			had[key(d, p)] = true
+		}
 	}
 	var out []string
 	for _, d := range after {
-		if d.Severity == engine.Error && !had[key(d)] {
-			out = append(out, fmt.Sprintf("%s: %s", key(d), d.Message))
+		if d.Severity == engine.Error && !had[key(d, d.Pointer)] {
+			out = append(out, fmt.Sprintf("%s: %s", key(d, d.Pointer), d.Message))
 		}
 	}
 	return out
