@@ -92,8 +92,9 @@ func TestFixes(t *testing.T) {
 }
 
 // schemaFixRules is a rule whose schema findings carry fixes: an unknown
-// member is renamed with an x- prefix, unless that name is taken, and a
-// missing type is added.
+// member is renamed with an x- prefix, unless that name is taken (the
+// first of two fixes of the keyword writes an X- prefix x-), and a missing
+// type is added.
 const schemaFixRules = `rules:
   - id: t.members
     title: Name extensions with x-
@@ -110,8 +111,11 @@ const schemaFixRules = `rules:
       additionalProperties: false
     schemaFixes:
       additionalProperties:
-        when: '!(("x-" + key) in item)'
-        edits: [{op: move, from: '{key}', at: 'x-{key}'}]
+        - description: an extension written with X- is written with x-
+          when: key.startsWith("X-") && !(("x-" + key.substring(2)) in item)
+          edits: [{op: move, from: '{key}', at: 'x-{key.substring(2)}'}]
+        - when: '!key.startsWith("X-") && !(("x-" + key) in item)'
+          edits: [{op: move, from: '{key}', at: 'x-{key}'}]
       required:
         edits: [{op: add, at: '{key}', value: '"thing"'}]
     examples:
@@ -119,8 +123,8 @@ const schemaFixRules = `rules:
         - document: {items: [{type: thing, name: a, x-colour: red}]}
       invalid:
         - title: renamed, nested too, and the type added
-          document: {items: [{name: a, colour: red, meta: {size: 1}}]}
-          fixed: {items: [{name: a, x-colour: red, meta: {x-size: 1}, type: thing}]}
+          document: {items: [{name: a, colour: red, meta: {size: 1, X-Shape: round}}]}
+          fixed: {items: [{name: a, x-colour: red, meta: {x-size: 1, x-Shape: round}, type: thing}]}
         - title: a name that is taken is left to the author (fixed is the document itself)
           document: {items: [{type: thing, colour: red, x-colour: blue}]}
           fixed: {items: [{type: thing, colour: red, x-colour: blue}]}

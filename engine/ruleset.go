@@ -161,6 +161,9 @@ type Rule struct {
 	// Fixable is true when a check of the rule, or its schemaFixes,
 	// declare a fix.
 	Fixable bool
+	// Fixes describe the rule's fixes, in the order it declares them: its
+	// checks' first, then its schemaFixes.
+	Fixes []FixDoc
 	// Tag is the spec tag the rule is pinned at; SourceURL is its rule file
 	// at that tag, when published.
 	Tag       string
@@ -186,7 +189,7 @@ type Rule struct {
 	sigs        *ruleShapes // the shapes of its frames (names.go); nil until compiled
 	schema      *cel.Schema
 	schemaPos   loader.Pos      // where the rule's schema fragment is written
-	schemaFixes map[string]*fix // by keyword; nil: none
+	schemaFixes map[string][]*fix // by keyword, in order; nil: none
 	checks      []*check
 	scopeValues []string     // nil: independent of the scope
 	fixtures    fixtureDir   // where the examples' sources are
@@ -197,6 +200,21 @@ type Rule struct {
 	// compiled rule is known to allow it.
 	logic    string
 	sharable bool
+}
+
+// FixDoc describes one fix of a rule, for its documentation.
+type FixDoc struct {
+	// Code is the code of the check whose findings the fix mends ("" for
+	// the rule's own findings); Keyword, for a schema fix, the schema
+	// keyword whose findings it mends.
+	Code    string
+	Keyword string
+	// Description is what the fix does, as the rule says it; "" when it
+	// says nothing.
+	Description string
+	// Conditional is true when the fix has a when: it is made only where
+	// that holds.
+	Conditional bool
 }
 
 // Code is one distinct finding of a rule: "" for the rule's own.
@@ -1122,6 +1140,14 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 	}
 	r.Examples = rs.applicableExamples(spec.Examples, fail)
 	r.Fixable = len(spec.SchemaFixes) > 0 || slices.ContainsFunc(spec.Checks, func(c loader.CheckSpec) bool { return c.Fix != nil })
+	for _, c := range spec.Checks {
+		if c.Fix != nil {
+			r.Fixes = append(r.Fixes, FixDoc{Code: c.Code.Value, Description: c.Fix.Description, Conditional: c.Fix.When != nil})
+		}
+	}
+	for _, f := range spec.SchemaFixes {
+		r.Fixes = append(r.Fixes, FixDoc{Keyword: f.Name, Description: f.Fix.Description, Conditional: f.Fix.When != nil})
+	}
 	for _, g := range spec.Given {
 		r.given = append(r.given, rs.selectors(file, []loader.Scalar{g}, fail, nil)...)
 	}
