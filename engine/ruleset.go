@@ -188,7 +188,7 @@ type Rule struct {
 	vars        []*variable
 	sigs        *ruleShapes // the shapes of its frames (names.go); nil until compiled
 	schema      *cel.Schema
-	schemaPos   loader.Pos      // where the rule's schema fragment is written
+	schemaPos   loader.Pos        // where the rule's schema fragment is written
 	schemaFixes map[string][]*fix // by keyword, in order; nil: none
 	checks      []*check
 	scopeValues []string     // nil: independent of the scope
