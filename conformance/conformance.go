@@ -365,7 +365,7 @@ func checkFixed(ctx context.Context, rs *engine.Ruleset, r *engine.Rule, doc *lo
 		back[d.Code+" "+d.Pointer] = true
 	}
 	for _, f := range fixed {
-		if p, ok := follow(f.pointer, f.round+1); ok && back[f.code+" "+p] {
+		if p, ok := follow(f.pointer, f.round); ok && back[f.code+" "+p] {
 			return "the fixed document still has the finding at " + displayPointer(p)
 		}
 	}
