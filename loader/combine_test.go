@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 )
@@ -89,5 +90,22 @@ func TestPointerMap(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("Map(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestEditJSON: an edit written as JSON, as a report writes a finding's
+// fix, reads back as the same edit.
+func TestEditJSON(t *testing.T) {
+	in := []Edit{{Op: Move, From: "/a", Pointer: "/x-a"}, {Op: Replace, Pointer: "/b", Value: "c"}}
+	data, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Edit
+	if err := json.Unmarshal(data, &out); err != nil || fmt.Sprint(out) != fmt.Sprint(in) {
+		t.Errorf("%s read back as %v, %v", data, out, err)
+	}
+	if err := json.Unmarshal([]byte(`[{"op": "copy", "path": "/a"}]`), &out); err == nil {
+		t.Error("an unknown op reads")
 	}
 }

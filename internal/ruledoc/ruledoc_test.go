@@ -464,14 +464,15 @@ func TestPublishedLinks(t *testing.T) {
 			t.Errorf("page lacks %q", w)
 		}
 	}
-	// The H2 sections in the seed pages' order.
+	// The H2 sections in the seed pages' order, and the rule's fixes after
+	// its details.
 	var h2 []string
 	for _, l := range strings.Split(string(page), "\n") {
 		if strings.HasPrefix(l, "## ") {
 			h2 = append(h2, l[3:])
 		}
 	}
-	if got := strings.Join(h2, ", "); got != "Requirement, Details, Required by, Examples, Rule Source Code" {
+	if got := strings.Join(h2, ", "); got != "Requirement, Details, Fixes, Required by, Examples, Rule Source Code" {
 		t.Errorf("sections %s", got)
 	}
 	added := *r
