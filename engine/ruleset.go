@@ -1139,15 +1139,15 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 		issues.Append(&loader.Error{File: file, Pos: p, Msg: fmt.Sprintf(format, args...)})
 	}
 	r.Examples = rs.applicableExamples(spec.Examples, fail)
-	r.Fixable = len(spec.SchemaFixes) > 0 || slices.ContainsFunc(spec.Checks, func(c loader.CheckSpec) bool { return c.Fix != nil })
 	for _, c := range spec.Checks {
-		if c.Fix != nil {
+		if c.Fix != nil && !rs.fixOff(c.Fix) {
 			r.Fixes = append(r.Fixes, FixDoc{Code: c.Code.Value, Description: c.Fix.Description, Conditional: c.Fix.When != nil})
 		}
 	}
-	for _, f := range spec.SchemaFixes {
+	for _, f := range rs.schemaFixesOn(spec) {
 		r.Fixes = append(r.Fixes, FixDoc{Keyword: f.Name, Description: f.Fix.Description, Conditional: f.Fix.When != nil})
 	}
+	r.Fixable = len(r.Fixes) > 0
 	for _, g := range spec.Given {
 		r.given = append(r.given, rs.selectors(file, []loader.Scalar{g}, fail, nil)...)
 	}
@@ -1177,6 +1177,18 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 		return nil, err
 	}
 	return r, nil
+}
+
+// schemaFixesOn returns the rule's schemaFixes that the ruleset's params
+// do not rule out (see fixOff).
+func (rs *Ruleset) schemaFixesOn(spec *loader.RuleSpec) []loader.NamedFix {
+	var out []loader.NamedFix
+	for _, f := range spec.SchemaFixes {
+		if !rs.fixOff(f.Fix) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // pendingBody is what Rule.ready compiles for a rule loaded lazily: its
@@ -1260,7 +1272,7 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 	if len(spec.SchemaFixes) > 0 && spec.Schema == nil {
 		fail(spec.SchemaFixes[0].Fix.Pos, "schemaFixes: the rule has no schema fragment whose findings they could fix")
 	}
-	if r.schemaFixes, err = compileSchemaFixes(env, file, spec.SchemaFixes); err != nil {
+	if r.schemaFixes, err = compileSchemaFixes(env, file, rs.schemaFixesOn(spec)); err != nil {
 		issues.Append(err)
 	}
 	r.sigs = &ruleShapes{table: rs.sigs, r: r}
@@ -1271,6 +1283,9 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 		if err != nil {
 			issues.Append(err)
 			continue
+		}
+		if rs.fixOff(cs.Fix) {
+			c.fix = nil
 		}
 		c.severity, c.aliases, c.inheritsLevel = r.Severity, spec.Doc.Aliases, true
 		if cs.Code.Value != "" {
