@@ -99,8 +99,11 @@
 //     read or parsed.
 //   - fix (array, present when the rule declares one for the finding): the
 //     edits that mend it, JSON Patch (RFC 6902) operations with op
-//     ("replace", "remove" or "add"), path (an RFC 6901 pointer from the
-//     document's root) and value (for replace and add).
+//     ("replace", "remove", "add" or "move"), path (an RFC 6901 pointer from
+//     the document's root), from (for move: where the value is taken from)
+//     and value (for replace and add). Each finding's edits are computed on
+//     the document as it is: the fixes of findings that touch the same
+//     place are not made together (celint fix makes them in rounds).
 //
 // The counts object has:
 //
