@@ -3,7 +3,9 @@
 // rule at or under its selected location, and an invalid one yields one
 // there (or exactly the diagnostics its 'expect' list declares). A rule
 // error on any example is a failure, and so is a rule without both a valid
-// and an invalid example.
+// and an invalid example. An invalid example that states its fixed
+// document is fixed as celint fix fixes it, and must become that document
+// without the findings fixed and without an error it did not have.
 package conformance
 
 import (
