@@ -3,7 +3,9 @@
 // rule at or under its selected location, and an invalid one yields one
 // there (or exactly the diagnostics its 'expect' list declares). A rule
 // error on any example is a failure, and so is a rule without both a valid
-// and an invalid example.
+// and an invalid example. An invalid example that states its fixed
+// document is fixed as celint fix fixes it, and must become that document
+// without the findings fixed and without an error it did not have.
 package conformance
 
 import (
@@ -282,44 +284,113 @@ func Check(t TB, rs *engine.Ruleset, opts Options) []Result {
 	return results
 }
 
-// checkFixed applies the fixes of the rule's findings on an invalid
-// example, in order, and says what is wrong ("" when nothing is): the
-// result must be the example's fixed document, and the rule must not
-// report a fixed finding again on it.
+// maxFixRounds bounds the rounds of fixes made on an example, as celint
+// fix bounds them on a file.
+const maxFixRounds = 10
+
+// checkFixed makes the fixes of the rule's findings on an invalid example,
+// as celint fix --rule makes them: round after round, fixes that touch the
+// same place in different rounds, until none is left. It says what is
+// wrong ("" when nothing is): the result must be the example's fixed
+// document (the example's own document when no finding has a fix), the
+// rule must not report a fixed finding again, and the result must have no
+// error, of any rule of the ruleset, that the example did not have.
 func checkFixed(ctx context.Context, rs *engine.Ruleset, r *engine.Rule, doc *loader.Document, diags []engine.Diagnostic, ex *loader.ExampleSpec) string {
-	var edits []loader.Edit
-	fixed := map[string]bool{} // code and pointer of each finding fixed
-	for _, d := range diags {
-		if len(d.Fix) > 0 {
-			edits = append(edits, d.Fix...)
-			fixed[d.Code+" "+d.Pointer] = true
-		}
-	}
-	if len(edits) == 0 {
-		return "the rule's findings carry no fix"
-	}
-	out, err := loader.Edits("example.json", doc.JSON(), rs.LoadOptions, edits)
-	if err != nil {
-		return "the fixes do not apply: " + err.Error()
-	}
-	got, err := loader.Parse("example.json", out, rs.LoadOptions)
-	if err != nil {
-		return "the fixed document does not parse: " + err.Error()
-	}
 	want, err := loader.Extract(r.File, r.Text, ex.Fixed, rs.LoadOptions)
 	if err != nil {
 		return "the example's fixed document does not load: " + err.Error()
 	}
-	if !bytes.Equal(canonicalJSON(got.Root.Value()), canonicalJSON(want.Root.Value())) {
-		return fmt.Sprintf("the fixes give %s, not the fixed document %s", canonicalJSON(got.Root.Value()), canonicalJSON(want.Root.Value()))
+	only := engine.LintOptions{Filter: func(x *engine.Rule) bool { return x == r }}
+	cur := doc
+	var moves []*loader.PointerMap // each round's
+	type finding struct {
+		code, pointer string
+		round         int // the round that fixed it
 	}
-	again, err := rs.Lint(ctx, got, engine.LintOptions{Filter: func(x *engine.Rule) bool { return x == r }})
+	var fixed []finding
+	for round := 0; ; round++ {
+		var fixes [][]loader.Edit
+		var of []engine.Diagnostic
+		for _, d := range diags {
+			if len(d.Fix) > 0 {
+				fixes, of = append(fixes, d.Fix), append(of, d)
+			}
+		}
+		if len(fixes) == 0 {
+			break
+		}
+		if round == maxFixRounds {
+			return fmt.Sprintf("the findings are still fixable after %d rounds of fixes", maxFixRounds)
+		}
+		edits, taken := loader.Combine(cur.Root.Value(), fixes)
+		out, err := loader.Edits("example.json", cur.JSON(), rs.LoadOptions, edits)
+		if err != nil {
+			return "the fixes do not apply: " + err.Error()
+		}
+		next, err := loader.Parse("example.json", out, rs.LoadOptions)
+		if err != nil {
+			return "the fixed document does not parse: " + err.Error()
+		}
+		for i, d := range of {
+			if taken[i] {
+				fixed = append(fixed, finding{d.Code, d.Pointer, round})
+			}
+		}
+		moves = append(moves, loader.NewPointerMap(cur.Root.Value(), edits))
+		cur = next
+		if diags, err = rs.Lint(ctx, cur, only); err != nil {
+			return "linting the fixed document stopped: " + err.Error()
+		}
+	}
+	if len(moves) == 0 && !bytes.Equal(canonicalJSON(doc.Root.Value()), canonicalJSON(want.Root.Value())) {
+		return "the rule's findings carry no fix"
+	}
+	if !bytes.Equal(canonicalJSON(cur.Root.Value()), canonicalJSON(want.Root.Value())) {
+		return fmt.Sprintf("the fixes give %s, not the fixed document %s", canonicalJSON(cur.Root.Value()), canonicalJSON(want.Root.Value()))
+	}
+	// follow is where a location of the document before round from is
+	// after the last round.
+	follow := func(ptr string, from int) (string, bool) {
+		for _, m := range moves[from:] {
+			var ok bool
+			if ptr, ok = m.Map(ptr); !ok {
+				return "", false
+			}
+		}
+		return ptr, true
+	}
+	back := map[string]bool{}
+	for _, d := range diags {
+		if d.RuleError {
+			return "the fixed document gives a rule error: " + summarize([]engine.Diagnostic{d})
+		}
+		back[d.Code+" "+d.Pointer] = true
+	}
+	for _, f := range fixed {
+		if p, ok := follow(f.pointer, f.round); ok && back[f.code+" "+p] {
+			return "the fixed document still has the finding at " + displayPointer(p)
+		}
+	}
+	if len(moves) == 0 {
+		return ""
+	}
+	before, err := rs.Lint(ctx, doc, engine.LintOptions{})
 	if err != nil {
-		return "linting the fixed document stopped: " + err.Error()
+		return "linting the example with every rule stopped: " + err.Error()
 	}
-	for _, d := range again {
-		if fixed[d.Code+" "+d.Pointer] || d.RuleError {
-			return "the fixed document still has " + summarize([]engine.Diagnostic{d})
+	after, err := rs.Lint(ctx, cur, engine.LintOptions{})
+	if err != nil {
+		return "linting the fixed document with every rule stopped: " + err.Error()
+	}
+	had := map[string]bool{}
+	for _, d := range before {
+		if p, ok := follow(d.Pointer, 0); ok {
+			had[d.RuleID+"/"+d.Code+" "+p] = true
+		}
+	}
+	for _, d := range after {
+		if (d.Severity == engine.Error || d.RuleError) && !had[d.RuleID+"/"+d.Code+" "+d.Pointer] {
+			return fmt.Sprintf("the fixes bring a new error: %s at %s: %s", d.RuleID, displayPointer(d.Pointer), d.Message)
 		}
 	}
 	return ""

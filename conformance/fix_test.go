@@ -92,8 +92,9 @@ func TestFixes(t *testing.T) {
 }
 
 // schemaFixRules is a rule whose schema findings carry fixes: an unknown
-// member is renamed with an x- prefix, unless that name is taken, and a
-// missing type is added.
+// member is renamed with an x- prefix, unless that name is taken (the
+// first of two fixes of the keyword writes an X- prefix x-), and a missing
+// type is added.
 const schemaFixRules = `rules:
   - id: t.members
     title: Name extensions with x-
@@ -110,8 +111,11 @@ const schemaFixRules = `rules:
       additionalProperties: false
     schemaFixes:
       additionalProperties:
-        when: '!(("x-" + key) in item)'
-        edits: [{op: move, from: '{key}', at: 'x-{key}'}]
+        - description: an extension written with X- is written with x-
+          when: key.startsWith("X-") && !(("x-" + key.substring(2)) in item)
+          edits: [{op: move, from: '{key}', at: 'x-{key.substring(2)}'}]
+        - when: '!key.startsWith("X-") && !(("x-" + key) in item)'
+          edits: [{op: move, from: '{key}', at: 'x-{key}'}]
       required:
         edits: [{op: add, at: '{key}', value: '"thing"'}]
     examples:
@@ -119,11 +123,14 @@ const schemaFixRules = `rules:
         - document: {items: [{type: thing, name: a, x-colour: red}]}
       invalid:
         - title: renamed, nested too, and the type added
-          document: {items: [{name: a, colour: red, meta: {size: 1}}]}
-          fixed: {items: [{name: a, x-colour: red, meta: {x-size: 1}, type: thing}]}
-        - title: a name that is taken is left to the author
+          document: {items: [{name: a, colour: red, meta: {size: 1, X-Shape: round}}]}
+          fixed: {items: [{name: a, x-colour: red, meta: {x-size: 1, x-Shape: round}, type: thing}]}
+        - title: a name that is taken is left to the author (fixed is the document itself)
           document: {items: [{type: thing, colour: red, x-colour: blue}]}
           fixed: {items: [{type: thing, colour: red, x-colour: blue}]}
+        - title: a fixed document that claims a fix where none is made
+          document: {items: [{type: thing, colour: red, x-colour: blue}]}
+          fixed: {items: [{type: thing, x-colour: blue}]}
 `
 
 // TestSchemaFixes: the findings of a schema fragment carry the fixes of
@@ -165,7 +172,84 @@ func TestSchemaFixes(t *testing.T) {
 	for _, r := range conformance.Run(context.Background(), rs, conformance.Options{}) {
 		got = append(got, fmt.Sprintf("%s %s: %s", r.Status, r.Kind, r.Got))
 	}
-	for i, want := range []string{"pass valid", "pass invalid", "FAIL invalid: the rule's findings carry no fix"} {
+	for i, want := range []string{"pass valid", "pass invalid", "pass invalid", "FAIL invalid: the rule's findings carry no fix"} {
+		if i >= len(got) || !strings.HasPrefix(got[i], want) {
+			t.Errorf("result %d: got %q, want %q…", i, got, want)
+		}
+	}
+}
+
+// roundRules are two rules: t.unique removes the later of equal items,
+// one finding (and one removal) each, and t.dropped takes out a member
+// that t.kept requires, an error the fix brings.
+const roundRules = `rules:
+  - id: t.unique
+    title: List each item once
+    level: must
+    given: items
+    checks:
+      - each: duplicateIndexes(self)
+        assert: "false"
+        at: "{item}"
+        message: an item listed before
+        fix:
+          edits: [{op: remove, at: "{item}"}]
+    examples:
+      valid:
+        - document: {items: [a, b]}
+      invalid:
+        - title: three repetitions, each removed where it stands
+          document: {items: [a, a, b, a, c, b]}
+          fixed: {items: [a, b, c]}
+  - id: t.dropped
+    title: Leave out the note
+    level: should
+    given: $
+    checks:
+      - assert: '!has(self.note)'
+        at: note
+        fix:
+          edits: [{op: remove, at: note}]
+    examples:
+      valid:
+        - document: {items: []}
+      invalid:
+        - document: {items: [], note: n}
+          fixed: {items: []}
+  - id: t.kept
+    title: Keep a note
+    level: must
+    given: $
+    checks:
+      - assert: has(self.note)
+    examples:
+      valid:
+        - document: {note: n}
+      invalid:
+        - document: {}
+`
+
+// TestFixRounds: the fixes of several findings in one array are made
+// together, each removing the item it was found at; a fix that gives the
+// document an error of another rule fails its example.
+func TestFixRounds(t *testing.T) {
+	fsys := fstest.MapFS{
+		"rs/ruleset.yaml": {Data: []byte("name: t\ntag: v1\n")},
+		"rs/rules.yaml":   {Data: []byte(roundRules)},
+	}
+	rs, err := engine.LoadRuleset(fsys, "rs", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range conformance.Run(context.Background(), rs, conformance.Options{}) {
+		got = append(got, fmt.Sprintf("%s %s %s: %s", r.RuleID, r.Status, r.Kind, r.Got))
+	}
+	for i, want := range []string{
+		"t.dropped pass valid", "t.dropped FAIL invalid: the fixes bring a new error: t.kept at the document root",
+		"t.kept pass valid", "t.kept pass invalid",
+		"t.unique pass valid", "t.unique pass invalid",
+	} {
 		if i >= len(got) || !strings.HasPrefix(got[i], want) {
 			t.Errorf("result %d: got %q, want %q…", i, got, want)
 		}

@@ -124,9 +124,10 @@ func withEachVars(env *cel.Env) (*cel.Env, error) {
 }
 
 // compileSchemaFixes compiles a rule's schemaFixes in env, which declares
-// the rule's variables: each sees, as item, the value its keyword failed
-// on and, as key, the member its finding is about ("" for none).
-func compileSchemaFixes(env *cel.Env, file string, specs []loader.NamedFix) (map[string]*fix, error) {
+// the rule's variables: each sees, as item, the object or array holding
+// its finding's location and, as key, the location's member name or index
+// there. A keyword's fixes keep their order.
+func compileSchemaFixes(env *cel.Env, file string, specs []loader.NamedFix) (map[string][]*fix, error) {
 	if len(specs) == 0 {
 		return nil, nil
 	}
@@ -135,14 +136,14 @@ func compileSchemaFixes(env *cel.Env, file string, specs []loader.NamedFix) (map
 		return nil, &loader.Error{File: file, Pos: specs[0].Fix.Pos, Msg: err.Error()}
 	}
 	var issues loader.Issues
-	out := make(map[string]*fix, len(specs))
+	out := make(map[string][]*fix, len(specs))
 	for _, s := range specs {
 		f, err := compileFix(env, file, s.Fix)
 		if err != nil {
 			issues.Append(err)
 			continue
 		}
-		out[s.Name] = f
+		out[s.Name] = append(out[s.Name], f)
 	}
 	return out, issues.Err()
 }

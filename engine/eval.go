@@ -1620,15 +1620,15 @@ func (rr *ruleRun) violation(c *check, n *loader.Node, fr *frame, at, msg string
 }
 
 // schemaViolation reports v, a finding of the rule's schema fragment on n,
-// with the edits of the rule's schemaFixes for its keyword, if any. The
-// fix is evaluated with item bound to the object or array that holds the
-// finding's location (for a finding about a member, the object) and key to
-// the location's last token there (the member's name, or the item's
-// index); its pointers are relative to item.
+// with the edits of the first of the rule's schemaFixes for its keyword
+// whose when holds, if any. A fix is evaluated with item bound to the
+// object or array that holds the finding's location (for a finding about a
+// member, the object) and key to the location's last token there (the
+// member's name, or the item's index); its pointers are relative to item.
 func (rr *ruleRun) schemaViolation(n *loader.Node, fr *frame, v cel.SchemaViolation) error {
-	f := rr.rule.schemaFixes[v.Keyword]
+	fixes := rr.rule.schemaFixes[v.Keyword]
 	var edits []loader.Edit
-	if f != nil && !rr.rule.resolve {
+	if len(fixes) > 0 && !rr.rule.resolve {
 		holder, key := schemaFixPlace(n, v.Pointer)
 		if holder != nil {
 			efr := &frame{parent: fr, names: eachNames, sig: rr.eachSig(fr)}
@@ -1637,9 +1637,14 @@ func (rr *ruleRun) schemaViolation(n *loader.Node, fr *frame, v cel.SchemaViolat
 			if i, ok := key.(int64); ok {
 				efr.vals[1] = i
 			}
-			var err error
-			if edits, err = rr.fixEdits(f, holder, efr); err != nil {
-				return err
+			for _, f := range fixes {
+				var err error
+				if edits, err = rr.fixEdits(f, holder, efr); err != nil {
+					return err
+				}
+				if edits != nil {
+					break
+				}
 			}
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/celint/celint/loader"
 )
@@ -101,8 +100,7 @@ func ApplyFixes(ctx context.Context, rs *Ruleset, doc *loader.Document, opts Fix
 				return nil, err
 			}
 		}
-		batch := independent(todo)
-		next, made, err := fixRound(ctx, guard, doc, before, batch, opts.Lint, func(d Diagnostic, why string) {
+		next, made, err := fixRound(ctx, guard, doc, before, todo, opts.Lint, func(d Diagnostic, why string) {
 			refused[fixKey(d)] = true
 			res.Refused = append(res.Refused, RefusedFix{Diagnostic: d, Reason: why})
 		})
@@ -110,10 +108,7 @@ func ApplyFixes(ctx context.Context, rs *Ruleset, doc *loader.Document, opts Fix
 			return nil, err
 		}
 		if len(made) == 0 {
-			if len(batch) == len(todo) {
-				return res, nil
-			}
-			continue // the waiting ones, now that those in their way are refused
+			continue // the others, now that those that failed are refused
 		}
 		res.Rounds++
 		res.Fixed = append(res.Fixed, made...)
@@ -121,17 +116,29 @@ func ApplyFixes(ctx context.Context, rs *Ruleset, doc *loader.Document, opts Fix
 	}
 }
 
-// fixRound makes the fixes of batch, findings of doc whose edits touch
-// different values, and returns the new document and the findings it
-// fixed. It makes them all at once when that works; else one by one,
-// refusing each that cannot be written or that adds an error.
-func fixRound(ctx context.Context, guard *Ruleset, doc *loader.Document, before []Diagnostic, batch []Diagnostic, lo LintOptions, refuse func(Diagnostic, string)) (*loader.Document, []Diagnostic, error) {
-	try := func(cur *loader.Document, ds []Diagnostic) (*loader.Document, string, error) {
-		var edits []loader.Edit
-		for _, d := range ds {
-			edits = append(edits, d.Fix...)
+// fixRound makes the fixes of todo, findings of doc, that can be made
+// together (loader.Combine), and returns the new document and the
+// findings it fixed. When they cannot all be made, each is tried alone:
+// those that cannot be written, or that add an error, are refused; of the
+// rest, as many as still work together are made.
+func fixRound(ctx context.Context, guard *Ruleset, doc *loader.Document, before []Diagnostic, todo []Diagnostic, lo LintOptions, refuse func(Diagnostic, string)) (*loader.Document, []Diagnostic, error) {
+	root := doc.Root.Value()
+	combine := func(ds []Diagnostic) ([]loader.Edit, []Diagnostic) {
+		fixes := make([][]loader.Edit, len(ds))
+		for i, d := range ds {
+			fixes[i] = d.Fix
 		}
-		out, err := loader.Edits(doc.Name, cur.Source, guard.LoadOptions, edits)
+		edits, taken := loader.Combine(root, fixes)
+		var batch []Diagnostic
+		for i, ok := range taken {
+			if ok {
+				batch = append(batch, ds[i])
+			}
+		}
+		return edits, batch
+	}
+	try := func(edits []loader.Edit) (*loader.Document, string, error) {
+		out, err := loader.Edits(doc.Name, doc.Source, guard.LoadOptions, edits)
 		if err != nil {
 			return nil, err.Error(), nil
 		}
@@ -143,12 +150,13 @@ func fixRound(ctx context.Context, guard *Ruleset, doc *loader.Document, before 
 		if err != nil {
 			return nil, "", err
 		}
-		if added := newErrors(before, after); len(added) > 0 {
+		if added := newErrors(before, after, loader.NewPointerMap(root, edits)); len(added) > 0 {
 			return nil, "it would bring " + added[0], nil
 		}
 		return next, "", nil
 	}
-	next, why, err := try(doc, batch)
+	edits, batch := combine(todo)
+	next, why, err := try(edits)
 	if err != nil || why == "" {
 		return next, batch, err
 	}
@@ -156,10 +164,9 @@ func fixRound(ctx context.Context, guard *Ruleset, doc *loader.Document, before 
 		refuse(batch[0], why)
 		return doc, nil, nil
 	}
-	cur := doc
-	var made []Diagnostic
+	var good []Diagnostic
 	for _, d := range batch {
-		next, why, err := try(cur, []Diagnostic{d})
+		_, why, err := try(d.Fix)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -167,82 +174,21 @@ func fixRound(ctx context.Context, guard *Ruleset, doc *loader.Document, before 
 			refuse(d, why)
 			continue
 		}
-		cur = next
-		made = append(made, d)
+		good = append(good, d)
 	}
-	return cur, made, nil
-}
-
-// independent returns the findings of ds whose fixes can be made
-// together, in order: a fix joins when the values it touches are apart
-// from those of the fixes before it, or when it is the same as one of
-// them (the same edits, reported for several findings).
-func independent(ds []Diagnostic) []Diagnostic {
-	var out []Diagnostic
-	var touched []string
-	seen := map[string]bool{}
-	for _, d := range ds {
-		k := editsKey(d.Fix)
-		if seen[k] {
-			continue
-		}
-		t := touches(d.Fix)
-		if overlaps(t, touched) {
-			continue
-		}
-		seen[k] = true
-		touched = append(touched, t...)
-		out = append(out, d)
+	if len(good) == 0 {
+		return doc, nil, nil
 	}
-	return out
-}
-
-// touches lists the pointers of the values edits change: for an add or a
-// remove of an array item, the array (the items after it move).
-func touches(edits []loader.Edit) []string {
-	var out []string
-	add := func(ptr string, op loader.EditOp) {
-		if op != loader.Replace {
-			if i := strings.LastIndexByte(ptr, '/'); i >= 0 {
-				if last := ptr[i+1:]; last == "-" || isIndex(last) {
-					ptr = ptr[:i]
-				}
-			}
-		}
-		out = append(out, ptr)
-	}
-	for _, e := range edits {
-		add(e.Pointer, e.Op)
-		if e.Op == loader.Move {
-			add(e.From, loader.Remove)
+	if len(good) < len(batch) {
+		edits, batch := combine(good)
+		if next, why, err := try(edits); err != nil || why == "" {
+			return next, batch, err
 		}
 	}
-	return out
-}
-
-func isIndex(tok string) bool {
-	if tok == "" {
-		return false
-	}
-	for _, c := range tok {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// overlaps reports whether a pointer of a is one of b, or inside or
-// around one of b.
-func overlaps(a, b []string) bool {
-	for _, x := range a {
-		for _, y := range b {
-			if x == y || strings.HasPrefix(x, y+"/") || strings.HasPrefix(y, x+"/") {
-				return true
-			}
-		}
-	}
-	return false
+	// Each works alone but not all together: the first now, the others
+	// when they are found again.
+	next, _, err = try(good[0].Fix)
+	return next, good[:1], err
 }
 
 // editsKey identifies a list of edits by its JSON.
@@ -260,17 +206,20 @@ func fixKey(d Diagnostic) string {
 }
 
 // newErrors lists the errors of after that before does not have, by rule,
-// code and pointer.
-func newErrors(before, after []Diagnostic) []string {
+// code and pointer, the pointers of before followed through the edits
+// (moved) so that an error that only moved is not new.
+func newErrors(before, after []Diagnostic, moved *loader.PointerMap) []string {
 	had := map[string]bool{}
-	key := func(d Diagnostic) string { return d.RuleID + "/" + d.Code + " at " + d.Pointer }
+	key := func(d Diagnostic, ptr string) string { return d.RuleID + "/" + d.Code + " at " + ptr }
 	for _, d := range before {
-		had[key(d)] = true
+		if p, ok := moved.Map(d.Pointer); ok {
+			had[key(d, p)] = true
+		}
 	}
 	var out []string
 	for _, d := range after {
-		if d.Severity == Error && !had[key(d)] {
-			out = append(out, fmt.Sprintf("%s: %s", key(d), d.Message))
+		if d.Severity == Error && !had[key(d, d.Pointer)] {
+			out = append(out, fmt.Sprintf("%s: %s", key(d, d.Pointer), d.Message))
 		}
 	}
 	return out

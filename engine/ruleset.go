@@ -164,6 +164,9 @@ type Rule struct {
 	// Fixable is true when a check of the rule, or its schemaFixes,
 	// declare a fix.
 	Fixable bool
+	// Fixes describe the rule's fixes, in the order it declares them: its
+	// checks' first, then its schemaFixes.
+	Fixes []FixDoc
 	// Tag is the spec tag the rule is pinned at; SourceURL is its rule file
 	// at that tag, when published.
 	Tag       string
@@ -188,8 +191,8 @@ type Rule struct {
 	vars        []*variable
 	sigs        *ruleShapes // the shapes of its frames (names.go); nil until compiled
 	schema      *cel.Schema
-	schemaPos   loader.Pos      // where the rule's schema fragment is written
-	schemaFixes map[string]*fix // by keyword; nil: none
+	schemaPos   loader.Pos        // where the rule's schema fragment is written
+	schemaFixes map[string][]*fix // by keyword, in order; nil: none
 	checks      []*check
 	scopeValues []string     // nil: independent of the scope
 	fixtures    fixtureDir   // where the examples' sources are
@@ -200,6 +203,21 @@ type Rule struct {
 	// compiled rule is known to allow it.
 	logic    string
 	sharable bool
+}
+
+// FixDoc describes one fix of a rule, for its documentation.
+type FixDoc struct {
+	// Code is the code of the check whose findings the fix mends ("" for
+	// the rule's own findings); Keyword, for a schema fix, the schema
+	// keyword whose findings it mends.
+	Code    string
+	Keyword string
+	// Description is what the fix does, as the rule says it; "" when it
+	// says nothing.
+	Description string
+	// Conditional is true when the fix has a when: it is made only where
+	// that holds.
+	Conditional bool
 }
 
 // Code is one distinct finding of a rule: "" for the rule's own.
@@ -1128,7 +1146,15 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 		issues.Append(&loader.Error{File: file, Pos: p, Msg: fmt.Sprintf(format, args...)})
 	}
 	r.Examples = rs.applicableExamples(spec.Examples, fail)
-	r.Fixable = len(spec.SchemaFixes) > 0 || slices.ContainsFunc(spec.Checks, func(c loader.CheckSpec) bool { return c.Fix != nil })
+	for _, c := range spec.Checks {
+		if c.Fix != nil && !rs.fixOff(c.Fix) {
+			r.Fixes = append(r.Fixes, FixDoc{Code: c.Code.Value, Description: c.Fix.Description, Conditional: c.Fix.When != nil})
+		}
+	}
+	for _, f := range rs.schemaFixesOn(spec) {
+		r.Fixes = append(r.Fixes, FixDoc{Keyword: f.Name, Description: f.Fix.Description, Conditional: f.Fix.When != nil})
+	}
+	r.Fixable = len(r.Fixes) > 0
 	for _, g := range spec.Given {
 		r.given = append(r.given, rs.selectors(file, []loader.Scalar{g}, fail, nil)...)
 	}
@@ -1158,6 +1184,18 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 		return nil, err
 	}
 	return r, nil
+}
+
+// schemaFixesOn returns the rule's schemaFixes that the ruleset's params
+// do not rule out (see fixOff).
+func (rs *Ruleset) schemaFixesOn(spec *loader.RuleSpec) []loader.NamedFix {
+	var out []loader.NamedFix
+	for _, f := range spec.SchemaFixes {
+		if !rs.fixOff(f.Fix) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // pendingBody is what Rule.ready compiles for a rule loaded lazily: its
@@ -1241,7 +1279,7 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 	if len(spec.SchemaFixes) > 0 && spec.Schema == nil {
 		fail(spec.SchemaFixes[0].Fix.Pos, "schemaFixes: the rule has no schema fragment whose findings they could fix")
 	}
-	if r.schemaFixes, err = compileSchemaFixes(env, file, spec.SchemaFixes); err != nil {
+	if r.schemaFixes, err = compileSchemaFixes(env, file, rs.schemaFixesOn(spec)); err != nil {
 		issues.Append(err)
 	}
 	r.sigs = &ruleShapes{table: rs.sigs, r: r}
@@ -1252,6 +1290,9 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 		if err != nil {
 			issues.Append(err)
 			continue
+		}
+		if rs.fixOff(cs.Fix) {
+			c.fix = nil
 		}
 		c.severity, c.aliases, c.inheritsLevel = r.Severity, spec.Doc.Aliases, true
 		if cs.Code.Value != "" {

@@ -51,6 +51,18 @@ func (o EditOp) String() string {
 // MarshalText writes the operation's JSON Patch name.
 func (o EditOp) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
 
+// UnmarshalText reads an operation's JSON Patch name, so that the fixes
+// of a JSON report read back.
+func (o *EditOp) UnmarshalText(text []byte) error {
+	for _, op := range []EditOp{Replace, Remove, Add, Move} {
+		if string(text) == op.String() {
+			*o = op
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not one of the edit operations replace, remove, add, move", text)
+}
+
 // Edit is one change of a document's value, at an RFC 6901 pointer. In
 // JSON it is a JSON Patch operation: op, path and value.
 type Edit struct {

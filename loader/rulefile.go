@@ -268,9 +268,12 @@ type CheckSpec struct {
 // relative to the selected node, with values computed by CEL, made when
 // When (if any) holds.
 type FixSpec struct {
-	When  *Expr
-	Edits []FixEditSpec
-	Pos   Pos
+	// Description says, for people, what the fix does: rule pages and
+	// celint explain list it.
+	Description string
+	When        *Expr
+	Edits       []FixEditSpec
+	Pos         Pos
 }
 
 // FixEditSpec is one edit of a fix: a JSON Patch operation (replace,
@@ -285,7 +288,8 @@ type FixEditSpec struct {
 	Pos   Pos
 }
 
-// NamedFix is the fix of the findings of one schema keyword.
+// NamedFix is a fix of the findings of one schema keyword. A keyword may
+// have several, in order: the first whose when holds is made.
 type NamedFix struct {
 	Name string
 	Fix  *FixSpec
@@ -880,6 +884,13 @@ func (r *reader) rule(n *Node, opts RuleFileOptions) *RuleSpec {
 				return
 			}
 			for _, c := range v.Children() {
+				if c.Kind == Array {
+					// several fixes, the first whose when holds is made
+					for _, f := range c.Children() {
+						s.SchemaFixes = append(s.SchemaFixes, NamedFix{Name: c.Key(), Fix: r.fix(f)})
+					}
+					continue
+				}
 				s.SchemaFixes = append(s.SchemaFixes, NamedFix{Name: c.Key(), Fix: r.fix(c)})
 			}
 		case opts.ScopeKey:
@@ -1262,8 +1273,12 @@ func contains(list []string, s string) bool {
 // fix reads a check's fix.
 func (r *reader) fix(n *Node) *FixSpec {
 	f := &FixSpec{Pos: n.Pos}
-	r.members(n, "a fix", []string{"when", "edits"}, func(key string, v *Node) {
-		if key == "when" {
+	r.members(n, "a fix", []string{"description", "when", "edits"}, func(key string, v *Node) {
+		switch key {
+		case "description":
+			f.Description = strings.TrimSpace(r.str(v))
+			return
+		case "when":
 			f.When = r.expr(v)
 			return
 		}

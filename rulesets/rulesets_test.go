@@ -2,6 +2,7 @@ package rulesets_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -126,4 +127,60 @@ func readFile(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestFixesDescribedAndShown: every fix of an embedded rule says what it
+// does, and every fixable rule has, in each version, an invalid example
+// that states its fixed document, and, in some version, one whose fixes
+// change it (conformance proves both).
+func TestFixesDescribedAndShown(t *testing.T) {
+	all, err := rulesets.Load(engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes := map[string]bool{} // rule id -> an example's fixes change it
+	for _, rs := range all {
+		for _, r := range rs.Rules {
+			if !r.Fixable {
+				continue
+			}
+			if _, ok := changes[r.ID]; !ok {
+				changes[r.ID] = false
+			}
+			for _, f := range r.Fixes {
+				if f.Description == "" {
+					t.Errorf("%s: %s: a fix (code %q, keyword %q) has no description", rs, r.ID, f.Code, f.Keyword)
+				}
+			}
+			stated := false
+			for i := range r.Examples.Invalid {
+				ex := &r.Examples.Invalid[i]
+				if ex.Fixed == nil {
+					continue
+				}
+				stated = true
+				doc, err := rs.LoadExample(r, ex, engine.ExampleOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				fixed, err := loader.Extract(r.File, r.Text, ex.Fixed, rs.LoadOptions)
+				if err != nil {
+					t.Fatal(err)
+				}
+				before, _ := json.Marshal(doc.Root.Value())
+				after, _ := json.Marshal(fixed.Root.Value())
+				if !bytes.Equal(before, after) {
+					changes[r.ID] = true
+				}
+			}
+			if !stated {
+				t.Errorf("%s: %s has fixes and no invalid example with a fixed document", rs, r.ID)
+			}
+		}
+	}
+	for id, changed := range changes {
+		if !changed {
+			t.Errorf("%s: no invalid example shows its fixes at work", id)
+		}
+	}
 }

@@ -98,11 +98,13 @@
 //   - inputError (boolean, present only when true): the document could not be
 //     read or parsed.
 //   - fix (array, present when the rule declares one for the finding): the
-//     edits that mend it, made in order, JSON Patch (RFC 6902) operations
-//     with op ("replace", "remove", "add" or "move"), path (an RFC 6901
-//     pointer from the document's root), from (for move: where the value
-//     is taken from) and value (for replace and add). celint fix makes
-//     them; the sarif format carries them as text replacements.
+//     edits that mend it, JSON Patch (RFC 6902) operations with op
+//     ("replace", "remove", "add" or "move"), path (an RFC 6901 pointer from
+//     the document's root), from (for move: where the value is taken from)
+//     and value (for replace and add). Each finding's edits are computed on
+//     the document as it is: the fixes of findings that touch the same
+//     place are not made together (celint fix makes them in rounds);
+//     the sarif format carries them as text replacements.
 //
 // The counts object has:
 //

@@ -73,6 +73,15 @@ func (m *model) markdown() []byte {
 		p("\n")
 	}
 
+	if len(m.Fixes) > 0 {
+		p("## Fixes\n\n")
+		p("`celint fix` makes these changes for the rule's findings, by code or by schema keyword.\n\n")
+		for _, f := range m.Fixes {
+			p("- %s: %s\n", fixFindings(f, true), escapeInline(fixDescription(f)))
+		}
+		p("\n")
+	}
+
 	if len(m.RequiredBy) > 0 {
 		p("## Required by\n\n")
 		for _, rb := range m.RequiredBy {
@@ -125,6 +134,9 @@ func (m *model) markdown() []byte {
 			}
 			p("Source: %s · Selected: %s\n\n", src, sel)
 			p("%s\n\n", fenced("json", ex.JSON))
+			if ex.Fixed != "" {
+				p("With its fixes made:\n\n%s\n\n", fenced("json", ex.Fixed))
+			}
 		}
 	}
 
@@ -144,6 +156,31 @@ func (m *model) markdown() []byte {
 		p("%s\n", fenced("yaml", m.ParamsYAML))
 	}
 	return b.Bytes()
+}
+
+// fixFindings names the findings a fix mends: "id/code" (or the rule's
+// id), or "schema keyword k", as code spans in Markdown.
+func fixFindings(f fixLine, markdown bool) string {
+	name := f.Findings
+	if markdown {
+		name = codeSpan(name)
+	}
+	if f.Keyword {
+		return "schema keyword " + name
+	}
+	return name
+}
+
+// fixDescription is what a fix does, as its rule says it, or a sentence
+// saying only that there is one.
+func fixDescription(f fixLine) string {
+	switch {
+	case f.Description != "":
+		return f.Description
+	case f.Conditional:
+		return "a fix the rule does not describe, made where its condition holds."
+	}
+	return "a fix the rule does not describe."
 }
 
 // requiredByHeading is "document, Section N" (or the document alone).

@@ -38,6 +38,7 @@ type model struct {
 
 	Details    [][]fact      // one line each; a line's facts are joined with " · "
 	Codes      []engine.Code // the findings a rule reports under codes of their own
+	Fixes      []fixLine     // what the rule's fixes do
 	RequiredBy []loader.RequiredBy
 	BasedOn    []loader.BasedOn
 	Examples   []example
@@ -59,6 +60,14 @@ type fact struct {
 	Code  bool // render the value as code
 }
 
+// fixLine is one fix of the rule: the findings it mends and what it does.
+type fixLine struct {
+	Findings    string // "id/code", "id" or "schema keyword"
+	Keyword     bool   // Findings is a schema keyword
+	Description string // "" when the rule says nothing
+	Conditional bool
+}
+
 // example is one rendered example.
 type example struct {
 	Valid    bool
@@ -67,6 +76,10 @@ type example struct {
 	URL      string // the fixture at the pinned tag; "" when not published
 	Selected string // JSON Pointer; "" for the whole document
 	JSON     string // the selected fragment, indented with two spaces
+	// Fixed is the same fragment of the document the rule's fixes make of
+	// an invalid example, or the whole of it when the fragment is gone; ""
+	// when the example states none.
+	Fixed string
 }
 
 // build assembles the model of rule r of ruleset rs, reading its examples'
@@ -116,6 +129,16 @@ func build(rs *engine.Ruleset, r *engine.Rule) (*model, error) {
 		if c.Name != "" {
 			m.Codes = append(m.Codes, c)
 		}
+	}
+	for _, f := range r.Fixes {
+		l := fixLine{Findings: r.ID, Description: f.Description, Conditional: f.Conditional}
+		switch {
+		case f.Keyword != "":
+			l.Findings, l.Keyword = f.Keyword, true
+		case f.Code != "":
+			l.Findings += "/" + f.Code
+		}
+		m.Fixes = append(m.Fixes, l)
 	}
 
 	for _, kind := range []struct {
@@ -183,7 +206,11 @@ func (m *model) sanitize() {
 	for i := range m.Examples {
 		ex := &m.Examples[i]
 		ex.Title, ex.Source, ex.Selected = line(ex.Title), line(ex.Source), line(ex.Selected)
-		ex.JSON = block(ex.JSON)
+		ex.JSON, ex.Fixed = block(ex.JSON), block(ex.Fixed)
+	}
+	for i := range m.Fixes {
+		f := &m.Fixes[i]
+		f.Findings, f.Description = line(f.Findings), line(f.Description)
 	}
 }
 
@@ -291,6 +318,21 @@ func renderExample(rs *engine.Ruleset, r *engine.Rule, ex *loader.ExampleSpec) (
 		return fail(ex.Pos, "example %s: %v", exampleName(ex), err)
 	}
 	out.JSON = buf.String()
+	if ex.Fixed != nil {
+		fixed, err := loader.Extract(r.File, r.Text, ex.Fixed, rs.LoadOptions)
+		if err != nil {
+			return fail(ex.Fixed.Pos, "example %s: its fixed document: %v", exampleName(ex), err)
+		}
+		n, ok := fixed.Lookup(ex.Selected.Value)
+		if !ok {
+			n = fixed.Root
+		}
+		buf.Reset()
+		if err := json.Indent(&buf, fixed.JSON()[n.Offset:fixed.JSONEnd(n)], "", "  "); err != nil {
+			return fail(ex.Fixed.Pos, "example %s: %v", exampleName(ex), err)
+		}
+		out.Fixed = buf.String()
+	}
 	return out, nil
 }
 

@@ -464,14 +464,15 @@ func TestPublishedLinks(t *testing.T) {
 			t.Errorf("page lacks %q", w)
 		}
 	}
-	// The H2 sections in the seed pages' order.
+	// The H2 sections in the seed pages' order, and the rule's fixes after
+	// its details.
 	var h2 []string
 	for _, l := range strings.Split(string(page), "\n") {
 		if strings.HasPrefix(l, "## ") {
 			h2 = append(h2, l[3:])
 		}
 	}
-	if got := strings.Join(h2, ", "); got != "Requirement, Details, Required by, Examples, Rule Source Code" {
+	if got := strings.Join(h2, ", "); got != "Requirement, Details, Fixes, Required by, Examples, Rule Source Code" {
 		t.Errorf("sections %s", got)
 	}
 	added := *r
@@ -576,5 +577,70 @@ func TestPageShowsParams(t *testing.T) {
 	}
 	if got := UsedParams("a: {$param: one}\nassert: size(self) <= params.two && params.one > 0\nmessage: at most {params.three}"); strings.Join(got, ",") != "one,two,three" {
 		t.Errorf("UsedParams: %v", got)
+	}
+}
+
+// TestFixesShown: a rule with fixes lists what each does, by code or
+// schema keyword, on its page and in explain, and an invalid example shows
+// the document its fixes make.
+func TestFixesShown(t *testing.T) {
+	rules := `rules:
+  - id: t.items
+    title: Write items with a kind
+    level: must
+    given: items.#
+    schema:
+      type: object
+      properties: {kind: {type: string}}
+      additionalProperties: false
+    schemaFixes:
+      additionalProperties:
+        description: Renames an unknown member with an x- prefix.
+        when: '!(("x-" + key) in item)'
+        edits: [{op: move, from: '{key}', at: 'x-{key}'}]
+    checks:
+      - code: empty
+        assert: self.?kind.orValue("k") != ""
+        at: kind
+        fix:
+          when: 'true'
+          edits: [{op: remove, at: kind}]
+    examples:
+      valid:
+        - document: {items: [{kind: a}]}
+      invalid:
+        - document: {items: [{kind: "", colour: red}]}
+          selected: /items/0
+          fixed: {items: [{x-colour: red}]}
+`
+	fsys := fstest.MapFS{
+		"rs/ruleset.yaml": {Data: []byte("name: t\ntag: v1\n")},
+		"rs/rules.yaml":   {Data: []byte(rules)},
+	}
+	rs, err := engine.LoadRuleset(fsys, "rs", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rs.Rule("t.items")
+	page, err := Page(rs, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"## Fixes\n",
+		"- `t.items/empty`: a fix the rule does not describe, made where its condition holds.\n",
+		"- schema keyword `additionalProperties`: Renames an unknown member with an x- prefix.\n",
+		"With its fixes made:\n\n```json\n{\n  \"x-colour\": \"red\"\n}\n```",
+	} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("page lacks %q:\n%s", want, page)
+		}
+	}
+	text, err := Text(rs, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), "\n- schema keyword additionalProperties: Renames an unknown member with an x-\n  prefix.\n") {
+		t.Errorf("explain lacks the fixes:\n%s", text)
 	}
 }

@@ -65,6 +65,13 @@ func (m *model) text() []byte {
 		}
 	}
 
+	if len(m.Fixes) > 0 {
+		section("Fixes")
+		for _, f := range m.Fixes {
+			p("- %s", wrap(fixFindings(f, false)+": "+fixDescription(f), "  ", textWidth)[2:])
+		}
+	}
+
 	if len(m.RequiredBy) > 0 {
 		section("Required by")
 		for _, rb := range m.RequiredBy {
@@ -105,6 +112,9 @@ func (m *model) text() []byte {
 			p("%s\n", exampleHeading(ex))
 			p("Source: %s · Selected: %s\n\n", src, sel)
 			p("%s", indent(ex.JSON, "    "))
+			if ex.Fixed != "" {
+				p("\nWith its fixes made:\n\n%s", indent(ex.Fixed, "    "))
+			}
 		}
 	}
 
