@@ -709,6 +709,11 @@ func blankBefore(src []byte, off int) bool {
 	return len(bytes.TrimLeft(src[lineStart(src, off):off], " \t")) == 0
 }
 
+// blankLine reports whether the line starting at off is empty or spaces.
+func blankLine(src []byte, off int) bool {
+	return len(bytes.TrimSpace(src[off:lineEnd(src, off)])) == 0
+}
+
 // itemStart is where a member (its key) or an item (its "- " in a block
 // sequence) starts.
 func itemStart(doc *Document, n *Node) int {
@@ -749,6 +754,9 @@ func removeNode(doc *Document, parent, n *Node) ([]byte, error) {
 		ls, le := lineStart(src, start), lineEnd(src, end)
 		if le < len(src) {
 			le++ // its line break
+		}
+		if ls > 0 && blankLine(src, lineStart(src, ls-1)) && le < len(src) && blankLine(src, le) {
+			le = min(lineEnd(src, le)+1, len(src)) // the member stood alone between blank lines: keep one
 		}
 		return splice(src, ls, le, ""), nil
 	}

@@ -70,6 +70,7 @@ func TestEdits(t *testing.T) {
 			"s:\n  # old\n  - a: []\n  - b: [x y, 1]\nz: 1\n"},
 		{"yaml add a nested mapping", "d.yaml", "a: 1\n", []Edit{{Op: Add, Pointer: "/m", Value: map[string]any{"k": map[string]any{"on": true, "t": "x"}}}},
 			"a: 1\nm:\n  k:\n    \"on\": true\n    t: x\n"},
+		{"yaml remove a member that stands between blank lines", "d.yaml", "a: 1\n\nb: []\n\nc: 2\n", []Edit{{Op: Remove, Pointer: "/b"}}, "a: 1\n\nc: 2\n"},
 		{"several edits in order", "d.yaml", "a: 1\nb: 2\n", []Edit{{Op: Remove, Pointer: "/a", Value: nil}, {Op: Add, Pointer: "/c", Value: 3}, {Op: Replace, Pointer: "/b", Value: 4}}, "b: 4\nc: 3\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -88,6 +89,35 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	return code, nil
 }
 
+// note is a finding of a migration, or one a ruleset's fix mended, and
+// what the report calls it: "changed" (a mechanical change), "check" (a
+// choice made or left for the author) or "fixed".
+type note struct {
+	engine.Diagnostic
+	what string
+}
+
+// migrationNotes are the notes of a migration's findings.
+func migrationNotes(ds []engine.Diagnostic) []note {
+	out := make([]note, len(ds))
+	for i, d := range ds {
+		out[i] = note{d, "changed"}
+		if d.Severity != engine.Info {
+			out[i].what = "check"
+		}
+	}
+	return out
+}
+
+// fixedNotes are the notes of findings a ruleset's fixes mended.
+func fixedNotes(ds []engine.Diagnostic) []note {
+	out := make([]note, len(ds))
+	for i, d := range ds {
+		out[i] = note{d, "fixed"}
+	}
+	return out
+}
+
 // migration is one file's migration: its source before and after, what
 // the migration says about it, and the findings of the result.
 type migration struct {
@@ -101,7 +131,7 @@ type migration struct {
 	steps []string
 	// notes are what the migrations did that the author should know, and
 	// what they left for the author; refused are fixes not made.
-	notes   []engine.Diagnostic
+	notes   []note
 	refused []engine.RefusedFix
 	// findings are the target ruleset's findings on the result.
 	findings []engine.Diagnostic
@@ -150,7 +180,7 @@ func migrateFile(ctx context.Context, cat *engine.Catalog, tag, file string) (*m
 		if !res.Stable {
 			return nil, fmt.Errorf("%s: the migration to %s still had changes to make after %d rounds; left as it is", file, via, res.Rounds)
 		}
-		m.notes = append(m.notes, res.Found...)
+		m.notes = append(m.notes, migrationNotes(res.Found)...)
 		m.refused = append(m.refused, res.Refused...)
 		next, err := loader.Parse(file, res.Source, via.LoadOptions)
 		if err != nil {
@@ -166,7 +196,7 @@ func migrateFile(ctx context.Context, cat *engine.Catalog, tag, file string) (*m
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}
-		m.notes = append(m.notes, fixed.Fixed...)
+		m.notes = append(m.notes, fixedNotes(fixed.Fixed)...)
 		m.refused = append(m.refused, fixed.Refused...)
 		if doc, err = loader.Parse(file, fixed.Source, via.LoadOptions); err != nil {
 			return nil, fmt.Errorf("%s: the migrated document does not read: %w; left as it is", file, err)
@@ -182,7 +212,7 @@ func migrateFile(ctx context.Context, cat *engine.Catalog, tag, file string) (*m
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}
-		m.notes = append(m.notes, fixed.Fixed...)
+		m.notes = append(m.notes, fixedNotes(fixed.Fixed)...)
 		m.refused = append(m.refused, fixed.Refused...)
 		if doc, err = loader.Parse(file, fixed.Source, target.LoadOptions); err != nil {
 			return nil, fmt.Errorf("%s: the migrated document does not read: %w; left as it is", file, err)
@@ -225,14 +255,18 @@ func (m *migration) report() []string {
 		if n.Parent != nil && n.Parent.Kind == loader.Object {
 			pos = n.KeyPos
 		}
-		return fmt.Sprintf("%s:%d:%d: %s: %s [%s]", m.file, pos.Line, pos.Col, what, d.Message, ruleCode(d))
-	}
-	for _, d := range m.notes {
-		what := "changed"
-		if d.Severity != engine.Info {
-			what = "check"
+		at := ""
+		if n.Pointer() != d.Pointer {
+			at = " (at " + cmp.Or(d.Pointer, "/") + " before)"
 		}
-		out = append(out, line(d, what))
+		return fmt.Sprintf("%s:%d:%d: %s: %s%s [%s]", m.file, pos.Line, pos.Col, what, d.Message, at, ruleCode(d))
+	}
+	for _, what := range []string{"changed", "fixed", "check"} {
+		for _, n := range m.notes {
+			if n.what == what {
+				out = append(out, line(n.Diagnostic, what))
+			}
+		}
 	}
 	for _, r := range m.refused {
 		out = append(out, line(r.Diagnostic, "not changed")+": "+r.Reason)
