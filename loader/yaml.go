@@ -138,8 +138,8 @@ const concurrentPrescan = 256 << 10
 // A prescanGate runs the pre-scan on another core while yaml.v3 reads the
 // same input through it, and lets yaml.v3 read only what the pre-scan has
 // already found within the limits. yaml.v3 therefore never holds more
-// than a document the pre-scan accepts, as when the pre-scan ran first,
-// and the pre-scan's time (a tenth of yaml.v3's) is no longer added to it.
+// than a document the pre-scan accepts, as if the pre-scan ran first,
+// and the pre-scan's time (a tenth of yaml.v3's) is not added to it.
 type prescanGate struct {
 	data []byte
 	pos  int // what the reader has returned

@@ -70,7 +70,7 @@ func hostileCases() []hostileCase {
 		{name: "empty YAML stream", file: "empty.yaml", data: bytesOf([]byte("# nothing\n")), want: []string{"no document"}, line: 1},
 		{name: "only a scalar", file: "scalar.json", data: bytesOf([]byte(`"hello"`)), want: []string{"not a description: it has no mcpdesc member"}, line: 1},
 		{name: "top-level array", file: "array.json", data: bytesOf([]byte(`[{"mcpdesc": "0.9.0"}]`)), want: []string{"not a description: it has no mcpdesc member"}, line: 1},
-		// Issue 11, items 4, 6 and 7: refused before a tree exists, or at
+		// Refused before a tree exists, or at
 		// the value, in one run with the others.
 		{name: "4 MiB flow sequence", file: "flow.yaml", data: bytesOf([]byte("mcpdesc: \"0.9.0\"\nx: [" + strings.Repeat("0,", 2<<20) + "0]\n")), want: []string{"values"}, line: 2},
 		{name: "underflowing number", file: "tiny.json", data: bytesOf([]byte("{\"mcpdesc\": \"0.9.0\",\n \"x\": 1e-400}")), want: []string{"1e-400", "would become 0"}, line: 2},
