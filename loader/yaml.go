@@ -86,14 +86,19 @@ func parseYAMLWith(b *builder, data []byte, concurrent, fast bool) (*Node, *Erro
 	if err != nil {
 		return nil, err
 	}
+	return c.root(doc)
+}
+
+// root converts the document yaml.v3 decoded (nil for an empty stream).
+func (c *yamlConv) root(doc *yaml.Node) (*Node, *Error) {
 	if doc == nil {
-		return b.newNode(Null, Pos{1, 1})
+		return c.newNode(Null, Pos{1, 1})
 	}
 	if len(doc.Content) == 0 {
-		return b.newNode(Null, Pos{int32(doc.Line), int32(doc.Column)})
+		return c.newNode(Null, Pos{int32(doc.Line), int32(doc.Column)})
 	}
 	root := doc.Content[0]
-	if !b.rejects(Aliases) && bytes.IndexByte(data, '*') >= 0 {
+	if !c.rejects(Aliases) && bytes.IndexByte(c.data, '*') >= 0 {
 		if err := c.checkExpansion(root); err != nil {
 			return nil, err
 		}
