@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/celint/celint/internal/jsonpointer"
+	"github.com/celint/celint/internal/librarypaths"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
@@ -362,6 +363,9 @@ type schema3Entry struct {
 // is the library's own answer. Such a schema of the plain subset (see
 // rawschema.go) is not even compiled until a value is not surely valid.
 func compileSchemaDraft(doc any, draft *jsonschema.Draft) (*Schema, error) {
+	if librarypaths.On {
+		return compileSchemaAt(doc, draft, schemaLocation)
+	}
 	if raw := rawSchema(doc, draft); raw != nil {
 		return raw, nil
 	}
@@ -395,6 +399,9 @@ func compileSchemaAt(doc any, draft *jsonschema.Draft, location string) (*Schema
 	}
 	if (refs || nodes >= MaxSchemaExpansion) && schemaExpansion(s, MaxSchemaExpansion) > MaxSchemaExpansion {
 		return nil, &SchemaCompileError{Msg: fmt.Sprintf("the schema expands to more than %d subschemas once its references are followed; it would take too long to validate", MaxSchemaExpansion)}
+	}
+	if librarypaths.On {
+		return &Schema{s: s}, nil // no fast path: the library validates every value
 	}
 	return &Schema{s: s, fast: newFastSchema(s)}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/celint/celint/internal/librarypaths"
 	"gopkg.in/yaml.v3"
 )
 
@@ -50,7 +51,7 @@ type yamlConv struct {
 const yamlMaxDepth = 10000
 
 func parseYAML(b *builder, data []byte) (*Node, *Error) {
-	return parseYAMLWith(b, data, len(data) >= concurrentPrescan, true)
+	return parseYAMLWith(b, data, len(data) >= concurrentPrescan, !librarypaths.On)
 }
 
 // parseYAMLWith is parseYAML, with the pre-scan beside yaml.v3 when
