@@ -31,10 +31,15 @@ import (
 // measure their arguments: one per value, plus a tenth of each string's or
 // bytes' length (member names included), counting a value reachable along several paths once per
 // path (the work a walk over it does). It stops counting past limit, so
-// measuring costs at most limit steps.
+// measuring costs at most limit steps, and then returns limit+1: where
+// the walk stopped depends on the order it met a map's members in (a Go
+// map's order, which changes from run to run), and the weight does not.
 func Weight(v ref.Val, limit uint64) uint64 {
 	w := weigher{limit: limit}
 	w.walk(v)
+	if w.n > limit {
+		return limit + 1
+	}
 	return w.n
 }
 

@@ -5,7 +5,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"math"
+	"math/big"
 	"mime"
+	"net/url"
 	"reflect"
 	"slices"
 	"sort"
@@ -14,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/celint/celint/internal/jsonpointer"
+	"github.com/celint/celint/internal/librarypaths"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
@@ -359,6 +363,9 @@ type schema3Entry struct {
 // is the library's own answer. Such a schema of the plain subset (see
 // rawschema.go) is not even compiled until a value is not surely valid.
 func compileSchemaDraft(doc any, draft *jsonschema.Draft) (*Schema, error) {
+	if librarypaths.On {
+		return compileSchemaAt(doc, draft, schemaLocation)
+	}
 	if raw := rawSchema(doc, draft); raw != nil {
 		return raw, nil
 	}
@@ -381,6 +388,7 @@ func compileSchemaAt(doc any, draft *jsonschema.Draft, location string) (*Schema
 	if err != nil {
 		return nil, compileError(doc, err)
 	}
+	clampBounds(c, location, doc)
 	// Without references the schema is a tree: no cycle, and no more
 	// subschemas than the value has nodes.
 	refs, nodes := schemaShape(doc)
@@ -392,7 +400,87 @@ func compileSchemaAt(doc any, draft *jsonschema.Draft, location string) (*Schema
 	if (refs || nodes >= MaxSchemaExpansion) && schemaExpansion(s, MaxSchemaExpansion) > MaxSchemaExpansion {
 		return nil, &SchemaCompileError{Msg: fmt.Sprintf("the schema expands to more than %d subschemas once its references are followed; it would take too long to validate", MaxSchemaExpansion)}
 	}
+	if librarypaths.On {
+		return &Schema{s: s}, nil // no fast path: the library validates every value
+	}
 	return &Schema{s: s, fast: newFastSchema(s)}, nil
+}
+
+// boundKeywords are the keywords whose value is a count that the library
+// keeps as an int.
+var boundKeywords = []string{"minLength", "maxLength", "minItems", "maxItems",
+	"minProperties", "maxProperties", "minContains", "maxContains"}
+
+// clampBounds corrects the count bounds of the compiled schemas of doc
+// that are beyond the int range: the library converts such a bound to int
+// with Int64, which keeps its low bits (1e308 becomes 0, 1e19 a negative
+// number). Such a bound is set to math.MaxInt instead, which no length
+// reaches: a maximum that nothing exceeds, a minimum that nothing meets,
+// as the bound itself. Each object of doc with such a bound is looked up as
+// a compiled schema by its location; an object that is data (inside const,
+// say) and not a subschema is compiled on its own there, and nothing
+// validates with it.
+func clampBounds(c *jsonschema.Compiler, location string, doc any) {
+	var walk func(v any, ptr string)
+	walk = func(v any, ptr string) {
+		switch x := v.(type) {
+		case map[string]any:
+			var beyond []string
+			for _, k := range boundKeywords {
+				if b, ok := x[k]; ok && boundBeyondInt(b) {
+					beyond = append(beyond, k)
+				}
+			}
+			if len(beyond) > 0 {
+				frag := (&url.URL{Fragment: ptr}).EscapedFragment()
+				if s, err := c.Compile(location + "#" + frag); err == nil {
+					for _, k := range beyond {
+						clampBound(s, k)
+					}
+				}
+			}
+			for k, e := range x {
+				walk(e, jsonpointer.Append(ptr, k))
+			}
+		case []any:
+			for i, e := range x {
+				walk(e, jsonpointer.Append(ptr, strconv.Itoa(i)))
+			}
+		}
+	}
+	walk(doc, "")
+}
+
+// boundBeyondInt reports whether v is an integer greater than math.MaxInt,
+// read as the library reads a number.
+func boundBeyondInt(v any) bool {
+	switch x := v.(type) {
+	case int, int8, int16, int32, int64, uint8, uint16, uint32:
+		return false
+	case float64:
+		if x < 1<<62 {
+			return false
+		}
+	case uint, uint64, float32, json.Number:
+	default:
+		return false
+	}
+	n, ok := new(big.Rat).SetString(fmt.Sprint(v))
+	return ok && n.IsInt() && n.Num().Cmp(big.NewInt(math.MaxInt)) > 0
+}
+
+// clampBound sets the keyword's field of s to math.MaxInt.
+func clampBound(s *jsonschema.Schema, keyword string) {
+	p := map[string]**int{
+		"minLength": &s.MinLength, "maxLength": &s.MaxLength,
+		"minItems": &s.MinItems, "maxItems": &s.MaxItems,
+		"minProperties": &s.MinProperties, "maxProperties": &s.MaxProperties,
+		"minContains": &s.MinContains, "maxContains": &s.MaxContains,
+	}[keyword]
+	if p != nil && *p != nil {
+		n := math.MaxInt
+		*p = &n
+	}
 }
 
 // schemaShape reports whether doc has a reference keyword anywhere ($ref,

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/celint/celint/internal/librarypaths"
 	gocel "github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/types"
@@ -348,6 +349,9 @@ type nativeSlot struct {
 // nativePlan returns p's native plan, making it first if need be; nil when
 // p has none.
 func (p *Program) nativePlan() *nativeProgram {
+	if librarypaths.On {
+		return nil // cel-go evaluates everything
+	}
 	if s := p.nat; s != nil {
 		if np := s.ready.Load(); np != nil {
 			return np

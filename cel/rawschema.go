@@ -320,7 +320,10 @@ func rawTypeBits(v jv) (uint8, bool) {
 }
 
 // rawBound checks a count against a min* (min true) or max* keyword's
-// value, a non-negative integer (written 2 or 2.0).
+// value, a non-negative integer (written 2 or 2.0). It is not sure of a
+// bound beyond 2^53 (a uint64, or a float64 that large): the library keeps
+// a bound as an int, and one beyond its range needs the care of
+// clampBounds.
 func rawBound(min bool, n int, bound jv) (ok, sure bool) {
 	var b float64
 	switch x := bound.leaf().(type) {
@@ -329,6 +332,9 @@ func rawBound(min bool, n int, bound jv) (ok, sure bool) {
 	case float64:
 		b = x
 	default:
+		return false, false
+	}
+	if b > 1<<53 {
 		return false, false
 	}
 	if min {

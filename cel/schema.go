@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -744,6 +745,16 @@ func holdingKeyword(kwLoc string) string {
 		}
 	}
 	return last
+}
+
+// compileRegexp compiles a pattern with Go's regexp: the schema
+// compiler's regexp engine, and matches() with a constant pattern.
+func compileRegexp(pattern string) (jsonschema.Regexp, error) {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, err
+	}
+	return re, nil
 }
 
 // newSchemaCompiler returns a compiler for draft 2020-12 by default, with

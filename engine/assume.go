@@ -21,7 +21,7 @@ type shape struct {
 	required   []string
 	properties []namedShape
 	items      *shape
-	enum       []any
+	enum       []any // the values allowed (an empty list allows none); nil for any
 	minItems   int
 	minLength  int
 }
@@ -85,6 +85,7 @@ func compileShape(file string, n *loader.Node) (*shape, error) {
 					add(m.Pos, "assume: enum is a list of values")
 					continue
 				}
+				s.enum = make([]any, 0, m.Len())
 				for _, c := range m.Children() {
 					s.enum = append(s.enum, c.Value())
 				}
@@ -136,8 +137,14 @@ func (s *shape) holds(v cel.Tree) bool {
 		return false
 	}
 	if s.enum != nil {
-		if t := v.JSONType(); t == cel.TreeArray || t == cel.TreeObject || !slices.ContainsFunc(s.enum, func(e any) bool { return sameJSON(e, v.Scalar()) }) {
-			return false // (enum values are scalars)
+		var x any
+		if t := v.JSONType(); t == cel.TreeArray || t == cel.TreeObject {
+			x = v.Native()
+		} else {
+			x = v.Scalar()
+		}
+		if !slices.ContainsFunc(s.enum, func(e any) bool { return sameJSON(e, x) }) {
+			return false
 		}
 	}
 	switch v.JSONType() {
@@ -202,7 +209,9 @@ func hasType(v any, t string) bool {
 	return false
 }
 
-// sameJSON compares two JSON-compatible scalars; numbers by value.
+// sameJSON compares two JSON-compatible values as JSON Schema's enum and
+// const do: numbers by their exact values, arrays item by item, objects
+// member by member whatever their order.
 func sameJSON(a, b any) bool {
 	switch x := a.(type) {
 	case int64:
@@ -210,17 +219,48 @@ func sameJSON(a, b any) bool {
 		case int64:
 			return x == y
 		case float64:
-			return float64(x) == y
+			return intIsFloat(x, y)
 		}
 	case float64:
 		switch y := b.(type) {
 		case int64:
-			return x == float64(y)
+			return intIsFloat(y, x)
 		case float64:
 			return x == y
 		}
 	case nil, bool, string:
 		return a == b
+	case []any:
+		y, ok := b.([]any)
+		return ok && len(x) == len(y) && sameItems(x, y)
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, e := range x {
+			f, ok := y[k]
+			if !ok || !sameJSON(e, f) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
+}
+
+// sameItems compares two lists of the same length item by item.
+func sameItems(x, y []any) bool {
+	for i := range x {
+		if !sameJSON(x[i], y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// intIsFloat reports whether i and f are the same number, exactly: f is
+// an integer in the int64 range, and equal to i.
+func intIsFloat(i int64, f float64) bool {
+	return f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 && int64(f) == i
 }

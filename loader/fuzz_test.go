@@ -78,8 +78,14 @@ func FuzzParseJSON(f *testing.F) {
 	})
 }
 
+// prescanFuzzLimits are small limits that the pre-scan meets in most
+// fuzzed documents.
+var prescanFuzzLimits = []Limits{{Values: 3, Depth: 1}, {Values: 6, Depth: 2}, {Values: 20, Depth: 3}}
+
 func FuzzParseYAML(f *testing.F) {
 	for _, s := range []string{
+		"a:\n  b:\n    &k c: 1\n",
+		"- &a [x, !t {b: &c }]\n- !t\n  &d\n  e: [f]\n",
 		"a: 1\nb: [x, {c: 'y'}]\nt: |\n  block\n",
 		"a: &x {b: 1}\nc: *x\n<<: {d: 2}\n",
 		"- !!str 12\n- !foo bar\n- .inf\n- 0x1F\n- 2026-08-25\n",
@@ -93,5 +99,11 @@ func FuzzParseYAML(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzCheck(t, "fuzz.yaml", data)
+		// The pre-scan's limit errors are the conversion's own.
+		for _, l := range prescanFuzzLimits {
+			if d := comparePrescanLimit(data, Options{Limits: l}); d != "" {
+				t.Fatalf("limits %+v: %s", l, d)
+			}
+		}
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"runtime"
 	"sync/atomic"
+
+	"github.com/celint/celint/internal/librarypaths"
 )
 
 // A large JSON input is read by two goroutines: while the parser reads it
@@ -67,6 +69,9 @@ var errNotNeeded = &Error{Msg: "not needed"}
 // useSplit reports whether a JSON input of n bytes is read by two
 // goroutines.
 func (b *builder) useSplit(n int) bool {
+	if librarypaths.On {
+		return false
+	}
 	least := b.splitMin
 	if least == 0 {
 		least = splitMin

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/celint/celint/internal/librarypaths"
 	"gopkg.in/yaml.v3"
 )
 
@@ -50,7 +51,7 @@ type yamlConv struct {
 const yamlMaxDepth = 10000
 
 func parseYAML(b *builder, data []byte) (*Node, *Error) {
-	return parseYAMLWith(b, data, len(data) >= concurrentPrescan, true)
+	return parseYAMLWith(b, data, len(data) >= concurrentPrescan, !librarypaths.On)
 }
 
 // parseYAMLWith is parseYAML, with the pre-scan beside yaml.v3 when
@@ -86,14 +87,19 @@ func parseYAMLWith(b *builder, data []byte, concurrent, fast bool) (*Node, *Erro
 	if err != nil {
 		return nil, err
 	}
+	return c.root(doc)
+}
+
+// root converts the document yaml.v3 decoded (nil for an empty stream).
+func (c *yamlConv) root(doc *yaml.Node) (*Node, *Error) {
 	if doc == nil {
-		return b.newNode(Null, Pos{1, 1})
+		return c.newNode(Null, Pos{1, 1})
 	}
 	if len(doc.Content) == 0 {
-		return b.newNode(Null, Pos{int32(doc.Line), int32(doc.Column)})
+		return c.newNode(Null, Pos{int32(doc.Line), int32(doc.Column)})
 	}
 	root := doc.Content[0]
-	if !b.rejects(Aliases) && bytes.IndexByte(data, '*') >= 0 {
+	if !c.rejects(Aliases) && bytes.IndexByte(c.data, '*') >= 0 {
 		if err := c.checkExpansion(root); err != nil {
 			return nil, err
 		}

@@ -54,8 +54,10 @@ type yscan struct {
 	propAt Pos  // where the first of those properties starts
 	isKey  bool // the next node is an explicit key
 	values int
-	flowAt Pos  // where the outermost open flow collection starts
-	begun  bool // a document has begun (content or "---")
+	flowAt Pos // where the outermost open flow collection starts
+	// flowCol is the column of the outermost open flow collection as a key
+	flowCol int
+	begun   bool // a document has begun (content or "---")
 
 	// For tests: the values of the first document and its deepest nesting.
 	docs, first, maxDepth int
@@ -102,13 +104,14 @@ func (s *yscan) checkDepth(pos Pos) *Error {
 	return nil
 }
 
-// pushBlock opens a block collection at pos, counting it.
+// pushBlock opens a block collection at pos, counting it (the value
+// first, then its depth, as the conversion checks them).
 func (s *yscan) pushBlock(col int, kind byte, pos Pos) *Error {
 	s.block = append(s.block, yblock{col, kind})
-	if err := s.checkDepth(pos); err != nil {
+	if err := s.count(pos); err != nil {
 		return err
 	}
-	return s.count(pos)
+	return s.checkDepth(pos)
 }
 
 // resolve decides, at the token at pos on a later line or the same one,
@@ -125,11 +128,15 @@ func (s *yscan) resolve(pos Pos, valueAtKeyCol bool, end bool) *Error {
 		s.isKey = p.kind == '?'
 		return nil
 	}
+	at := p.pos
+	if s.props {
+		at = s.propAt // yaml.v3 places a node at its properties
+	}
 	s.props = false
 	if p.kind == '?' {
 		return nil
 	}
-	return s.count(p.pos)
+	return s.count(at)
 }
 
 // endDoc finishes a document: a pending indicator gets an empty node, and
@@ -167,14 +174,15 @@ func (s *yscan) keyAfter(e int, flow bool) (bool, int) {
 }
 
 // blockKey handles a key at col (pos) in block context: it opens a mapping
-// unless one is open at that column, and its value is pending; an empty
+// unless one is open at that column, placed at at (the key's position, or
+// that of the properties before it), and its value is pending; an empty
 // value is placed at empty, just past the ':' (as yaml.v3 places it).
-func (s *yscan) blockKey(col int, pos, empty Pos) *Error {
+func (s *yscan) blockKey(col int, pos, at, empty Pos) *Error {
 	if n := len(s.block); n > 0 && s.block[n-1].kind == 'i' && s.block[n-1].col == col {
 		s.block = s.block[:n-1]
 	}
 	if n := len(s.block); n == 0 || s.block[n-1].col < col {
-		if err := s.pushBlock(col, 'm', pos); err != nil {
+		if err := s.pushBlock(col, 'm', at); err != nil {
 			return err
 		}
 	}
@@ -183,8 +191,9 @@ func (s *yscan) blockKey(col int, pos, empty Pos) *Error {
 }
 
 // node counts a scalar, alias or flow collection that is a value,
-// or handles it as a key; e is just past it.
-func (s *yscan) node(e int, col int, pos Pos, counted bool) (int, *Error) {
+// or handles it as a key; e is just past it. It starts at pos, or at at
+// with its properties.
+func (s *yscan) node(e int, col int, pos, at Pos, counted bool) (int, *Error) {
 	flow := len(s.flow) > 0
 	isKey := s.isKey
 	s.isKey, s.props = false, false
@@ -192,7 +201,7 @@ func (s *yscan) node(e int, col int, pos Pos, counted bool) (int, *Error) {
 		if flow {
 			if s.flow[len(s.flow)-1] == '[' && !isKey {
 				// A single-pair mapping in a flow sequence.
-				if err := s.count(pos); err != nil {
+				if err := s.count(at); err != nil {
 					return 0, err
 				}
 			}
@@ -202,12 +211,12 @@ func (s *yscan) node(e int, col int, pos Pos, counted bool) (int, *Error) {
 		if counted {
 			return next, nil // a flow collection as a key: the mapping is refused later
 		}
-		return next, s.blockKey(col, pos, s.lt.pos(next))
+		return next, s.blockKey(col, pos, at, s.lt.pos(next))
 	}
 	if isKey || counted {
 		return e, nil
 	}
-	return e, s.count(pos)
+	return e, s.count(at)
 }
 
 func (s *yscan) run() (int, *Error) {
@@ -279,17 +288,23 @@ func (s *yscan) run() (int, *Error) {
 					return i, err
 				}
 			}
+			// Where yaml.v3 places the node: at its properties, on this
+			// line or an earlier one.
+			npos := pos
+			if s.props {
+				npos = s.propAt
+			}
 			switch {
 			case dash:
 				n := len(s.block)
 				s.isKey, s.props = false, false
 				switch {
 				case n == 0 || s.block[n-1].col < col:
-					if err := s.pushBlock(col, 's', pos); err != nil {
+					if err := s.pushBlock(col, 's', npos); err != nil {
 						return i, err
 					}
 				case s.block[n-1].col == col && s.block[n-1].kind == 'm':
-					if err := s.pushBlock(col, 'i', pos); err != nil {
+					if err := s.pushBlock(col, 'i', npos); err != nil {
 						return i, err
 					}
 				}
@@ -299,12 +314,12 @@ func (s *yscan) run() (int, *Error) {
 				s.isKey, s.props = false, false
 				if c == '?' {
 					if n := len(s.block); n == 0 || s.block[n-1].col < kcol {
-						if err := s.pushBlock(kcol, 'm', pos); err != nil {
+						if err := s.pushBlock(kcol, 'm', npos); err != nil {
 							return i, err
 						}
 					}
 					s.pend = ypending{kind: '?', col: kcol, line: pos.Line, pos: pos}
-				} else if err := s.blockKey(kcol, pos, Pos{pos.Line, pos.Col + 1}); err != nil {
+				} else if err := s.blockKey(kcol, pos, npos, Pos{pos.Line, pos.Col + 1}); err != nil {
 					return i, err
 				}
 				i++
@@ -324,13 +339,13 @@ func (s *yscan) run() (int, *Error) {
 					return i, nil
 				}
 				s.isKey, s.props = false, false
-				if err := s.count(pos); err != nil {
+				if err := s.count(npos); err != nil {
 					return i, err
 				}
 				i = max(e, i+1)
 			case c == '[' || c == '{':
-				s.flowAt = pos
-				if err := s.openFlow(c, pos); err != nil {
+				s.flowAt, s.flowCol = npos, kcol
+				if err := s.openFlow(c, npos); err != nil {
 					return i, err
 				}
 				i++
@@ -344,7 +359,7 @@ func (s *yscan) run() (int, *Error) {
 					continue
 				}
 				var err *Error
-				if i, err = s.node(e, kcol, pos, false); err != nil {
+				if i, err = s.node(e, kcol, pos, npos, false); err != nil {
 					return i, err
 				}
 			}
@@ -352,10 +367,14 @@ func (s *yscan) run() (int, *Error) {
 		}
 		// Flow context.
 		startOfLine = false
+		npos := pos
+		if s.props {
+			npos = s.propAt
+		}
 		switch c {
 		case '[', '{':
 			s.pend = ypending{}
-			if err := s.openFlow(c, pos); err != nil {
+			if err := s.openFlow(c, npos); err != nil {
 				return i, err
 			}
 			i++
@@ -371,7 +390,7 @@ func (s *yscan) run() (int, *Error) {
 			if len(s.flow) == 0 {
 				// Back in block context: the collection may be a key.
 				var err *Error
-				if i, err = s.node(i, int(s.flowAt.Col)-1, s.flowAt, true); err != nil {
+				if i, err = s.node(i, s.flowCol, s.flowAt, s.flowAt, true); err != nil {
 					return i, err
 				}
 			}
@@ -390,6 +409,9 @@ func (s *yscan) run() (int, *Error) {
 			fallthrough
 		default:
 			if c == '&' || c == '!' {
+				if !s.props {
+					s.propAt = pos
+				}
 				i = s.skipProp(i)
 				s.props = true
 				continue
@@ -404,7 +426,7 @@ func (s *yscan) run() (int, *Error) {
 				continue
 			}
 			var err *Error
-			if i, err = s.node(e, col, pos, false); err != nil {
+			if i, err = s.node(e, col, pos, npos, false); err != nil {
 				return i, err
 			}
 		}
@@ -415,6 +437,9 @@ func (s *yscan) run() (int, *Error) {
 // a node are an empty value, placed at pos (as yaml.v3 places it).
 func (s *yscan) emptyFlow(pos Pos) *Error {
 	empty := s.pend.kind == 'f' || s.props
+	if s.props {
+		pos = s.propAt
+	}
 	s.pend, s.props, s.isKey = ypending{}, false, false
 	if empty {
 		return s.count(pos)
@@ -425,10 +450,10 @@ func (s *yscan) emptyFlow(pos Pos) *Error {
 func (s *yscan) openFlow(c byte, pos Pos) *Error {
 	s.isKey, s.props = false, false
 	s.flow = append(s.flow, c)
-	if err := s.checkDepth(pos); err != nil {
+	if err := s.count(pos); err != nil {
 		return err
 	}
-	return s.count(pos)
+	return s.checkDepth(pos)
 }
 
 // skipProp skips one anchor or tag at i.
