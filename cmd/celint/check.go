@@ -550,6 +550,9 @@ func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, 
 		}
 		res.diags = append(res.diags, ds...)
 	}
+	if in.rules.hide != nil {
+		in.rules.hide.Checked(file)
+	}
 	res.diags = append(res.diags, ff.own()...)
 	engine.SortDiagnostics(res.diags)
 	// Each ruleset kept its first findings: the file keeps the first of
