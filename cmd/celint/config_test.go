@@ -147,3 +147,24 @@ func TestBaseline(t *testing.T) {
 		t.Errorf("bad baseline: exit %d %s", code, errOut)
 	}
 }
+
+// TestSuppressionUnknownRule: a suppression comment naming an id that no
+// loaded rule has says so and suggests the nearest loaded ones; an id of a
+// loaded rule that reports nothing is said to report nothing.
+func TestSuppressionUnknownRule(t *testing.T) {
+	dir := project(t)
+	src, _ := os.ReadFile("server.yaml")
+	for _, tc := range []struct{ comment, want string }{
+		{"# celint-disable-next-line mcpdesc.tools.schma", "celint-disable-next-line names mcpdesc.tools.schma, which no loaded rule has (did you mean mcpdesc.tools.schema?)"},
+		{"# celint-disable-file mcpdesc.tools.schema/nope", "celint-disable-file names mcpdesc.tools.schema/nope, which no loaded rule has"},
+		{"# celint-disable-next-line acme.zzz, mcpdesc.tools.schema", "celint-disable-next-line names acme.zzz, which no loaded rule has; and mcpdesc.tools.schema, which reports nothing on line 3"},
+		{"# celint-disable-next-line mcpdesc.tools.schema", "celint-disable-next-line names mcpdesc.tools.schema, which reports nothing on line 3"},
+		{"# celint-disable-file celint.suppression", "celint-disable-file names celint.suppression, which reports nothing in this file"},
+	} {
+		write(t, dir, "server.yaml", "# a comment\n"+tc.comment+"\n"+string(src))
+		_, out, _ := runCLI(t, "check", "--no-config", "server.yaml")
+		if !strings.Contains(out, tc.want) {
+			t.Errorf("%s: want %q in\n%s", tc.comment, tc.want, out)
+		}
+	}
+}
