@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -523,7 +524,7 @@ func TestEncoding(t *testing.T) {
 		pos  string
 		msg  string
 	}{
-		{"utf-8 bom", "\xEF\xBB\xBF{}", "1:1", "a UTF-8 byte order mark is not allowed; save the file as UTF-8 without BOM"},
+		{"two utf-8 boms", "\xEF\xBB\xBF\xEF\xBB\xBF{}", "1:1", "a second UTF-8 byte order mark is not allowed"},
 		{"utf-16be bom", "\xFE\xFF\x00{\x00}", "1:1", "input looks like UTF-16; celint reads UTF-8 only"},
 		{"utf-16le bom", "\xFF\xFE{\x00}\x00", "1:1", "input looks like UTF-16; celint reads UTF-8 only"},
 		{"utf-16le no bom", "{\x00}\x00", "1:1", "input looks like UTF-16"},
@@ -1282,6 +1283,41 @@ func TestMemberHinted(t *testing.T) {
 			}
 			if got != c.want || at != c.at || m != nil && m.Key() != c.name {
 				t.Errorf("%s: MemberHinted(%q, %d) in %s = %v at %d, want %v at %d", format, c.name, c.hint, c.obj.Pointer(), got, at, c.want, c.at)
+			}
+		}
+	}
+}
+
+// TestBOM: a UTF-8 byte order mark before a JSON or YAML document is left
+// out: the document reads as without it, every node at the same line:col,
+// the first line's columns counted without the mark.
+func TestBOM(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		pointers  map[string]string
+	}{
+		{"d.json", "{\"a\": 1,\n \"b\": [true, \"x\"]}\n", map[string]string{"": "1:1", "/a": "1:2", "/b": "2:2", "/b/1": "2:14"}},
+		{"d.yaml", "a: 1\nb:\n  - true\n  - x\n", map[string]string{"/a": "1:1", "/b": "2:1", "/b/1": "4:5"}},
+		{"d.yaml", "# c\n---\na: {b: 2}\n", map[string]string{"/a": "3:1", "/a/b": "3:5"}},
+		{"d.yml", "[1, 2]\n", map[string]string{"/1": "1:5"}},
+	} {
+		plain, err := Parse(tc.name, []byte(tc.src), DefaultOptions())
+		if err != nil {
+			t.Fatalf("%s %q: %v", tc.name, tc.src, err)
+		}
+		doc, err := Parse(tc.name, append([]byte("\xEF\xBB\xBF"), tc.src...), DefaultOptions())
+		if err != nil {
+			t.Errorf("%s %q with a BOM: %v", tc.name, tc.src, err)
+			continue
+		}
+		if !bytes.Equal(doc.JSON(), plain.JSON()) {
+			t.Errorf("%s with a BOM reads as %s, want %s", tc.name, doc.JSON(), plain.JSON())
+		}
+		for p, want := range tc.pointers {
+			start, _ := doc.Span(p)
+			was, _ := plain.Span(p)
+			if got := fmt.Sprintf("%d:%d", start.Line, start.Col); got != want || start != was {
+				t.Errorf("%s %q with a BOM: %q at %s, want %s", tc.name, tc.src, p, got, want)
 			}
 		}
 	}
