@@ -616,7 +616,7 @@ func TestYAMLSyntaxErrors(t *testing.T) {
 		{"x: 1\ny: 2\n- 1\n", "3", "did not find expected key"},
 		{"x: 1\ny: 2\na: [1, 2\n", "3", "did not find expected ',' or ']'"},
 		{"x: 1\ny: 2\n\ta: 1\n", "2", "tab character"}, // yaml.v3 reports the scalar the tab continues
-		{"x: \"abc\n", "2", "unexpected end of stream"},
+		{"x: \"abc\n", "1:4", "unexpected end of stream"},
 		{"a: *nope\n", "1:4", "unknown anchor"},
 	} {
 		e := parseErr(t, "doc.yaml", c.src, DefaultOptions())
@@ -1319,6 +1319,31 @@ func TestBOM(t *testing.T) {
 			if got := fmt.Sprintf("%d:%d", start.Line, start.Col); got != want || start != was {
 				t.Errorf("%s %q with a BOM: %q at %s, want %s", tc.name, tc.src, p, got, want)
 			}
+		}
+	}
+}
+
+// TestYAMLSyntaxErrorColumns: a YAML syntax error in a document or a rule
+// file is reported at the line:col of its fault, with what was expected
+// there: the second ':' of a line, the bracket or quote left open, the
+// first character of a line at the wrong indentation, a tab.
+func TestYAMLSyntaxErrorColumns(t *testing.T) {
+	for _, c := range []struct{ src, pos, msg string }{
+		{"rules: []\na: b: c\n", "2:5", "mapping values are not allowed in this context: a plain value cannot hold ': '"},
+		{"rules: []\na: 'x: y' b: c\n", "2:12", "mapping values are not allowed"},
+		{"rules: []\na: [1, 2\nb: 3\n", "2:4", "did not find expected ',' or ']': the flow sequence opened here is not closed with ']'"},
+		{"rules: []\na: {b: [1], c: 2\n", "2:4", "did not find expected ',' or '}': the flow mapping opened here is not closed with '}'"},
+		{"rules: []\na:\n  b: 1\n c: 2\n", "4:2", "did not find expected key: expected a key at the indentation of the mapping it is in"},
+		{"- a\n- b\nc: 1\n", "3:1", "did not find expected '-' indicator: expected a '-' item"},
+		{"rules: []\na: \"it's\nb: 1\n", "2:4", "found unexpected end of stream: the quoted string that starts here is not closed"},
+		{"rules: []\na: @x\n", "2:4", "found character that cannot start any token: '@' and '`' cannot start a plain value"},
+		{"rules: []\r\na: [1, 2\r\nb: 3\r\n", "2:4", "did not find expected ',' or ']': the flow sequence opened here"},
+	} {
+		e := parseErr(t, "doc.yaml", c.src, DefaultOptions())
+		wantErr(t, e, c.pos, c.msg)
+		_, err := ReadRuleFile("rules.yaml", []byte(c.src), RuleFileOptions{})
+		if err == nil || !strings.Contains(err.Error(), "rules.yaml:"+c.pos+": invalid YAML: "+c.msg) {
+			t.Errorf("rule file %q: %v, want %s: %s", c.src, err, c.pos, c.msg)
 		}
 	}
 }
