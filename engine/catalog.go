@@ -183,11 +183,16 @@ func (c *Catalog) Load(name string, data []byte, pinned *Ruleset) (*loader.Docum
 	// A ruleset pinned at a release is chosen before one pinned at a
 	// pre-release (v0.9.0-rc.3), which checks a document only when no
 	// release accepts it. The document is parsed once per ruleset.
+	// A ruleset that names no versions (a house ruleset of its own) is
+	// chosen only when no ruleset names any: otherwise it runs beside the
+	// chosen one (Companions), and a document no ruleset that names
+	// versions accepts is no description.
+	versioned := slices.ContainsFunc(c.rulesets, func(rs *Ruleset) bool { return rs.Accepts != nil })
 	var first *loader.Document
 	parsed := map[*Ruleset]*loader.Document{}
 	for _, stable := range []bool{true, false} {
 		for i, rs := range c.rulesets {
-			if IsPrerelease(rs.Tag) == stable {
+			if IsPrerelease(rs.Tag) == stable || versioned && rs.Accepts == nil {
 				continue
 			}
 			doc, ok := parsed[rs]

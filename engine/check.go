@@ -54,61 +54,60 @@ type templatePart struct {
 }
 
 // compileCheck compiles a check in env, which declares the rule's variables.
-// Checks with 'each' also see item, index and key.
+// Checks with 'each' also see item, index and key. The problems of all its
+// expressions and templates are reported together.
 func compileCheck(env *cel.Env, file string, spec *loader.CheckSpec) (*check, error) {
 	c := &check{file: file, pos: spec.Pos, forbid: spec.Forbid != nil}
+	var issues loader.Issues
 	var err error
 	if spec.Each != nil {
-		if c.each, err = compileExpr(env, file, *spec.Each); err != nil {
-			return nil, err
-		}
+		c.each, err = compileExpr(env, file, *spec.Each)
+		issues.Append(err)
 		c.eachText = spec.Each.Text
 	}
 	if env, err = withEachVars(env); err != nil {
 		return nil, &loader.Error{File: file, Pos: spec.Pos, Msg: err.Error()}
 	}
 	if spec.When != nil {
-		if c.when, err = compileExpr(env, file, *spec.When); err != nil {
-			return nil, err
-		}
+		c.when, err = compileExpr(env, file, *spec.When)
+		issues.Append(err)
 	}
 	test := spec.Assert
 	if c.forbid {
 		test = spec.Forbid
 	}
-	if c.test, err = compileExpr(env, file, *test); err != nil {
-		return nil, err
-	}
-	if spec.When != nil {
-		// Line feeds end any // comment in either text.
-		text := "(\n" + spec.When.Text + "\n) ? optional.of(\n" + test.Text + "\n) : optional.none()"
-		if fused, err := compileAt(env, text, cel.Origin{File: file, Line: int(test.Pos.Line), Col: int(test.Pos.Col)}); err == nil {
-			c.fused = fused
+	if test != nil {
+		c.test, err = compileExpr(env, file, *test)
+		issues.Append(err)
+		if err == nil && c.when != nil {
+			// Line feeds end any // comment in either text.
+			text := "(\n" + spec.When.Text + "\n) ? optional.of(\n" + test.Text + "\n) : optional.none()"
+			if fused, err := compileAt(env, text, cel.Origin{File: file, Line: int(test.Pos.Line), Col: int(test.Pos.Col)}); err == nil {
+				c.fused = fused
+			}
 		}
 	}
 	if spec.At.Value != "" {
-		if c.at, err = compileTemplate(env, file, spec.At); err != nil {
-			return nil, err
-		}
+		c.at, err = compileTemplate(env, file, spec.At)
+		issues.Append(err)
 	}
 	if spec.Pointer != nil {
-		if c.pointer, err = compileExpr(env, file, *spec.Pointer); err != nil {
-			return nil, err
-		}
+		c.pointer, err = compileExpr(env, file, *spec.Pointer)
+		issues.Append(err)
 	}
 	if spec.MessageExpression != nil {
-		if c.msgExpr, err = compileExpr(env, file, *spec.MessageExpression); err != nil {
-			return nil, err
-		}
+		c.msgExpr, err = compileExpr(env, file, *spec.MessageExpression)
+		issues.Append(err)
 	} else if spec.Message.Value != "" {
-		if c.message, err = compileTemplate(env, file, spec.Message); err != nil {
-			return nil, err
-		}
+		c.message, err = compileTemplate(env, file, spec.Message)
+		issues.Append(err)
 	}
 	if spec.Fix != nil {
-		if c.fix, err = compileFix(env, file, spec.Fix); err != nil {
-			return nil, err
-		}
+		c.fix, err = compileFix(env, file, spec.Fix)
+		issues.Append(err)
+	}
+	if err := issues.Err(); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

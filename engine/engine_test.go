@@ -563,3 +563,70 @@ func TestLintKeepsNoDocument(t *testing.T) {
 	}
 	runtime.KeepAlive(rs) // the ruleset, and its caches, outlive the document
 }
+
+// TestRuleFileProblemsTogether: the problems of a rule file's shape (a bad
+// level, an unknown field) do not hide those of its expressions and
+// templates, nor does a bad expression hide a bad template of its check:
+// all are reported in one load, each at its file:line:col.
+func TestRuleFileProblemsTogether(t *testing.T) {
+	for _, tc := range []struct {
+		name, rules string
+		want        []string
+	}{{
+		name: "bad level, CEL syntax error, bad placeholder",
+		rules: `rules:
+  - id: t.a
+    level: sometimes
+    title: A
+    given: items.#
+    checks:
+      - assert: has(self.name) &&
+        message: "item {nmae} is unnamed"
+      - assert: has(self.name)
+        message: "item {self.name is unnamed"
+`,
+		want: []string{
+			`rs/rules.yaml:3:12: level "sometimes" is not one of must, should, may`,
+			"rs/rules.yaml:7:34: Syntax error",
+			"rs/rules.yaml:8:25: undeclared reference to 'nmae'",
+			"rs/rules.yaml:10:24: unclosed '{' in template",
+		},
+	}, {
+		name: "unknown field and a bad expression in another rule",
+		rules: `rules:
+  - id: t.a
+    level: must
+    title: A
+    bogus: 1
+    given: items.#
+    checks:
+      - assert: self.name ==
+  - id: t.b
+    level: may
+    title: B
+    given: items.#
+    checks:
+      - assert: "true"
+        at: "{key(}"
+`,
+		want: []string{
+			`rs/rules.yaml:5:5: unknown field "bogus"`,
+			"rs/rules.yaml:8:29: Syntax error",
+			"rs/rules.yaml:15:19: Syntax error",
+		},
+	}} {
+		_, err := engine.LoadRuleset(rulesetFS("", tc.rules), "rs", engine.Options{})
+		if err == nil {
+			t.Errorf("%s: loaded", tc.name)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: want %q in\n%v", tc.name, w, err)
+			}
+		}
+		if n := strings.Count(err.Error(), "\n") + 1; n != len(tc.want) {
+			t.Errorf("%s: %d problems, want %d:\n%v", tc.name, n, len(tc.want), err)
+		}
+	}
+}

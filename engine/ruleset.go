@@ -368,7 +368,8 @@ func (rs *Ruleset) compileSchema(value any, opts cel.SchemaOptions) (*cel.Schema
 }
 
 // readRuleFile reads f as rs's rule file, through the cache of its
-// options when it has one. A file that does not read is not kept.
+// options when it has one. A file that does not read is not kept; it is
+// returned with its error as loader.ReadRuleFile returns it.
 func (rs *Ruleset) readRuleFile(f RuleFile) (*loader.RuleFile, error) {
 	opts := loader.RuleFileOptions{ScopeKey: rs.scopeKey(), Trees: rs.opts.Trees}
 	c := rs.opts.Cache
@@ -384,7 +385,7 @@ func (rs *Ruleset) readRuleFile(f RuleFile) (*loader.RuleFile, error) {
 	}
 	read, err := loader.ReadRuleFile(f.Name, f.Data, opts)
 	if err != nil {
-		return nil, err
+		return read, err
 	}
 	c.mu.Lock()
 	c.files[key] = read
@@ -1017,12 +1018,23 @@ func (rs *Ruleset) compileFiles(files []RuleFile, fix fixtureDir, lazy bool) ([]
 		spec *loader.RuleSpec
 		data []byte
 		dup  error
+		// only says that the rule is compiled for its problems only: its
+		// file has problems of its own, and the rule is not kept.
+		only bool
 	}
 	var jobs []job
 	seen := map[string]string{}
 	for i, f := range files {
 		if readErr[i] != nil {
 			jobs = append(jobs, job{dup: readErr[i]})
+			// The rules as far as they read are compiled too, so that a
+			// problem of the file does not hide those of its expressions
+			// and templates.
+			if read[i] != nil {
+				for _, spec := range read[i].Rules {
+					jobs = append(jobs, job{spec: spec, data: f.Data, only: true})
+				}
+			}
 			continue
 		}
 		for _, spec := range read[i].Rules {
@@ -1037,20 +1049,60 @@ func (rs *Ruleset) compileFiles(files []RuleFile, fix fixtureDir, lazy bool) ([]
 	compiled := make([]*Rule, len(jobs))
 	errs := make([]error, len(jobs))
 	parallel(len(jobs), func(i int) {
-		if jobs[i].spec != nil {
-			compiled[i], errs[i] = rs.compileRule(jobs[i].spec, jobs[i].data, fix, lazy)
+		if jobs[i].spec == nil {
+			return
 		}
+		if jobs[i].only {
+			errs[i] = rs.compileForProblems(jobs[i].spec, jobs[i].data, fix)
+			return
+		}
+		compiled[i], errs[i] = rs.compileRule(jobs[i].spec, jobs[i].data, fix, lazy)
 	})
 	var rules []*Rule
 	var issues loader.Issues
+	reported := map[string]bool{}
 	for i, j := range jobs {
-		issues.Append(j.dup)
+		if j.dup != nil {
+			var read loader.Issues
+			read.Append(j.dup)
+			for _, e := range read {
+				reported[e.Error()] = true
+			}
+			issues.Append(j.dup)
+		}
+		if j.only {
+			// Only what the file's reading did not report already.
+			var more loader.Issues
+			more.Append(errs[i])
+			for _, e := range more {
+				if !reported[e.Error()] {
+					reported[e.Error()] = true
+					issues.Append(e)
+				}
+			}
+			continue
+		}
 		issues.Append(errs[i])
 		if compiled[i] != nil {
 			rules = append(rules, compiled[i])
 		}
 	}
 	return rules, issues.Err()
+}
+
+// compileForProblems compiles a rule of a file that has problems of its
+// own, for the problems of its expressions and templates; the rule is not
+// kept. A rule that read only in part may make the compiler fail in ways
+// the file's problems explain: a panic is taken for that, and not
+// reported.
+func (rs *Ruleset) compileForProblems(spec *loader.RuleSpec, data []byte, fix fixtureDir) (err error) {
+	defer func() {
+		if recover() != nil {
+			err = nil
+		}
+	}()
+	_, err = rs.compileRule(spec, data, fix, false)
+	return err
 }
 
 // parallel calls f(0) … f(n-1) on as many goroutines as there are cores.

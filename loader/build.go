@@ -408,11 +408,15 @@ func posAt(data []byte, off int) Pos {
 	return t.pos(min(off, len(data)))
 }
 
-// checkEncoding rejects byte order marks, UTF-16/32 and invalid UTF-8.
+// utf8BOM is the UTF-8 byte order mark, which a document may start with.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// checkEncoding rejects a second UTF-8 byte order mark (the first is
+// stripped before), UTF-16/32 and invalid UTF-8.
 func checkEncoding(file string, data []byte) *Error {
 	switch {
-	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
-		return &Error{File: file, Pos: Pos{1, 1}, Msg: "a UTF-8 byte order mark is not allowed; save the file as UTF-8 without BOM"}
+	case bytes.HasPrefix(data, utf8BOM):
+		return &Error{File: file, Pos: Pos{1, 1}, Msg: "a second UTF-8 byte order mark is not allowed"}
 	case bytes.HasPrefix(data, []byte{0x00, 0x00, 0xFE, 0xFF}), bytes.HasPrefix(data, []byte{0xFF, 0xFE, 0x00, 0x00}):
 		return &Error{File: file, Pos: Pos{1, 1}, Msg: "input looks like UTF-32; celint reads UTF-8 only"}
 	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}), bytes.HasPrefix(data, []byte{0xFF, 0xFE}):

@@ -266,6 +266,10 @@ func parse(name string, data []byte, opts Options) (*Document, *Error) {
 	if int64(len(data)) > opts.Limits.Bytes {
 		return nil, bytesLimitError(name, int64(len(data)), opts.Limits.Bytes)
 	}
+	// A UTF-8 byte order mark before the document is left out: positions
+	// are those of the document after it, the first line's columns
+	// counted without it.
+	data = bytes.TrimPrefix(data, utf8BOM)
 	if err := checkEncoding(name, data); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -523,7 +524,7 @@ func TestEncoding(t *testing.T) {
 		pos  string
 		msg  string
 	}{
-		{"utf-8 bom", "\xEF\xBB\xBF{}", "1:1", "a UTF-8 byte order mark is not allowed; save the file as UTF-8 without BOM"},
+		{"two utf-8 boms", "\xEF\xBB\xBF\xEF\xBB\xBF{}", "1:1", "a second UTF-8 byte order mark is not allowed"},
 		{"utf-16be bom", "\xFE\xFF\x00{\x00}", "1:1", "input looks like UTF-16; celint reads UTF-8 only"},
 		{"utf-16le bom", "\xFF\xFE{\x00}\x00", "1:1", "input looks like UTF-16; celint reads UTF-8 only"},
 		{"utf-16le no bom", "{\x00}\x00", "1:1", "input looks like UTF-16"},
@@ -615,7 +616,7 @@ func TestYAMLSyntaxErrors(t *testing.T) {
 		{"x: 1\ny: 2\n- 1\n", "3", "did not find expected key"},
 		{"x: 1\ny: 2\na: [1, 2\n", "3", "did not find expected ',' or ']'"},
 		{"x: 1\ny: 2\n\ta: 1\n", "2", "tab character"}, // yaml.v3 reports the scalar the tab continues
-		{"x: \"abc\n", "2", "unexpected end of stream"},
+		{"x: \"abc\n", "1:4", "unexpected end of stream"},
 		{"a: *nope\n", "1:4", "unknown anchor"},
 	} {
 		e := parseErr(t, "doc.yaml", c.src, DefaultOptions())
@@ -1283,6 +1284,66 @@ func TestMemberHinted(t *testing.T) {
 			if got != c.want || at != c.at || m != nil && m.Key() != c.name {
 				t.Errorf("%s: MemberHinted(%q, %d) in %s = %v at %d, want %v at %d", format, c.name, c.hint, c.obj.Pointer(), got, at, c.want, c.at)
 			}
+		}
+	}
+}
+
+// TestBOM: a UTF-8 byte order mark before a JSON or YAML document is left
+// out: the document reads as without it, every node at the same line:col,
+// the first line's columns counted without the mark.
+func TestBOM(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		pointers  map[string]string
+	}{
+		{"d.json", "{\"a\": 1,\n \"b\": [true, \"x\"]}\n", map[string]string{"": "1:1", "/a": "1:2", "/b": "2:2", "/b/1": "2:14"}},
+		{"d.yaml", "a: 1\nb:\n  - true\n  - x\n", map[string]string{"/a": "1:1", "/b": "2:1", "/b/1": "4:5"}},
+		{"d.yaml", "# c\n---\na: {b: 2}\n", map[string]string{"/a": "3:1", "/a/b": "3:5"}},
+		{"d.yml", "[1, 2]\n", map[string]string{"/1": "1:5"}},
+	} {
+		plain, err := Parse(tc.name, []byte(tc.src), DefaultOptions())
+		if err != nil {
+			t.Fatalf("%s %q: %v", tc.name, tc.src, err)
+		}
+		doc, err := Parse(tc.name, append([]byte("\xEF\xBB\xBF"), tc.src...), DefaultOptions())
+		if err != nil {
+			t.Errorf("%s %q with a BOM: %v", tc.name, tc.src, err)
+			continue
+		}
+		if !bytes.Equal(doc.JSON(), plain.JSON()) {
+			t.Errorf("%s with a BOM reads as %s, want %s", tc.name, doc.JSON(), plain.JSON())
+		}
+		for p, want := range tc.pointers {
+			start, _ := doc.Span(p)
+			was, _ := plain.Span(p)
+			if got := fmt.Sprintf("%d:%d", start.Line, start.Col); got != want || start != was {
+				t.Errorf("%s %q with a BOM: %q at %s, want %s", tc.name, tc.src, p, got, want)
+			}
+		}
+	}
+}
+
+// TestYAMLSyntaxErrorColumns: a YAML syntax error in a document or a rule
+// file is reported at the line:col of its fault, with what was expected
+// there: the second ':' of a line, the bracket or quote left open, the
+// first character of a line at the wrong indentation, a tab.
+func TestYAMLSyntaxErrorColumns(t *testing.T) {
+	for _, c := range []struct{ src, pos, msg string }{
+		{"rules: []\na: b: c\n", "2:5", "mapping values are not allowed in this context: a plain value cannot hold ': '"},
+		{"rules: []\na: 'x: y' b: c\n", "2:12", "mapping values are not allowed"},
+		{"rules: []\na: [1, 2\nb: 3\n", "2:4", "did not find expected ',' or ']': the flow sequence opened here is not closed with ']'"},
+		{"rules: []\na: {b: [1], c: 2\n", "2:4", "did not find expected ',' or '}': the flow mapping opened here is not closed with '}'"},
+		{"rules: []\na:\n  b: 1\n c: 2\n", "4:2", "did not find expected key: expected a key at the indentation of the mapping it is in"},
+		{"- a\n- b\nc: 1\n", "3:1", "did not find expected '-' indicator: expected a '-' item"},
+		{"rules: []\na: \"it's\nb: 1\n", "2:4", "found unexpected end of stream: the quoted string that starts here is not closed"},
+		{"rules: []\na: @x\n", "2:4", "found character that cannot start any token: '@' and '`' cannot start a plain value"},
+		{"rules: []\r\na: [1, 2\r\nb: 3\r\n", "2:4", "did not find expected ',' or ']': the flow sequence opened here"},
+	} {
+		e := parseErr(t, "doc.yaml", c.src, DefaultOptions())
+		wantErr(t, e, c.pos, c.msg)
+		_, err := ReadRuleFile("rules.yaml", []byte(c.src), RuleFileOptions{})
+		if err == nil || !strings.Contains(err.Error(), "rules.yaml:"+c.pos+": invalid YAML: "+c.msg) {
+			t.Errorf("rule file %q: %v, want %s: %s", c.src, err, c.pos, c.msg)
 		}
 	}
 }

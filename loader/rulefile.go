@@ -366,7 +366,10 @@ type RuleFileOptions struct {
 
 // ReadRuleFile parses a rule file. Syntax errors, unknown fields, wrong
 // types and missing or malformed required fields are reported together, as
-// Issues, each at its file:line:col.
+// Issues, each at its file:line:col. With issues, the rule file is
+// returned too when the file parsed, with the rules as far as they read,
+// so that the caller can report the problems of their expressions and
+// templates beside these; such rules are not to be used.
 func ReadRuleFile(name string, data []byte, opts RuleFileOptions) (*RuleFile, error) {
 	r, root, err := newReader(name, data, opts.Trees)
 	if err != nil {
@@ -386,7 +389,7 @@ func ReadRuleFile(name string, data []byte, opts RuleFileOptions) (*RuleFile, er
 		r.add(root.Pos, "a rule file needs a top-level 'rules' list")
 	}
 	if err := r.issues.Err(); err != nil {
-		return nil, err
+		return rf, err
 	}
 	return rf, nil
 }

@@ -382,7 +382,182 @@ func (c *yamlConv) yamlError(err error) *Error {
 	if errors.As(err, &te) && len(te.Errors) > 0 {
 		msg = strings.Join(te.Errors, "; ")
 	}
+	if pos.Line > 0 && pos.Col == 0 {
+		var hint string
+		pos, hint = yamlFault(c.data, pos.Line, msg)
+		if hint != "" {
+			msg += ": " + hint
+		}
+	}
 	return &Error{File: c.file, Pos: pos, Msg: "invalid YAML: " + msg}
+}
+
+// yamlFault finds, for a yaml.v3 syntax error reported on line (1-based)
+// with message msg, the line:col of the fault in data, and says what was
+// expected there. yaml.v3 gives only a line, and for some errors the line
+// where it gave up rather than that of the cause: an unclosed bracket or
+// quote is found by scanning back from there. Without a better place, the
+// column is that of the line's first character that is not a space.
+func yamlFault(data []byte, line int32, msg string) (Pos, string) {
+	// The line's offset and text; a line break is "\n", "\r\n" or "\r".
+	start, n := 0, int32(1)
+	for start < len(data) && n < line {
+		switch data[start] {
+		case '\n':
+			n++
+		case '\r':
+			if start+1 >= len(data) || data[start+1] != '\n' {
+				n++
+			}
+		}
+		start++
+	}
+	end := start
+	for end < len(data) && data[end] != '\n' && data[end] != '\r' {
+		end++
+	}
+	text := data[start:end]
+	first := len(text) - len(bytes.TrimLeft(text, " "))
+	at := func(off int) Pos { return posAt(data, off) }
+	here := at(start + first)
+	switch {
+	case msg == "mapping values are not allowed in this context":
+		// The ':' after a value that is already a plain scalar: the
+		// second ': ' of the line outside quotes.
+		seen := 0
+		for _, off := range mappingColons(text) {
+			seen++
+			if seen == 2 {
+				return at(start + off), "a plain value cannot hold ': '; quote the value, or start a nested mapping on a new line"
+			}
+		}
+		return here, "a plain value cannot hold ': '; quote the value, or start a nested mapping on a new line"
+	case msg == "did not find expected ',' or ']'" || msg == "did not find expected ',' or '}'":
+		open, close := byte('['), byte(']')
+		what := "flow sequence"
+		if strings.HasSuffix(msg, "'}'") {
+			open, close, what = '{', '}', "flow mapping"
+		}
+		if off := unclosed(data[:end], open, close); off >= 0 {
+			return at(off), fmt.Sprintf("the %s opened here is not closed with '%c', or an item lacks a ',' before it", what, close)
+		}
+		return here, fmt.Sprintf("expected ',' between the items or '%c' to end the %s", close, what)
+	case msg == "did not find expected key":
+		return here, "expected a key at the indentation of the mapping it is in; check the indentation of this line"
+	case msg == "did not find expected '-' indicator":
+		return here, "expected a '-' item at the indentation of the list above; check the indentation of this line"
+	case msg == "could not find expected ':'":
+		return here, "expected ':' after the key"
+	case msg == "did not find expected node content":
+		return here, "expected a value"
+	case strings.HasPrefix(msg, "found a tab character"):
+		if i := bytes.IndexByte(text, '\t'); i >= 0 {
+			return at(start + i), "indent with spaces, not tabs"
+		}
+		return here, "indent with spaces, not tabs"
+	case msg == "found unexpected end of stream" || strings.HasPrefix(msg, "found unexpected end of stream"):
+		if off := unclosedQuote(data); off >= 0 {
+			return at(off), "the quoted string that starts here is not closed"
+		}
+		return here, ""
+	case msg == "found character that cannot start any token":
+		if i := bytes.IndexAny(text[first:], "@`"); i >= 0 {
+			return at(start + first + i), "'@' and '`' cannot start a plain value; quote it"
+		}
+		return here, "quote the value"
+	}
+	return here, ""
+}
+
+// mappingColons returns the offsets in line of the ':' that end a key
+// (followed by a space or the end of the line), outside quotes.
+func mappingColons(line []byte) []int {
+	var out []int
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		ch := line[i]
+		switch {
+		case quote != 0:
+			if ch == quote {
+				quote = 0
+			}
+		case ch == '"' || ch == '\'':
+			if i == 0 || line[i-1] == ' ' || line[i-1] == '[' || line[i-1] == '{' || line[i-1] == ',' {
+				quote = ch
+			}
+		case ch == '#' && (i == 0 || line[i-1] == ' '):
+			return out
+		case ch == ':' && (i+1 == len(line) || line[i+1] == ' '):
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// unclosed returns the offset of the last open bracket in data that no
+// close bracket matches, outside quotes and comments, or -1.
+func unclosed(data []byte, open, close byte) int {
+	var stack []int
+	var quote byte
+	for i := 0; i < len(data); i++ {
+		ch := data[i]
+		switch {
+		case quote != 0:
+			if ch == quote {
+				quote = 0
+			} else if ch == '\\' && quote == '"' {
+				i++
+			}
+		case ch == '"' || ch == '\'':
+			quote = ch
+		case ch == '#' && (i == 0 || data[i-1] == ' ' || data[i-1] == '\n'):
+			for i < len(data) && data[i] != '\n' {
+				i++
+			}
+		case ch == open:
+			stack = append(stack, i)
+		case ch == close && len(stack) > 0:
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if len(stack) == 0 {
+		return -1
+	}
+	return stack[len(stack)-1]
+}
+
+// unclosedQuote returns the offset of the quote that opens a quoted
+// scalar not closed before the end of data, or -1. Quotes are taken as
+// opening only where a value or key starts (after a space, '[', '{', ',',
+// ':' or at the start of a line), as in "don't" a quote opens nothing.
+func unclosedQuote(data []byte) int {
+	var quote byte
+	open := -1
+	for i := 0; i < len(data); i++ {
+		ch := data[i]
+		switch {
+		case quote != 0:
+			if ch == '\\' && quote == '"' {
+				i++
+			} else if ch == quote {
+				if quote == '\'' && i+1 < len(data) && data[i+1] == '\'' {
+					i++
+					continue
+				}
+				quote = 0
+			}
+		case ch == '#' && (i == 0 || data[i-1] == ' ' || data[i-1] == '\n'):
+			for i < len(data) && data[i] != '\n' {
+				i++
+			}
+		case (ch == '"' || ch == '\'') && (i == 0 || strings.IndexByte(" \n[{,:-", data[i-1]) >= 0):
+			quote, open = ch, i
+		}
+	}
+	if quote == 0 {
+		return -1
+	}
+	return open
 }
 
 // yamlOnlyBreaks are the characters yaml.v3 counts as line breaks (as YAML

@@ -541,6 +541,7 @@ func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, 
 	// The chosen ruleset, then every other ruleset (by name) that accepts
 	// the document: house rules of their own run beside the description's.
 	res.rss = append([]*engine.Ruleset{rs}, cat.Companions(doc, rs)...)
+	ff.knownRules(res.rss)
 	for _, r := range res.rss {
 		ds, err := r.Lint(ctx, doc, opts)
 		if err != nil {
@@ -549,6 +550,9 @@ func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, 
 			return res
 		}
 		res.diags = append(res.diags, ds...)
+	}
+	if in.rules.hide != nil {
+		in.rules.hide.Checked(file)
 	}
 	res.diags = append(res.diags, ff.own()...)
 	engine.SortDiagnostics(res.diags)

@@ -293,7 +293,7 @@ func runDocs(args []string, stdout, stderr io.Writer) (int, error) {
 	var out string
 	fset := newFlagSet("docs", "docs [--spec TAG] [--rules DIR] [--out DIR]", stdout)
 	f.register(fset.FlagSet)
-	fset.StringVar(&out, "out", "docs/rules", "write the pages under `DIR`")
+	fset.StringVar(&out, "out", "docs/rules", "write the pages under `DIR`; a page an earlier run listed in its manifest (.celint-pages beside the ruleset's index) and no longer writes is removed, nothing else")
 	rest, err := parseFlags(fset, args)
 	if err != nil {
 		return exitError, err

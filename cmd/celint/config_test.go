@@ -102,7 +102,7 @@ func TestSuppressions(t *testing.T) {
 
 // TestBaseline: --write-baseline records the findings; --baseline hides
 // them even when lines move, reports new ones, and says what it hid and
-// what is gone.
+// what is gone of the files it checked.
 func TestBaseline(t *testing.T) {
 	dir := project(t)
 	code, _, errOut := runCLI(t, "check", "--no-config", "--write-baseline", "base.json", ".")
@@ -125,8 +125,46 @@ func TestBaseline(t *testing.T) {
 	if !strings.Contains(errOut, "baseline base.json: 2 findings hidden, 1 recorded finding is gone") {
 		t.Errorf("summary: %s", errOut)
 	}
+	// Only the files checked count: a run over some of the files has none
+	// of the others' findings gone.
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"server.yaml"}, "1 finding hidden, 0 recorded findings are gone"},
+		{[]string{"gen/v.yaml"}, "0 findings hidden, 1 recorded finding is gone"},
+		{[]string{"legacy", "server.yaml"}, "2 findings hidden, 0 recorded findings are gone"},
+		{[]string{"new.yaml"}, "0 findings hidden, 0 recorded findings are gone"},
+		{[]string{"missing.yaml"}, "0 findings hidden, 0 recorded findings are gone"},
+	} {
+		args := append([]string{"check", "--no-config", "--baseline", "base.json"}, tc.args...)
+		if _, _, errOut := runCLI(t, args...); !strings.Contains(errOut, "baseline base.json: "+tc.want) {
+			t.Errorf("%q: %s; want %q", tc.args, errOut, tc.want)
+		}
+	}
 	write(t, dir, "bad.json", `{"version": 2, "findings": []}`)
 	if code, _, errOut := runCLI(t, "check", "--no-config", "--baseline", "bad.json", "server.yaml"); code != exitError || !strings.Contains(errOut, "bad.json:1:13: unknown baseline version 2") {
 		t.Errorf("bad baseline: exit %d %s", code, errOut)
+	}
+}
+
+// TestSuppressionUnknownRule: a suppression comment naming an id that no
+// loaded rule has says so and suggests the nearest loaded ones; an id of a
+// loaded rule that reports nothing is said to report nothing.
+func TestSuppressionUnknownRule(t *testing.T) {
+	dir := project(t)
+	src, _ := os.ReadFile("server.yaml")
+	for _, tc := range []struct{ comment, want string }{
+		{"# celint-disable-next-line mcpdesc.tools.schma", "celint-disable-next-line names mcpdesc.tools.schma, which no loaded rule has (did you mean mcpdesc.tools.schema?)"},
+		{"# celint-disable-file mcpdesc.tools.schema/nope", "celint-disable-file names mcpdesc.tools.schema/nope, which no loaded rule has"},
+		{"# celint-disable-next-line acme.zzz, mcpdesc.tools.schema", "celint-disable-next-line names acme.zzz, which no loaded rule has; and mcpdesc.tools.schema, which reports nothing on line 3"},
+		{"# celint-disable-next-line mcpdesc.tools.schema", "celint-disable-next-line names mcpdesc.tools.schema, which reports nothing on line 3"},
+		{"# celint-disable-file celint.suppression", "celint-disable-file names celint.suppression, which reports nothing in this file"},
+	} {
+		write(t, dir, "server.yaml", "# a comment\n"+tc.comment+"\n"+string(src))
+		_, out, _ := runCLI(t, "check", "--no-config", "server.yaml")
+		if !strings.Contains(out, tc.want) {
+			t.Errorf("%s: want %q in\n%s", tc.comment, tc.want, out)
+		}
 	}
 }

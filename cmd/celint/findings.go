@@ -196,3 +196,41 @@ func endBaseline(r *findingRules, write, read string, stderr io.Writer) error {
 	}
 	return nil
 }
+
+// knownRules tells the file's suppression comments which rules were
+// loaded for it: those of rss and celint's own (celint.input,
+// celint.suppression), each by its id and by "id/code" for its codes and
+// their aliases.
+func (f *fileFindings) knownRules(rss []*engine.Ruleset) {
+	if f.sup == nil {
+		return
+	}
+	names := map[string]bool{}
+	var list []string
+	add := func(n string) {
+		if !names[n] {
+			names[n] = true
+			list = append(list, n)
+		}
+	}
+	for _, id := range []string{inputRuleID, suppressionRule} {
+		add(id)
+	}
+	for _, rs := range rss {
+		for _, r := range rs.Rules {
+			add(r.ID)
+			for _, c := range r.Codes {
+				if c.Name != "" {
+					add(r.ID + "/" + c.Name)
+				}
+				for _, a := range c.Aliases {
+					add(r.ID + "/" + a)
+				}
+			}
+		}
+	}
+	f.sup.Known(func(rule string) bool {
+		id, _, _ := strings.Cut(rule, "/")
+		return names[rule] || (id == inputRuleID || id == suppressionRule)
+	}, func(rule string) []string { return nearest(rule, list) })
+}

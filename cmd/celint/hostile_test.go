@@ -58,7 +58,7 @@ func hostileCases() []hostileCase {
 			}
 		}, want: []string{"limit of 16777216 bytes", "--max-bytes"}},
 		{name: "invalid UTF-8", file: "badutf8.json", data: bytesOf([]byte("{\"mcpdesc\": \"0.9.0\",\n \"x\": \"\xff\xfe\"}")), want: []string{"UTF-8"}, line: 2},
-		{name: "UTF-8 BOM", file: "bom.json", data: bytesOf(append([]byte{0xEF, 0xBB, 0xBF}, `{"mcpdesc": "0.9.0"}`...)), want: []string{"byte order mark"}, line: 1},
+		{name: "two UTF-8 BOMs", file: "bom.json", data: bytesOf(append([]byte{0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF}, `{"mcpdesc": "0.9.0"}`...)), want: []string{"byte order mark"}, line: 1},
 		{name: "UTF-16", file: "utf16.json", data: bytesOf([]byte{0xFF, 0xFE, '{', 0, '}', 0}), want: []string{"UTF-16"}, line: 1},
 		{name: "duplicate JSON keys", file: "dup.json", data: bytesOf([]byte("{\"mcpdesc\": \"0.9.0\",\n \"info\": {}, \"info\": {}}")), want: []string{"duplicate", "info"}, line: 2},
 		{name: "NaN literal", file: "nan.json", data: bytesOf([]byte(`{"mcpdesc": "0.9.0", "x": NaN}`)), want: []string{"NaN"}, line: 1},
@@ -533,5 +533,37 @@ func TestBaselineBeyondMaxDiagnostics(t *testing.T) {
 	code, out, errOut := runCLI(t, "check", "--max-diagnostics", "5", "--baseline", base, p)
 	if code != exitOK || out != "✔ no problems in 1 file with mcpdesc@v0.9.0-rc.3\n" || !strings.Contains(errOut, "1801 findings hidden, 0 recorded findings are gone") {
 		t.Errorf("read: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestBOMDocuments: a YAML or JSON description that starts with a UTF-8
+// byte order mark is checked as without it, its findings at the same
+// line:col.
+func TestBOMDocuments(t *testing.T) {
+	dir := project(t)
+	src, _ := os.ReadFile("server.yaml")
+	_, asJSON, _ := runCLI(t, "check", "--no-config", "--format", "json", "server.yaml")
+	if !strings.Contains(asJSON, `"line": 58`) {
+		t.Fatalf("the example's finding moved:\n%s", asJSON)
+	}
+	doc := strings.ReplaceAll(cleanDoc, "\n", "")
+	for _, tc := range []struct{ name, text string }{
+		{"bom.yaml", string(src)},
+		{"plain.yaml", string(src)},
+		{"bom.json", doc},
+		{"plain.json", doc},
+	} {
+		text := tc.text
+		if strings.HasPrefix(tc.name, "bom") {
+			text = "\uFEFF" + text
+		}
+		write(t, dir, tc.name, text)
+	}
+	for _, pair := range [][2]string{{"bom.yaml", "plain.yaml"}, {"bom.json", "plain.json"}} {
+		code1, out1, errOut1 := runCLI(t, "check", "--no-config", pair[0])
+		code2, out2, _ := runCLI(t, "check", "--no-config", pair[1])
+		if code1 != code2 || strings.ReplaceAll(out1, pair[0], pair[1]) != out2 {
+			t.Errorf("%s: exit %d, %s\n%s\nwant as %s: exit %d\n%s", pair[0], code1, errOut1, out1, pair[1], code2, out2)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -161,10 +162,11 @@ func (r *reports) abort() {
 // writable as a regular file (outfile.Check: a named pipe, a device, a
 // socket, a folder or a symbolic link is refused), none may be
 // written twice, and none may overwrite an input of the run: the --baseline
-// file, the config file, or a document named on the command line. It
-// returns files without the documents found by walking a folder or
-// expanding a glob that the run writes or reads as its baseline: those are
-// not checked.
+// file, the config file, or a document named on the command line or found
+// by walking a folder or expanding a glob. A file found by a walk or a
+// glob that holds what celint writes (a JSON or SARIF report, a baseline:
+// see [celintOutput]) may be written over: it is left out of the files
+// returned, as is the --baseline file, and not checked.
 func claimOutputs(files []string, walked map[string]bool, outs []output, writeBase, readBase, configFile string) ([]string, error) {
 	type target struct{ flag, path string }
 	var targets []target
@@ -200,7 +202,7 @@ func claimOutputs(files []string, walked map[string]bool, outs []output, writeBa
 		drop := sameFile(file, readBase) // never a document to check
 		for _, t := range targets {
 			if overwrites(t.path, file) {
-				if !walked[file] {
+				if !walked[file] || !celintOutput(file) {
 					return nil, &usageError{command: "check", msg: fmt.Sprintf("%s %s: that is %s, a document this run checks; choose another path", t.flag, t.path, file)}
 				}
 				drop = true
@@ -211,6 +213,32 @@ func claimOutputs(files []string, walked map[string]bool, outs []output, writeBa
 		}
 	}
 	return out, nil
+}
+
+// celintOutput reports whether file holds what a run of celint writes to a
+// file: a JSON object with the members of a JSON report ("tool" and
+// "diagnostics"), of a baseline ("version" and "findings") or of a SARIF
+// log ("version" and "runs"). Anything else, such as a description, is an
+// input that a run must not write over.
+func celintOutput(file string) bool {
+	f, err := os.Open(file)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var top map[string]json.RawMessage
+	if json.NewDecoder(io.LimitReader(f, 64<<20)).Decode(&top) != nil {
+		return false
+	}
+	has := func(names ...string) bool {
+		for _, n := range names {
+			if _, ok := top[n]; !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return has("tool", "diagnostics") || has("version", "findings") || has("version", "runs")
 }
 
 // overwrites reports whether writing target, which replaces what is at that

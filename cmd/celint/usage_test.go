@@ -370,6 +370,26 @@ func TestHouseRulesetBeside(t *testing.T) {
 				t.Errorf("%s %v: want both rulesets' findings\n%s%s", tag, extra, out, errOut)
 			}
 		}
+		// The description's ruleset is chosen, the house one beside it,
+		// and each output says both ran; a package.json is no description.
+		for _, tc := range []struct{ format, want string }{
+			{"text", "server.yaml  mcpdesc@v0.9.0-rc.3, house@" + tag + "\n"},
+			{"json", "\"rulesets\": [\n        \"mcpdesc@v0.9.0-rc.3\",\n        \"house@" + tag + "\"\n      ]"},
+			{"sarif", "house@" + tag},
+		} {
+			_, out, errOut := runCLI(t, "check", "--no-config", "--rules", house, "--format", tc.format, doc)
+			if !strings.Contains(out, tc.want) || tc.format == "sarif" && !strings.Contains(out, "mcpdesc@v0.9.0-rc.3") {
+				t.Errorf("%s %s: want %q in\n%s%s", tag, tc.format, tc.want, out, errOut)
+			}
+		}
+		code, out, errOut := runCLI(t, "check", "--no-config", "--rules", house, pkg, doc)
+		if code != exitError || !strings.Contains(out, "package.json") || !strings.Contains(out, "celint.input") || strings.Contains(errOut, "declares no accepts") {
+			t.Errorf("%s: package.json named: exit %d, want an input error, not a lint\n%s%s", tag, code, out, errOut)
+		}
+		code, out, errOut = runCLI(t, "check", "--no-config", "--rules", house, dir+"/*.json")
+		if !strings.Contains(errOut, "skipped") || strings.Contains(out, "house.tools") {
+			t.Errorf("%s: package.json found by a glob: exit %d, want it skipped\n%s%s", tag, code, out, errOut)
+		}
 	}
 }
 

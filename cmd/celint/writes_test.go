@@ -213,6 +213,10 @@ func TestOutputIsInput(t *testing.T) {
 	if err := os.Link("server.yaml", "hard.yaml"); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Symlink("server.yaml", "link.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	legacy, _ := os.ReadFile("legacy/old.yaml")
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -225,6 +229,14 @@ func TestOutputIsInput(t *testing.T) {
 		{[]string{"--baseline", "base.json", "--output", "json=base.json", "server.yaml"}, "--output base.json: that is the --baseline file, an input of this run"},
 		{[]string{"--config", "my.yaml", "--output", "sarif=my.yaml", "server.yaml"}, "--output my.yaml: that is the config file, an input of this run"},
 		{[]string{"--write-baseline", "b.json", "--output", "json=b.json", "server.yaml"}, "--output b.json and --write-baseline b.json write the same file"},
+		// A description found by walking a folder or expanding a glob.
+		{[]string{"--write-baseline", "legacy/old.yaml", "legacy"}, "--write-baseline legacy/old.yaml: that is legacy/old.yaml, a document this run checks"},
+		{[]string{"--output", "json=legacy/old.yaml", "."}, "--output legacy/old.yaml: that is legacy/old.yaml, a document this run checks"},
+		{[]string{"--output", "json=gen/v.yaml", "gen/*.yaml"}, "--output gen/v.yaml: that is gen/v.yaml, a document this run checks"},
+		{[]string{"--write-baseline", "gen/v.yaml", "**/*.yaml"}, "--write-baseline gen/v.yaml: that is gen/v.yaml, a document this run checks"},
+		// A symbolic link to an input is refused, never written through.
+		{[]string{"--output", "json=link.yaml", "server.yaml"}, "link.yaml: cannot write over a symbolic link"},
+		{[]string{"--write-baseline", "link.yaml", "server.yaml"}, "link.yaml: cannot write over a symbolic link"},
 	} {
 		args := append([]string{"check"}, tc.args...)
 		if !strings.Contains(strings.Join(args, " "), "--config") {
@@ -235,7 +247,7 @@ func TestOutputIsInput(t *testing.T) {
 			t.Errorf("%q: exit %d, linted %v, stderr %q; want exit 2 before linting and %q", tc.args, code, linted, errOut, tc.want)
 		}
 	}
-	for name, want := range map[string][]byte{"server.yaml": src, "base.json": []byte(`{"version": 1, "findings": []}`), "my.yaml": []byte("rules: {}\n")} {
+	for name, want := range map[string][]byte{"server.yaml": src, "legacy/old.yaml": legacy, "gen/v.yaml": legacy, "base.json": []byte(`{"version": 1, "findings": []}`), "my.yaml": []byte("rules: {}\n")} {
 		if data, _ := os.ReadFile(name); !bytes.Equal(data, want) {
 			t.Errorf("%s was changed:\n%s", name, data)
 		}
@@ -245,7 +257,7 @@ func TestOutputIsInput(t *testing.T) {
 	}
 	// Walked: the report from the run before is not a document to check.
 	for i := 0; i < 2; i++ {
-		code, _, errOut := runCLI(t, "check", "--no-config", "--ignore", "hard.yaml", "--output", "json=report.json", ".")
+		code, _, errOut := runCLI(t, "check", "--no-config", "--ignore", "hard.yaml", "--ignore", "link.yaml", "--output", "json=report.json", ".")
 		if code != exitFindings || strings.Contains(errOut, "report.json") {
 			t.Errorf("run %d over a folder holding its report: exit %d, %s", i+1, code, errOut)
 		}

@@ -690,16 +690,17 @@ func (b *Baseline) Apply(ds []engine.Diagnostic, dir string) Result {
 // the run has more of a key than recorded follows the order Hide is asked,
 // not document order as in Apply. A Filter is safe for concurrent use.
 type Filter struct {
-	dir    string
-	mu     sync.Mutex
-	left   map[Key]int // what each key may still hide
-	hidden int
+	dir     string
+	mu      sync.Mutex
+	left    map[Key]int // what each key may still hide
+	hidden  int
+	checked map[string]bool // the files checked, as keys name them
 }
 
 // Filter returns a filter of the findings of b, with files relative to dir
 // as for KeyOf. A nil baseline hides nothing.
 func (b *Baseline) Filter(dir string) *Filter {
-	f := &Filter{dir: dir, left: map[Key]int{}}
+	f := &Filter{dir: dir, left: map[Key]int{}, checked: map[string]bool{}}
 	if b != nil {
 		for k, r := range b.records {
 			f.left[k] = r.count
@@ -725,13 +726,25 @@ func (f *Filter) Hide(d engine.Diagnostic) bool {
 	return false
 }
 
-// Result says what the filter did so far, as Apply does (without Kept).
+// Checked tells the filter that file was checked in full: the findings
+// the baseline records for it that the run did not have are gone. Only the
+// recorded findings of checked files count as gone: those of a file the
+// run did not check (not named, skipped, or unreadable) are not.
+func (f *Filter) Checked(file string) {
+	k := relFile(file, f.dir)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.checked[k] = true
+}
+
+// Result says what the filter did so far, as Apply does (without Kept),
+// with Gone and GoneKeys counting only the files named to Checked.
 func (f *Filter) Result() Result {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	res := Result{Hidden: f.hidden}
 	for k, n := range f.left {
-		if n > 0 {
+		if n > 0 && f.checked[k.File] {
 			res.Gone = min(res.Gone, math.MaxInt-n) + n // saturate: counts come from the file
 			res.GoneKeys = append(res.GoneKeys, k)
 		}

@@ -679,6 +679,7 @@ func TestFilter(t *testing.T) {
 	}
 	res := b.Apply(run, ".")
 	f := b.Filter(".")
+	f.Checked("a.yaml")
 	var kept []engine.Diagnostic
 	for _, d := range run {
 		if !f.Hide(d) {
@@ -698,6 +699,20 @@ func TestFilter(t *testing.T) {
 	}
 	if !slices.Equal(hidden, []string{"c", "a"}) {
 		t.Errorf("hidden %q, want the first two asked about", hidden)
+	}
+	// Only the files checked have findings gone.
+	b = roundTrip(t, New(append(recorded, diag("b.yaml", "r", "", "/x", 1, "x")), "."))
+	for _, tc := range []struct {
+		checked []string
+		gone    int
+	}{{nil, 0}, {[]string{"a.yaml"}, 4}, {[]string{"b.yaml"}, 1}, {[]string{"./a.yaml", "b.yaml"}, 5}} {
+		f := b.Filter(".")
+		for _, c := range tc.checked {
+			f.Checked(c)
+		}
+		if got := f.Result(); got.Gone != tc.gone || len(got.GoneKeys) > tc.gone {
+			t.Errorf("checked %q: gone %d %v, want %d", tc.checked, got.Gone, got.GoneKeys, tc.gone)
+		}
 	}
 	if (*Baseline)(nil).Filter(".").Hide(run[0]) {
 		t.Error("a nil baseline's filter hid a finding")

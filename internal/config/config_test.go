@@ -174,7 +174,7 @@ extends: missing.yaml
 		}
 	}
 	bad := write(t, dir, "bad/.celint.yaml", "rules: [a\n")
-	if _, err := Load(bad); err == nil || !strings.Contains(err.Error(), ".celint.yaml:2: invalid YAML") {
+	if _, err := Load(bad); err == nil || !strings.Contains(err.Error(), ".celint.yaml:1:8: invalid YAML: did not find expected ',' or ']': the flow sequence opened here is not closed") {
 		t.Errorf("YAML syntax error: %v", err)
 	}
 }

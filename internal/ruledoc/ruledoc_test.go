@@ -367,21 +367,28 @@ func TestText(t *testing.T) {
 	}
 }
 
+// TestWriteAll: the pages and the index are written at the published
+// layout with a manifest listing them; a page an earlier run listed in its
+// manifest and no longer writes is removed, and nothing else is: not a
+// page written by hand at a rule page's place, nor a file beside the pages.
 func TestWriteAll(t *testing.T) {
 	rs := seedRuleset(t)
 	dir := t.TempDir()
-	// A page of an earlier run for a rule that is gone, and a file of
-	// someone else's beside the pages: the first is removed, the second
-	// kept.
 	stale := filepath.Join(dir, "0.9.0-rc.3", "mcpdesc", "old-rule", "index.md")
+	manual := filepath.Join(dir, "0.9.0-rc.3", "mcpdesc", "guide", "index.md")
 	mine := filepath.Join(dir, "0.9.0-rc.3", "mcpdesc", "notes.md")
-	for _, f := range []string{stale, mine} {
+	manifest := filepath.Join(dir, "0.9.0-rc.3", "mcpdesc", ManifestFile)
+	for _, f := range []string{stale, manual, mine} {
 		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// The manifest of an earlier run, with lines that name no page.
+	if err := os.WriteFile(manifest, []byte("mcpdesc/old-rule/index.md\n../../x/index.md\nmcpdesc/notes.md\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	paths, err := WriteAll(rs, dir)
 	if err != nil {
@@ -424,8 +431,15 @@ func TestWriteAll(t *testing.T) {
 	if _, err := os.Stat(filepath.Dir(stale)); !os.IsNotExist(err) {
 		t.Errorf("the stale page's folder is still there: %v", err)
 	}
-	if _, err := os.Stat(mine); err != nil {
-		t.Errorf("a file that is not a page was removed: %v", err)
+	for _, f := range []string{mine, manual} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("a page or file this command did not write was removed: %v", err)
+		}
+	}
+	list, err := os.ReadFile(manifest)
+	if err != nil || !strings.HasPrefix(string(list), "mcpdesc/") || !strings.HasSuffix(string(list), "\nmcpdesc/index.md\n") ||
+		strings.Count(string(list), "\n") != len(paths) || strings.Contains(string(list), "old-rule") {
+		t.Errorf("manifest: %v\n%s", err, list)
 	}
 	bad := *rs
 	bad.Tag = "../x"

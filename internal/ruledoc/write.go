@@ -18,17 +18,24 @@ import (
 // IndexFile is the name of the page listing a ruleset's rules.
 const IndexFile = "index.md"
 
+// ManifestFile is the name of the file, in a ruleset's index folder
+// (dir/<tag without v>/<ruleset name>/), that lists the pages WriteAll
+// wrote there, one path a line, relative to the tag's folder.
+const ManifestFile = ".celint-pages"
+
 // WriteAll writes the page of every rule of rs at its published place,
 // dir/<tag without v>/<owner>/<slug>/index.md (see PagePath), and an index
 // page listing them (id, level, surface, title) at
-// dir/<tag without v>/<ruleset name>/index.md. Pages of earlier runs that
-// it no longer writes (a rule removed or renamed) are removed: the
-// index.md files two folders below the tag's folder, and the folders they
-// leave empty. It returns the paths written: the rule pages in rule id
-// order, then the index. Every page is rendered before anything is
-// written, so that a rule that cannot be documented leaves no partial
-// output. Each page is written as a new regular file (package outfile): a
-// symbolic link at its path is an error, never followed.
+// dir/<tag without v>/<ruleset name>/index.md, and lists what it wrote in
+// the manifest beside the index (ManifestFile). The pages the manifest of
+// an earlier run lists that this run no longer writes (a rule removed or
+// renamed) are removed, and the folders they leave empty; nothing else
+// under dir is removed, so pages written by hand or by another tool stay.
+// It returns the paths written: the rule pages in rule id order, then the
+// index. Every page is rendered before anything is written, so that a rule
+// that cannot be documented leaves no partial output. Each page is written
+// as a new regular file (package outfile): a symbolic link at its path is
+// an error, never followed.
 func WriteAll(rs *engine.Ruleset, dir string) ([]string, error) {
 	if rs == nil {
 		return nil, errors.New("ruledoc: nil ruleset")
@@ -40,7 +47,7 @@ func WriteAll(rs *engine.Ruleset, dir string) ([]string, error) {
 		}
 	}
 	type file struct {
-		path string
+		rel  string // relative to the tag's folder, with slashes
 		data []byte
 	}
 	var files []file
@@ -57,60 +64,77 @@ func WriteAll(rs *engine.Ruleset, dir string) ([]string, error) {
 			issues.Append(err)
 			continue
 		}
-		files = append(files, file{filepath.Join(dir, filepath.FromSlash(rel)), data})
+		files = append(files, file{strings.Join(parts[1:], "/"), data})
 	}
 	if err := issues.Err(); err != nil {
 		return nil, err
 	}
-	files = append(files, file{filepath.Join(dir, tag, rs.Name, IndexFile), Index(rs)})
+	files = append(files, file{rs.Name + "/" + IndexFile, Index(rs)})
+	tagDir := filepath.Join(dir, tag)
+	manifest := filepath.Join(tagDir, rs.Name, ManifestFile)
+	before := readManifest(manifest)
 	written := map[string]bool{}
 	var paths []string
+	var list bytes.Buffer
 	for _, f := range files {
-		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+		path := filepath.Join(tagDir, filepath.FromSlash(f.rel))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return paths, err
 		}
-		if err := outfile.WriteFile(f.path, f.data); err != nil {
+		if err := outfile.WriteFile(path, f.data); err != nil {
 			return paths, err
 		}
-		written[f.path] = true
-		paths = append(paths, f.path)
+		written[f.rel] = true
+		paths = append(paths, path)
+		list.WriteString(f.rel + "\n")
 	}
-	return paths, removeStale(filepath.Join(dir, tag), rs, written)
+	if err := outfile.WriteFile(manifest, list.Bytes()); err != nil {
+		return paths, err
+	}
+	return paths, removeStale(tagDir, before, written)
 }
 
-// removeStale removes the pages of the tag folder's owners that this run
-// did not write: <tag folder>/<owner>/<slug>/index.md, for the owners of
-// rs's rules, then the folders left empty. Nothing else is touched.
-func removeStale(tagDir string, rs *engine.Ruleset, written map[string]bool) error {
-	owners := map[string]bool{rs.Name: true}
-	for _, r := range rs.Rules {
-		owners[strings.Split(PagePath(rs, r), "/")[1]] = true
+// readManifest returns the pages a manifest lists: the lines that name a
+// page WriteAll writes (<owner>/<slug>/index.md or <name>/index.md, of
+// safe names); other lines are ignored. A missing manifest lists nothing.
+func readManifest(path string) []string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
 	}
-	for owner := range owners {
-		if !safeName(owner) {
+	var pages []string
+	for _, line := range strings.Split(string(data), "\n") {
+		parts := strings.Split(line, "/")
+		if len(parts) < 2 || len(parts) > 3 || parts[len(parts)-1] != IndexFile {
 			continue
 		}
-		ownerDir := filepath.Join(tagDir, owner)
-		entries, err := os.ReadDir(ownerDir)
-		if err != nil {
+		ok := true
+		for _, p := range parts[:len(parts)-1] {
+			ok = ok && safeName(p)
+		}
+		if ok {
+			pages = append(pages, line)
+		}
+	}
+	return pages
+}
+
+// removeStale removes the pages of before, relative to tagDir, that this
+// run did not write, when they are regular files, then the folders they
+// leave empty. Nothing else is touched.
+func removeStale(tagDir string, before []string, written map[string]bool) error {
+	for _, rel := range before {
+		if written[rel] {
 			continue
 		}
-		for _, e := range entries {
-			if !e.IsDir() {
-				continue
-			}
-			page := filepath.Join(ownerDir, e.Name(), IndexFile)
-			if written[page] {
-				continue
-			}
-			if st, err := os.Lstat(page); err != nil || !st.Mode().IsRegular() {
-				continue
-			}
-			if err := os.Remove(page); err != nil {
-				return err
-			}
-			_ = os.Remove(filepath.Join(ownerDir, e.Name())) // only when empty
+		page := filepath.Join(tagDir, filepath.FromSlash(rel))
+		if st, err := os.Lstat(page); err != nil || !st.Mode().IsRegular() {
+			continue
 		}
+		if err := os.Remove(page); err != nil {
+			return err
+		}
+		_ = os.Remove(filepath.Dir(page)) // only when empty
 	}
 	return nil
 }

@@ -367,6 +367,18 @@ type Matcher struct {
 	rules []map[string]int
 	// file are the rules of the celint-disable-file directives.
 	file map[string]*fileRule
+	// known and suggest are set by Known.
+	known   func(rule string) bool
+	suggest func(rule string) []string
+}
+
+// Known tells the matcher which rules the run has loaded: known reports
+// whether a rule id, or an "id/code", names one of them, and suggest
+// returns the names nearest to one that does not. Unused then says of a
+// name no loaded rule has just that, with the nearest names, rather than
+// that it reports nothing.
+func (m *Matcher) Known(known func(rule string) bool, suggest func(rule string) []string) {
+	m.known, m.suggest = known, suggest
 }
 
 // fileRule is a rule named by celint-disable-file directives: where each
@@ -449,26 +461,47 @@ func (m *Matcher) Suppressed(d engine.Diagnostic) bool {
 // Unused returns one warning per directive with rules that suppressed
 // nothing, in directive order: rule id "celint.suppression", code
 // "unused", at the directive's position, naming the first of those rules
-// and how many more there are.
+// and how many more there are. Once Known was called, the names that no
+// loaded rule has are said to be that, with the nearest names of loaded
+// rules, before those that report nothing.
 func (m *Matcher) Unused() []engine.Diagnostic {
 	var out []engine.Diagnostic
 	for i, dir := range m.dirs {
-		var unused []string
+		var unused, unknown []string
 		for j, r := range dir.Rules {
-			if !m.used[i][j] {
+			switch {
+			case m.used[i][j]:
+			case m.known != nil && !m.known(r):
+				unknown = append(unknown, r)
+			default:
 				unused = append(unused, r)
 			}
 		}
-		if unused == nil {
+		if unused == nil && unknown == nil {
 			continue
 		}
 		where := "in this file"
 		if !dir.File {
 			where = fmt.Sprintf("on line %d", dir.Line+1)
 		}
+		var parts []string
+		if unknown != nil {
+			var near []string
+			if m.suggest != nil {
+				near = m.suggest(unknown[0])
+			}
+			msg := fmt.Sprintf("%s, which no loaded rule has", listed(unknown))
+			if len(near) > 0 {
+				msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(near, " or "))
+			}
+			parts = append(parts, msg)
+		}
+		if unused != nil {
+			parts = append(parts, fmt.Sprintf("%s, which %s nothing %s", listed(unused), plural(len(unused), "reports", "report"), where))
+		}
 		out = append(out, engine.Diagnostic{
 			File: m.name, RuleID: ruleID, Code: "unused", Severity: engine.Warning,
-			Message: fmt.Sprintf("%s names %s, which %s nothing %s", dir.word(), listed(unused), plural(len(unused), "reports", "report"), where),
+			Message: fmt.Sprintf("%s names %s", dir.word(), strings.Join(parts, "; and ")),
 			Line:    dir.Line, Column: dir.Col, EndLine: dir.Line, EndColumn: dir.endCol(),
 		})
 	}
