@@ -695,5 +695,10 @@ func (p *jsonParser) readNumber() (any, *Error) {
 	if f, ok := shortDecimal(lex); ok {
 		return normFloat(f), nil
 	}
+	// The position is counted only for an error: counting it from the
+	// start of the data for every literal would make reading quadratic.
+	if f, ok := readFloat(string(lex)); ok && exactFloat(string(lex), f) {
+		return normFloat(f), nil
+	}
 	return p.floatLiteral(posAt(p.data, start), string(lex))
 }
