@@ -418,6 +418,7 @@ var nativeCases = []nativeCase{
 }
 
 func TestNativeAgrees(t *testing.T) {
+	skipOnLibraryPaths(t)
 	var reports mismatches
 	e := newEnv(t, Config{ReferenceKey: "$ref", VerifyNative: reports.record})
 	acts := nativeTestActivations()
@@ -483,6 +484,7 @@ func TestNativeAgrees(t *testing.T) {
 }
 
 func TestNativeCostLimit(t *testing.T) {
+	skipOnLibraryPaths(t)
 	var reports mismatches
 	const limit = 50
 	e := newEnv(t, Config{CostLimit: limit, VerifyNative: reports.record})
@@ -538,6 +540,7 @@ func TestNativeCostLimit(t *testing.T) {
 }
 
 func TestNativeVerifyReports(t *testing.T) {
+	skipOnLibraryPaths(t)
 	var reports mismatches
 	e := newEnv(t, Config{VerifyNative: reports.record})
 	act := nativeTestActivations()[0]
@@ -689,6 +692,7 @@ func (a *nestedActivation) Parent() interpreter.Activation { return nil }
 // variable is computed by another evaluation with the same Scratch while
 // the first runs: each gets a state of its own.
 func TestEvalInNested(t *testing.T) {
+	skipOnLibraryPaths(t)
 	e := newEnv(t, Config{Variables: []Var{{Name: "x", Type: gocel.DynType}, {Name: "y", Type: gocel.DynType}}})
 	outer, err := e.Compile(`[1, 2, 3].map(i, i + x).filter(v, v > 43)`, Origin{})
 	if err != nil {
@@ -822,6 +826,7 @@ func (a *codedActivation) Parent() interpreter.Activation { return nil }
 // codes are not the program's, or when the native evaluation panics
 // (cel-go then evaluates the program).
 func TestEvalCoded(t *testing.T) {
+	skipOnLibraryPaths(t)
 	e := newEnv(t, Config{Variables: []Var{{Name: "a", Type: gocel.IntType}, {Name: "m", Type: gocel.DynType}}})
 	for _, expr := range []string{
 		"a + 1 > 2 && [1, 2].all(x, x < a)",

@@ -41,6 +41,7 @@ var rawCases = []struct {
 // it is needed, it then compiles, and the raw fast path never contradicts
 // the library; a schema outside the subset is compiled as before.
 func TestRawSchemaAgrees(t *testing.T) {
+	skipOnLibraryPaths(t)
 	sure := 0
 	for _, tc := range rawCases {
 		s, err := compileSchemaDraft(mustDecode(t, tc.schema), jsonschema.Draft2020)
@@ -170,6 +171,7 @@ func FuzzRawSchema(f *testing.F) {
 // and answers by its compiled fast path, with the same verdicts and the
 // same violations as before.
 func TestRawSchemaHot(t *testing.T) {
+	skipOnLibraryPaths(t)
 	for _, tc := range rawCases {
 		s, err := compileSchemaDraft(mustDecode(t, tc.schema), jsonschema.Draft2020)
 		if err != nil || s.raw == nil {

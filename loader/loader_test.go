@@ -1212,6 +1212,7 @@ func TestMayHaveMember(t *testing.T) {
 // written on one line without escapes, are the input's bytes; any other is
 // a string of its own.
 func TestStringsShareInput(t *testing.T) {
+	skipOnLibraryPaths(t)
 	for _, tc := range []struct {
 		name, src, ptr string
 		shared         bool
