@@ -69,7 +69,7 @@ type checkFlags struct {
 func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	var f checkFlags
 	fset := newFlagSet("check", "check [flags] FILE|DIR|GLOB...", stdout)
-	f.register(fset.FlagSet)
+	f.register(fset.FlagSet, withSpec|withCost)
 	fset.StringVar(&f.format, "format", "text", "output `format`: "+strings.Join(report.Formats(), ", "))
 	fset.StringVar(&f.failOn, "fail-on", "error", "exit 1 when a diagnostic is at or above this `severity`: error, warning, info, or never")
 	fset.StringVar(&f.only, "rule", "", "run only these comma-separated rule `ids`; id/code keeps only that finding of the rule")

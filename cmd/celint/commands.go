@@ -26,7 +26,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 	var fixtures, format string
 	var verbose bool
 	fset := newFlagSet("conformance", "conformance [--spec TAG] [--rules DIR] [--fixtures DIR]", stdout)
-	f.register(fset.FlagSet)
+	f.register(fset.FlagSet, withSpec|withCost)
 	fset.StringVar(&fixtures, "fixtures", "", "look example sources up in `DIR` instead of each ruleset's own fixtures; a source absent there is skipped")
 	fset.StringVar(&format, "format", "text", "output `format`: text or json")
 	fset.BoolVar(&verbose, "v", false, "list every example, not only failures and skips")
@@ -150,7 +150,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 func runRules(args []string, stdout, stderr io.Writer) (int, error) {
 	var f ruleFlags
 	fset := newFlagSet("rules", "rules [--spec TAG] [--rules DIR] [--format text|json]", stdout)
-	f.register(fset.FlagSet)
+	f.register(fset.FlagSet, withSpec)
 	var format string
 	fset.StringVar(&format, "format", "text", "output `format`: text (a table) or json")
 	rest, err := parseFlags(fset, args)
@@ -206,7 +206,7 @@ func cell(s string) string { return safetext.Line(s) }
 func runExplain(args []string, stdout, stderr io.Writer) (int, error) {
 	var f ruleFlags
 	fset := newFlagSet("explain", "explain [--spec TAG] [--rules DIR] RULE-ID", stdout)
-	f.register(fset.FlagSet)
+	f.register(fset.FlagSet, withSpec)
 	rest, err := parseFlags(fset, args)
 	if err != nil {
 		return exitError, err
@@ -292,7 +292,7 @@ func runDocs(args []string, stdout, stderr io.Writer) (int, error) {
 	var f ruleFlags
 	var out string
 	fset := newFlagSet("docs", "docs [--spec TAG] [--rules DIR] [--out DIR]", stdout)
-	f.register(fset.FlagSet)
+	f.register(fset.FlagSet, withSpec)
 	fset.StringVar(&out, "out", "docs/rules", "write the pages under `DIR`")
 	rest, err := parseFlags(fset, args)
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 func runFix(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	var f ruleFlags
 	fset := newFlagSet("fix", "fix [--write] [--rule ID|ID/CODE,…] [--spec TAG] [--rules DIR] FILE|DIR|GLOB...", stdout)
-	f.register(fset.FlagSet)
+	f.register(fset.FlagSet, withSpec|withCost)
 	var write bool
 	var only string
 	fset.BoolVar(&write, "write", false, "write the fixed files (atomically) instead of printing a unified diff")

@@ -43,6 +43,19 @@ func toolVersion() string {
 	return version
 }
 
+// runVersion prints the version; it takes no arguments but -h.
+func runVersion(args []string, stdout io.Writer) (int, error) {
+	fset := newFlagSet("version", "version\n\nPrints the version, the revision it was built from, the Go version and the embedded rulesets.", stdout)
+	rest, err := parseFlags(fset, args)
+	if err != nil {
+		return exitError, err
+	}
+	if len(rest) > 0 {
+		return exitError, &usageError{command: "version", msg: fmt.Sprintf("version takes no arguments, got %q", rest)}
+	}
+	return exitOK, printVersion(stdout)
+}
+
 // printVersion prints the module version, the VCS revision the binary was
 // built from, the Go version, and the embedded rulesets.
 func printVersion(w io.Writer) error {
@@ -150,7 +163,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "completion":
 		code, err = runCompletion(ctx, args[1:], stdout)
 	case "version", "--version":
-		err = printVersion(stdout)
+		code, err = runVersion(args[1:], stdout)
 	case "help", "-h", "--help":
 		if len(args) > 1 && args[0] == "help" && args[1] != "help" {
 			return run(ctx, []string{args[1], "-h"}, stdin, stdout, stderr)
