@@ -177,6 +177,10 @@ type Rule struct {
 	// diagnostics link upstream (a rule added by a --rules folder gets no
 	// invented link).
 	Published bool
+	// Added is set for a rule that WithFolder or WithRuleFiles added to
+	// the ruleset: it comes from its own folder and File, not from the
+	// ruleset's files at Tag.
+	Added bool
 
 	// Codes are the distinct findings the rule reports: its own (code "")
 	// and those of its checks that name one, each with its severity and
@@ -641,6 +645,9 @@ func (rs *Ruleset) withFiles(files []RuleFile, fix fixtureDir) (*Ruleset, error)
 	rules, err := rs.compileFiles(files, fix, false)
 	if err != nil {
 		return nil, err
+	}
+	for _, r := range rules {
+		r.Added = true
 	}
 	return rs.withRules(mergeRules(rs.Rules, rules)), nil
 }

@@ -123,7 +123,11 @@ func (m *model) text() []byte {
 	if m.SourceURL != "" {
 		where = m.SourceURL
 	}
-	p("%s at pinned tag %s\n\n", where, m.Tag)
+	if m.Added {
+		p("%s, a rule file added to %s, not one of its files at tag %s\n\n", where, m.Ruleset, m.Tag)
+	} else {
+		p("%s at pinned tag %s\n\n", where, m.Tag)
+	}
 	p("%s", indent(m.SourceYAML, "    "))
 	if m.ParamsYAML != "" {
 		p("\nthe params of %s that the rule names:\n\n", m.Ruleset)
