@@ -233,6 +233,11 @@ type Code struct {
 	// Inherited is true when the code sets no level of its own: it has
 	// the rule's, and a ruleset's levels entry for the rule changes it too.
 	Inherited bool
+	// Message is the message template of the check that reports the code,
+	// or its messageExpression's text; "" for the rule's own code. Pos is
+	// where that check starts in the rule's file.
+	Message string
+	Pos     loader.Pos
 }
 
 // assumption is a compiled precondition: a shape, or a CEL condition.
@@ -1176,7 +1181,11 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 	for i := range spec.Checks {
 		if cs := &spec.Checks[i]; cs.Code.Value != "" {
 			level := cmp.Or(cs.Level.Value, spec.Doc.Level)
-			r.Codes = append(r.Codes, Code{Name: cs.Code.Value, Severity: SeverityOfLevel(level), Level: level, Aliases: cs.Aliases, Inherited: cs.Level.Value == ""})
+			msg := cs.Message.Value
+			if cs.MessageExpression != nil {
+				msg = cs.MessageExpression.Text
+			}
+			r.Codes = append(r.Codes, Code{Name: cs.Code.Value, Severity: SeverityOfLevel(level), Level: level, Aliases: cs.Aliases, Inherited: cs.Level.Value == "", Message: msg, Pos: cs.Pos})
 		}
 	}
 	if lazy {

@@ -205,14 +205,14 @@ func cell(s string) string { return safetext.Line(s) }
 
 func runExplain(args []string, stdout, stderr io.Writer) (int, error) {
 	var f ruleFlags
-	fset := newFlagSet("explain", "explain [--spec TAG] [--rules DIR] RULE-ID", stdout)
+	fset := newFlagSet("explain", "explain [--spec TAG] [--rules DIR] RULE-ID|RULE-ID/CODE", stdout)
 	f.register(fset.FlagSet, withSpec)
 	rest, err := parseFlags(fset, args)
 	if err != nil {
 		return exitError, err
 	}
 	if len(rest) != 1 {
-		return exitError, &usageError{command: "explain", msg: "explain needs exactly one RULE-ID"}
+		return exitError, &usageError{command: "explain", msg: "explain needs exactly one RULE-ID, or RULE-ID/CODE"}
 	}
 	cat, pinned, err := f.catalog()
 	if err != nil {
@@ -221,6 +221,33 @@ func runExplain(args []string, stdout, stderr io.Writer) (int, error) {
 	for _, rs := range f.rulesetFor(cat, pinned) {
 		if r := rs.Rule(rest[0]); r != nil {
 			text, err := ruledoc.Text(rs, r)
+			if err != nil {
+				return exitError, err
+			}
+			_, err = stdout.Write(text)
+			return exitOK, err
+		}
+	}
+	// ID/CODE, as diagnostics print it: the code's part of the rule.
+	if i := strings.LastIndexByte(rest[0], '/'); i > 0 {
+		id, code := rest[0][:i], rest[0][i+1:]
+		for _, rs := range f.rulesetFor(cat, pinned) {
+			r := rs.Rule(id)
+			if r == nil {
+				continue
+			}
+			c, ok := ruledoc.FindCode(r, code)
+			if !ok {
+				var names []string
+				for _, c := range r.Codes[1:] {
+					names = append(names, c.Name)
+				}
+				if len(names) == 0 {
+					return exitError, fmt.Errorf("rule %s reports no code %q: it has no codes; 'celint explain %s' prints it", id, code, id)
+				}
+				return exitError, fmt.Errorf("rule %s reports no code %q; its codes: %s", id, code, strings.Join(names, ", "))
+			}
+			text, err := ruledoc.CodeText(rs, r, c)
 			if err != nil {
 				return exitError, err
 			}

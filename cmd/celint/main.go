@@ -124,7 +124,7 @@ Usage:
   celint check [flags] FILE|DIR|GLOB...   lint documents (directories are walked for .json, .yaml, .yml)
   celint conformance [flags]              check every rule against its own examples
   celint rules [flags]                    list the rules: id, level, surface, title
-  celint explain [flags] RULE-ID          print one rule
+  celint explain [flags] RULE-ID[/CODE]   print one rule, or one code of a rule
   celint docs [flags]                     write one Markdown page per rule
   celint diff-rules [flags] FROM TO       list the rules and codes added, removed or changed between two pinned tags
   celint fix [flags] FILE|DIR|GLOB...     print the fixes of the findings as a unified diff, or --write them
