@@ -5,7 +5,7 @@
 //	celint check [flags] FILE|DIR|GLOB...   lint documents
 //	celint conformance [flags]              check every rule against its examples
 //	celint rules [flags]                    list the rules
-//	celint explain [flags] RULE-ID          print one rule
+//	celint explain [flags] RULE-ID[/CODE]   print one rule, or one code of a rule
 //	celint docs [flags]                     write one Markdown page per rule
 //	celint version                          print the version
 //	celint completion bash|zsh|fish         print a shell completion script
