@@ -192,6 +192,18 @@ func runRules(args []string, stdout, stderr io.Writer) (int, error) {
 			return exitError, err
 		}
 	}
+	fmt.Fprintf(&buf, "\nbuilt in: %d rules celint reports itself, whatever rulesets run\n", len(builtinRules))
+	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tLEVEL\tSURFACE\tTITLE")
+	for _, b := range builtinRules {
+		fmt.Fprintf(tw, "%s\t%s\t\t%s (built in)\n", b.ID, cmp.Or(b.Level, "-"), b.Title)
+		for _, c := range b.Codes {
+			fmt.Fprintf(tw, "  %s/%s\t%s\t\t\n", b.ID, c, b.Level)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return exitError, err
+	}
 	if _, err := io.WriteString(stdout, safetext.Guard(buf.String())); err != nil {
 		return exitError, err
 	}
@@ -255,7 +267,19 @@ func runExplain(args []string, stdout, stderr io.Writer) (int, error) {
 			return exitOK, err
 		}
 	}
+	for _, b := range builtinRules {
+		if b.ID == rest[0] {
+			fmt.Fprintf(stdout, "%s (%s, built in)\n%s\n", b.ID, cmp.Or(b.Level, "the level of the findings it stands for"), b.Title)
+			for _, c := range b.Codes {
+				fmt.Fprintf(stdout, "  %s/%s\n", b.ID, c)
+			}
+			return exitOK, nil
+		}
+	}
 	var ids []string
+	for _, b := range builtinRules {
+		ids = append(ids, b.ID)
+	}
 	for _, rs := range f.rulesetFor(cat, pinned) {
 		for _, r := range rs.Rules {
 			if !slices.Contains(ids, r.ID) { // rulesets of several versions share ids
@@ -345,7 +369,8 @@ func runDocs(args []string, stdout, stderr io.Writer) (int, error) {
 }
 
 // rulesJSON writes the rules as JSON: one object per ruleset with its
-// rules, each with its codes.
+// rules, each with its codes, and last the built-in rules, as ruleset
+// "celint" with builtIn set.
 func rulesJSON(w io.Writer, all []*engine.Ruleset) error {
 	type code struct {
 		Code    string   `json:"code"`
@@ -359,12 +384,14 @@ func rulesJSON(w io.Writer, all []*engine.Ruleset) error {
 		Surface   string `json:"surface,omitempty"`
 		Title     string `json:"title"`
 		Fixable   bool   `json:"fixable,omitempty"`
-		File      string `json:"file"`
+		File      string `json:"file,omitempty"`
+		BuiltIn   bool   `json:"builtIn,omitempty"`
 		SourceURL string `json:"sourceUrl,omitempty"`
 		Codes     []code `json:"codes,omitempty"`
 	}
 	type ruleset struct {
 		Ruleset string `json:"ruleset"`
+		BuiltIn bool   `json:"builtIn,omitempty"`
 		Rules   []rule `json:"rules"`
 	}
 	out := []ruleset{}
@@ -379,6 +406,19 @@ func rulesJSON(w io.Writer, all []*engine.Ruleset) error {
 		}
 		out = append(out, r)
 	}
+	// The rules celint reports itself: the last entry, "celint", built in.
+	builtin := ruleset{Ruleset: "celint", BuiltIn: true}
+	for _, b := range builtinRules {
+		e := rule{ID: b.ID, Level: b.Level, Title: b.Title, BuiltIn: true}
+		if b.Level != "" {
+			e.Severity = engine.SeverityOfLevel(b.Level).String()
+		}
+		for _, c := range b.Codes {
+			e.Codes = append(e.Codes, code{Code: c, Level: b.Level})
+		}
+		builtin.Rules = append(builtin.Rules, e)
+	}
+	out = append(out, builtin)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")

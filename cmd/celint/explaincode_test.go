@@ -32,3 +32,27 @@ func TestExplainCode(t *testing.T) {
 		t.Errorf("an unknown code: exit %d %s", code, errOut)
 	}
 }
+
+// TestRulesListBuiltIns: the rule ids celint reports itself are listed by
+// rules, in text and JSON, marked as built in, and explain knows them.
+func TestRulesListBuiltIns(t *testing.T) {
+	_, out, _ := runCLI(t, "rules")
+	for _, id := range []string{"celint.input", "celint.suppression", "celint.suppression/unused", "celint.limit"} {
+		found := false
+		for _, l := range strings.Split(out, "\n") {
+			f := strings.Fields(l)
+			found = found || len(f) > 0 && f[0] == id && (strings.HasSuffix(l, "(built in)") || strings.Contains(id, "/"))
+		}
+		if !found {
+			t.Errorf("rules does not list %s as built in", id)
+		}
+	}
+	_, out, _ = runCLI(t, "rules", "--format", "json")
+	if !strings.Contains(out, `"ruleset": "celint",
+    "builtIn": true,`) || !strings.Contains(out, `"id": "celint.suppression"`) {
+		t.Errorf("rules --format json lacks the built-in rules:\n%.2000s", out[max(0, len(out)-2000):])
+	}
+	if code, out, _ := runCLI(t, "explain", "celint.input"); code != exitOK || !strings.Contains(out, "built in") {
+		t.Errorf("explain celint.input: exit %d %s", code, out)
+	}
+}
