@@ -19,8 +19,12 @@ import (
 
 // ruleFlags are the flags that choose rules: shared by every command.
 type ruleFlags struct {
-	spec      string
-	rules     []string
+	spec  string
+	rules []string
+	// specFile and specPos are where a config file set spec; "" when
+	// the command line did, or nothing.
+	specFile  string
+	specPos   loader.Pos
 	costLimit uint64
 	limits    loader.Limits // set by check's --max-* flags
 	// eager compiles every embedded rule when it loads, for conformance;
@@ -75,6 +79,9 @@ func (f *ruleFlags) catalog() (*engine.Catalog, *engine.Ruleset, error) {
 	}
 	pinned, err := cat.Find(f.spec)
 	if err != nil {
+		if f.specFile != "" {
+			err = &loader.Error{File: f.specFile, Pos: f.specPos, Msg: "spec: " + err.Error(), Err: err}
+		}
 		return nil, nil, err
 	}
 	return cat, pinned, nil
