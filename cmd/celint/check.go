@@ -379,18 +379,17 @@ func (p *reporter) file(r fileResult) {
 		}
 		engine.SortDiagnostics(ds)
 	}
-	p.total = p.total.Add(r.quieted)
 	names := make([]string, len(r.rss))
 	for i, rs := range r.rss {
 		names[i] = rs.String()
 	}
-	p.report(report.File{Name: r.file, Checked: true, Diagnostics: ds, Source: r.source, LoadOptions: r.opts, Rulesets: names}, r.omitted)
+	p.report(report.File{Name: r.file, Checked: true, Diagnostics: ds, Quieted: r.quieted, Source: r.source, LoadOptions: r.opts, Rulesets: names}, r.omitted)
 }
 
 // report counts a file's diagnostics and hands them to the reports, with
 // the entry that says how many were not shown.
 func (p *reporter) report(f report.File, omitted engine.Counts) {
-	p.total = p.total.Add(engine.Count(f.Diagnostics)).Add(omitted)
+	p.total = p.total.Add(engine.Count(f.Diagnostics)).Add(omitted).Add(f.Quieted)
 	for _, d := range f.Diagnostics {
 		p.failed = p.failed || d.RuleError || d.InputError
 	}

@@ -34,3 +34,22 @@ func TestConfigEmptyAndBadSpec(t *testing.T) {
 		t.Errorf("bad --spec: exit %d %s", code, errOut)
 	}
 }
+
+// TestQuietCounts: with --quiet the summary still counts the warnings it
+// hides, and says how many it hid, so that it agrees with --max-warnings;
+// the json counts have them too.
+func TestQuietCounts(t *testing.T) {
+	dir := project(t)
+	write(t, dir, ".celint.yaml", "rules:\n  mcpdesc.elicitation.form-schema.consistency: warning\n")
+	code, out, errOut := runCLI(t, "check", "--quiet", "--max-warnings", "0", "server.yaml")
+	if code != exitFindings || !strings.Contains(errOut, "1 warning, more than --max-warnings 0") ||
+		!strings.Contains(out, "1 problem (0 errors, 1 warning, 0 infos) in 1 of 1 file") || !strings.Contains(out, "; 1 hidden by --quiet") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	for _, format := range []string{"json", "jsonl"} {
+		_, out, _ = runCLI(t, "check", "--quiet", "--format", format, "server.yaml")
+		if !strings.Contains(strings.ReplaceAll(out, " ", ""), `"warnings":1,`) || !strings.Contains(strings.ReplaceAll(out, " ", ""), `"quieted":1`) {
+			t.Errorf("%s counts:\n%s", format, out)
+		}
+	}
+}
