@@ -14,18 +14,18 @@ import (
 // ruleset accepts a document: a caller may then let the user pin one.
 var ErrNoRuleset = errors.New("no ruleset accepts the document")
 
-// ErrNotDescription is the cause of the error Catalog.Load returns for a
-// document that declares no version at all where the rulesets look for
-// one: it is not a description of theirs (a package.json, say). Such an
+// ErrUndeclaredVersion is the cause of the error Catalog.Load returns for
+// a document that declares no version at all where the rulesets look for
+// one: none of their documents (a package.json among them, say). Such an
 // error also matches ErrNoRuleset.
-var ErrNotDescription = errors.New("not a description")
+var ErrUndeclaredVersion = errors.New("declares no version the rulesets look for")
 
-// notDescription matches ErrNotDescription and ErrNoRuleset.
-type notDescription struct{}
+// undeclaredVersion matches ErrUndeclaredVersion and ErrNoRuleset.
+type undeclaredVersion struct{}
 
-func (notDescription) Error() string { return ErrNotDescription.Error() }
-func (notDescription) Is(target error) bool {
-	return target == ErrNotDescription || target == ErrNoRuleset
+func (undeclaredVersion) Error() string { return ErrUndeclaredVersion.Error() }
+func (undeclaredVersion) Is(target error) bool {
+	return target == ErrUndeclaredVersion || target == ErrNoRuleset
 }
 
 // Catalog is the set of pinned rulesets a document's ruleset is chosen from.
@@ -291,7 +291,7 @@ func notVersioned(name string, doc *loader.Document, rulesets []*Ruleset) error 
 			return &loader.Error{File: name, Pos: at.Pos, Err: ErrNoRuleset,
 				Msg: fmt.Sprintf("%s is %s; a description declares its version as a string, such as %q (%s)", a.Path, kindPhrase(at), lastOr(a.Versions, "1.0.0"), strings.Join(want, "; "))}
 		}
-		return &loader.Error{File: name, Pos: doc.Root.Pos, Err: notDescription{},
+		return &loader.Error{File: name, Pos: doc.Root.Pos, Err: undeclaredVersion{},
 			Msg: fmt.Sprintf("not a description: it has no %s member declaring its version (%s)", a.Path, strings.Join(want, "; "))}
 	}
 	return &loader.Error{File: name, Pos: doc.Root.Pos, Err: ErrNoRuleset, Msg: "no ruleset accepts this document"}

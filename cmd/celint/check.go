@@ -514,7 +514,7 @@ func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, 
 	} else {
 		doc, rs, err = cat.LoadFile(file, pinned)
 	}
-	if err != nil && !isStdin && in.walked[file] && errors.Is(err, engine.ErrNotDescription) {
+	if err != nil && !isStdin && in.walked[file] && errors.Is(err, engine.ErrUndeclaredVersion) {
 		res.skipped = "not a description"
 		var le *loader.Error
 		if errors.As(err, &le) {

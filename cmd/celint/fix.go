@@ -86,7 +86,7 @@ type fixResult struct{ before, after []byte }
 func fixFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, file string, keep func(engine.Diagnostic) bool, stderr io.Writer) (fixResult, bool, error) {
 	doc, rs, err := cat.LoadFile(file, pinned)
 	if err != nil {
-		if errors.Is(err, engine.ErrNotDescription) {
+		if errors.Is(err, engine.ErrUndeclaredVersion) {
 			return fixResult{}, false, fmt.Errorf("%s: not a description, left as it is", file)
 		}
 		return fixResult{}, false, err

@@ -146,7 +146,7 @@ type migration struct {
 func migrateFile(ctx context.Context, cat *engine.Catalog, tag, file string) (*migration, error) {
 	doc, rs, err := cat.LoadFile(file, nil)
 	if err != nil {
-		if errors.Is(err, engine.ErrNotDescription) {
+		if errors.Is(err, engine.ErrUndeclaredVersion) {
 			return nil, fmt.Errorf("%s: not a description, left as it is", file)
 		}
 		return nil, fmt.Errorf("%w; left as it is", err)
