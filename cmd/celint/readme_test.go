@@ -28,3 +28,24 @@ func TestReadmeInstall(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeConformanceOutput: conformance prints what the README says:
+// a line of counts per ruleset, a table only of the examples that failed
+// or were skipped, and every example with -v.
+func TestReadmeConformanceOutput(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "preceded by a table (result, rule, example, expected,\ngot) of the examples that failed or were skipped, when there are any; `-v`\nlists every example in the table") {
+		t.Error("the README does not say when conformance prints a table")
+	}
+	code, out, _ := runCLI(t, "conformance", "--spec", "v0.7.0")
+	if code != exitOK || !strings.Contains(out, " passed, 0 failed") || strings.Contains(out, "  pass ") {
+		t.Errorf("conformance: exit %d\n%.2000s", code, out)
+	}
+	code, out, _ = runCLI(t, "conformance", "--spec", "v0.7.0", "-v")
+	if code != exitOK || !strings.Contains(out, "RESULT") || !strings.Contains(out, "  pass ") {
+		t.Errorf("conformance -v: exit %d\n%.2000s", code, out)
+	}
+}
