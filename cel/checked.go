@@ -30,7 +30,8 @@ import (
 //
 // Each entry is keyed by a hash of the expression and of what its checking
 // depends on: the environment's functions and their overloads, its
-// variables and their types, and the library version. An entry recorded
+// variables and their types, the library version and cel-go's version
+// (the one go.mod requires). An entry recorded
 // under other declarations is therefore never used: the expression is
 // compiled as usual. Only entries a program made itself, with the cel-go
 // it is built with, should be read; they are not checked again.
@@ -254,13 +255,20 @@ func (c *CheckedExprs) put(key checkedKey, ast *gocel.Ast) {
 	c.recorded[key] = r
 }
 
+// celGoVersion is the version of github.com/google/cel-go that celint is
+// built with, as go.mod requires it (TestCELGoVersion keeps the two the
+// same). A checked expression is cel-go's work, so its key covers it.
+const celGoVersion = "v0.31.0"
+
 // declarations returns the hash of what checking an expression in env
 // depends on besides the variables: the functions with their overloads,
-// the library version and the version of this format. (Not cel-go's
-// version, which a test binary does not know: a program that ships
-// CheckedExprs should check, as celint's tests do, that they are what its
-// cel-go checks today.)
+// the library version, cel-go's version and the version of this format.
 func declarations(env *gocel.Env, library int) checkedKey {
+	return declarationsWith(env, library, celGoVersion)
+}
+
+// declarationsWith is declarations with cel-go at version celGo.
+func declarationsWith(env *gocel.Env, library int, celGo string) checkedKey {
 	var names []string
 	for name, fn := range env.Functions() {
 		for _, o := range fn.OverloadDecls() {
@@ -269,7 +277,7 @@ func declarations(env *gocel.Env, library int) checkedKey {
 	}
 	slices.Sort(names)
 	h := sha256.New()
-	fmt.Fprintf(h, "%slibrary %d\x00", checkedMagic, library)
+	fmt.Fprintf(h, "%slibrary %d\x00cel-go %s\x00", checkedMagic, library, celGo)
 	for _, n := range names {
 		h.Write([]byte(n))
 		h.Write([]byte{0})

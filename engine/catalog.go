@@ -14,18 +14,18 @@ import (
 // ruleset accepts a document: a caller may then let the user pin one.
 var ErrNoRuleset = errors.New("no ruleset accepts the document")
 
-// ErrNotDescription is the cause of the error Catalog.Load returns for a
-// document that declares no version at all where the rulesets look for
-// one: it is not a description of theirs (a package.json, say). Such an
+// ErrUndeclaredVersion is the cause of the error Catalog.Load returns for
+// a document that declares no version at all where the rulesets look for
+// one: none of their documents (a package.json among them, say). Such an
 // error also matches ErrNoRuleset.
-var ErrNotDescription = errors.New("not a description")
+var ErrUndeclaredVersion = errors.New("declares no version the rulesets look for")
 
-// notDescription matches ErrNotDescription and ErrNoRuleset.
-type notDescription struct{}
+// undeclaredVersion matches ErrUndeclaredVersion and ErrNoRuleset.
+type undeclaredVersion struct{}
 
-func (notDescription) Error() string { return ErrNotDescription.Error() }
-func (notDescription) Is(target error) bool {
-	return target == ErrNotDescription || target == ErrNoRuleset
+func (undeclaredVersion) Error() string { return ErrUndeclaredVersion.Error() }
+func (undeclaredVersion) Is(target error) bool {
+	return target == ErrUndeclaredVersion || target == ErrNoRuleset
 }
 
 // Catalog is the set of pinned rulesets a document's ruleset is chosen from.
@@ -66,7 +66,8 @@ func NewCatalog(rs ...*Ruleset) (*Catalog, error) {
 func (c *Catalog) Rulesets() []*Ruleset { return slices.Clone(c.rulesets) }
 
 // Find returns the ruleset pinned at spec: a tag ("v0.9.0-rc.3"), or
-// name@tag when several rulesets share a tag.
+// name@tag when several rulesets share a tag. When no ruleset is pinned
+// at spec, the error matches ErrNoRuleset.
 func (c *Catalog) Find(spec string) (*Ruleset, error) {
 	name, tag, hasName := strings.Cut(spec, "@")
 	if !hasName {
@@ -86,7 +87,7 @@ func (c *Catalog) Find(spec string) (*Ruleset, error) {
 		for _, rs := range c.rulesets {
 			known = append(known, rs.String())
 		}
-		return nil, fmt.Errorf("no pinned ruleset %q; known: %s", spec, strings.Join(known, ", "))
+		return nil, &loader.Error{Msg: fmt.Sprintf("no pinned ruleset %q; known: %s", spec, strings.Join(known, ", ")), Err: ErrNoRuleset}
 	}
 	return nil, fmt.Errorf("several rulesets are pinned at %q; name one as name@tag", spec)
 }
@@ -136,7 +137,7 @@ func (c *Catalog) WithFolder(folder Folder) (*Catalog, error) {
 
 // LoadFile reads the document at path and chooses its ruleset, as Load
 // does. A file larger than every candidate's size limit is refused before it
-// is read.
+// is read. Its error is a loader.Issues, as Load's.
 func (c *Catalog) LoadFile(path string, pinned *Ruleset) (*loader.Document, *Ruleset, error) {
 	var limit int64
 	for _, rs := range c.candidates(pinned) {
@@ -147,7 +148,7 @@ func (c *Catalog) LoadFile(path string, pinned *Ruleset) (*loader.Document, *Rul
 	}
 	data, err := loader.ReadFile(path, limit)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, issues(err)
 	}
 	return c.Load(path, data, pinned)
 }
@@ -164,7 +165,26 @@ func (c *Catalog) candidates(pinned *Ruleset) []*Ruleset {
 // pinned at a release when one accepts it, else at a pre-release. The
 // document is read with the chosen ruleset's options; name is used in
 // positions and to tell JSON from YAML.
+//
+// Its error is a loader.Issues: errors.Is finds ErrNoRuleset (and
+// ErrUndeclaredVersion, loader.ErrLimit) in it, errors.As each
+// *loader.Error.
 func (c *Catalog) Load(name string, data []byte, pinned *Ruleset) (*loader.Document, *Ruleset, error) {
+	doc, rs, err := c.load(name, data, pinned)
+	if err != nil {
+		return nil, nil, issues(err)
+	}
+	return doc, rs, nil
+}
+
+// issues is err as a loader.Issues list (see Issues.Append).
+func issues(err error) error {
+	var is loader.Issues
+	is.Append(err)
+	return is.Err()
+}
+
+func (c *Catalog) load(name string, data []byte, pinned *Ruleset) (*loader.Document, *Ruleset, error) {
 	if pinned != nil {
 		doc, err := loader.Parse(name, data, pinned.LoadOptions)
 		if err != nil {
@@ -296,7 +316,7 @@ func notVersioned(name string, doc *loader.Document, rulesets []*Ruleset) error 
 			return &loader.Error{File: name, Pos: at.Pos, Err: ErrNoRuleset,
 				Msg: fmt.Sprintf("%s is %s; a description declares its version as a string, such as %q (%s)", a.Path, kindPhrase(at), lastOr(a.Versions, "1.0.0"), strings.Join(want, "; "))}
 		}
-		return &loader.Error{File: name, Pos: doc.Root.Pos, Err: notDescription{},
+		return &loader.Error{File: name, Pos: doc.Root.Pos, Err: undeclaredVersion{},
 			Msg: fmt.Sprintf("not a description: it has no %s member declaring its version (%s)", a.Path, strings.Join(want, "; "))}
 	}
 	return &loader.Error{File: name, Pos: doc.Root.Pos, Err: ErrNoRuleset, Msg: "no ruleset accepts this document"}

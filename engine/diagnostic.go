@@ -118,9 +118,14 @@ func sameFinding(a, b Diagnostic) bool {
 		a.URL == b.URL && a.RuleError == b.RuleError && a.InputError == b.InputError
 }
 
-// String renders "file:line:col: severity: message [rule]".
+// String renders "file:line:col: severity: message [rule]", or
+// "[rule/code]" for a finding with a code.
 func (d Diagnostic) String() string {
-	return fmt.Sprintf("%s:%d:%d: %s: %s [%s]", d.File, d.Line, d.Column, d.Severity, d.Message, d.RuleID)
+	id := d.RuleID
+	if d.Code != "" {
+		id += "/" + d.Code
+	}
+	return fmt.Sprintf("%s:%d:%d: %s: %s [%s]", d.File, d.Line, d.Column, d.Severity, d.Message, id)
 }
 
 // SortDiagnostics orders diagnostics deterministically: by file, line,

@@ -177,6 +177,10 @@ type Rule struct {
 	// diagnostics link upstream (a rule added by a --rules folder gets no
 	// invented link).
 	Published bool
+	// Added is set for a rule that WithFolder or WithRuleFiles added to
+	// the ruleset: it comes from its own folder and File, not from the
+	// ruleset's files at Tag.
+	Added bool
 
 	// Codes are the distinct findings the rule reports: its own (code "")
 	// and those of its checks that name one, each with its severity and
@@ -229,6 +233,11 @@ type Code struct {
 	// Inherited is true when the code sets no level of its own: it has
 	// the rule's, and a ruleset's levels entry for the rule changes it too.
 	Inherited bool
+	// Message is the message template of the check that reports the code,
+	// or its messageExpression's text; "" for the rule's own code. Pos is
+	// where that check starts in the rule's file.
+	Message string
+	Pos     loader.Pos
 }
 
 // assumption is a compiled precondition: a shape, or a CEL condition.
@@ -642,6 +651,9 @@ func (rs *Ruleset) withFiles(files []RuleFile, fix fixtureDir) (*Ruleset, error)
 	rules, err := rs.compileFiles(files, fix, false)
 	if err != nil {
 		return nil, err
+	}
+	for _, r := range rules {
+		r.Added = true
 	}
 	return rs.withRules(mergeRules(rs.Rules, rules)), nil
 }
@@ -1221,7 +1233,11 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 	for i := range spec.Checks {
 		if cs := &spec.Checks[i]; cs.Code.Value != "" {
 			level := cmp.Or(cs.Level.Value, spec.Doc.Level)
-			r.Codes = append(r.Codes, Code{Name: cs.Code.Value, Severity: SeverityOfLevel(level), Level: level, Aliases: cs.Aliases, Inherited: cs.Level.Value == ""})
+			msg := cs.Message.Value
+			if cs.MessageExpression != nil {
+				msg = cs.MessageExpression.Text
+			}
+			r.Codes = append(r.Codes, Code{Name: cs.Code.Value, Severity: SeverityOfLevel(level), Level: level, Aliases: cs.Aliases, Inherited: cs.Level.Value == "", Message: msg, Pos: cs.Pos})
 		}
 	}
 	if lazy {

@@ -69,7 +69,7 @@ type checkFlags struct {
 func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	var f checkFlags
 	fset := newFlagSet("check", "check [flags] FILE|DIR|GLOB...", stdout)
-	f.register(fset.FlagSet)
+	f.register(fset.FlagSet, withSpec|withCost)
 	fset.StringVar(&f.format, "format", "text", "output `format`: "+strings.Join(report.Formats(), ", "))
 	fset.StringVar(&f.failOn, "fail-on", "error", "exit 1 when a diagnostic is at or above this `severity`: error, warning, info, or never")
 	fset.StringVar(&f.only, "rule", "", "run only these comma-separated rule `ids`; id/code keeps only that finding of the rule")
@@ -379,18 +379,17 @@ func (p *reporter) file(r fileResult) {
 		}
 		engine.SortDiagnostics(ds)
 	}
-	p.total = p.total.Add(r.quieted)
 	names := make([]string, len(r.rss))
 	for i, rs := range r.rss {
 		names[i] = rs.String()
 	}
-	p.report(report.File{Name: r.file, Checked: true, Diagnostics: ds, Source: r.source, LoadOptions: r.opts, Rulesets: names}, r.omitted)
+	p.report(report.File{Name: r.file, Checked: true, Diagnostics: ds, Quieted: r.quieted, Source: r.source, LoadOptions: r.opts, Rulesets: names}, r.omitted)
 }
 
 // report counts a file's diagnostics and hands them to the reports, with
 // the entry that says how many were not shown.
 func (p *reporter) report(f report.File, omitted engine.Counts) {
-	p.total = p.total.Add(engine.Count(f.Diagnostics)).Add(omitted)
+	p.total = p.total.Add(engine.Count(f.Diagnostics)).Add(omitted).Add(f.Quieted)
 	for _, d := range f.Diagnostics {
 		p.failed = p.failed || d.RuleError || d.InputError
 	}
@@ -515,7 +514,7 @@ func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, 
 	} else {
 		doc, rs, err = cat.LoadFile(file, pinned)
 	}
-	if err != nil && !isStdin && in.walked[file] && errors.Is(err, engine.ErrNotDescription) {
+	if err != nil && !isStdin && in.walked[file] && errors.Is(err, engine.ErrUndeclaredVersion) {
 		res.skipped = "not a description"
 		var le *loader.Error
 		if errors.As(err, &le) {

@@ -26,7 +26,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 	var fixtures, format string
 	var verbose bool
 	fset := newFlagSet("conformance", "conformance [--spec TAG] [--rules DIR] [--fixtures DIR]", stdout)
-	f.register(fset.FlagSet)
+	f.register(fset.FlagSet, withSpec|withCost)
 	fset.StringVar(&fixtures, "fixtures", "", "look example sources up in `DIR` instead of each ruleset's own fixtures; a source absent there is skipped")
 	fset.StringVar(&format, "format", "text", "output `format`: text or json")
 	fset.BoolVar(&verbose, "v", false, "list every example, not only failures and skips")
@@ -150,7 +150,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 func runRules(args []string, stdout, stderr io.Writer) (int, error) {
 	var f ruleFlags
 	fset := newFlagSet("rules", "rules [--spec TAG] [--rules DIR] [--format text|json]", stdout)
-	f.register(fset.FlagSet)
+	f.register(fset.FlagSet, withSpec)
 	var format string
 	fset.StringVar(&format, "format", "text", "output `format`: text (a table) or json")
 	rest, err := parseFlags(fset, args)
@@ -192,6 +192,18 @@ func runRules(args []string, stdout, stderr io.Writer) (int, error) {
 			return exitError, err
 		}
 	}
+	fmt.Fprintf(&buf, "\nbuilt in: %d rules celint reports itself, whatever rulesets run\n", len(builtinRules))
+	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tLEVEL\tSURFACE\tTITLE")
+	for _, b := range builtinRules {
+		fmt.Fprintf(tw, "%s\t%s\t\t%s (built in)\n", b.ID, cmp.Or(b.Level, "-"), b.Title)
+		for _, c := range b.Codes {
+			fmt.Fprintf(tw, "  %s/%s\t%s\t\t\n", b.ID, c, b.Level)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return exitError, err
+	}
 	if _, err := io.WriteString(stdout, safetext.Guard(buf.String())); err != nil {
 		return exitError, err
 	}
@@ -205,14 +217,14 @@ func cell(s string) string { return safetext.Line(s) }
 
 func runExplain(args []string, stdout, stderr io.Writer) (int, error) {
 	var f ruleFlags
-	fset := newFlagSet("explain", "explain [--spec TAG] [--rules DIR] RULE-ID", stdout)
-	f.register(fset.FlagSet)
+	fset := newFlagSet("explain", "explain [--spec TAG] [--rules DIR] RULE-ID|RULE-ID/CODE", stdout)
+	f.register(fset.FlagSet, withSpec)
 	rest, err := parseFlags(fset, args)
 	if err != nil {
 		return exitError, err
 	}
 	if len(rest) != 1 {
-		return exitError, &usageError{command: "explain", msg: "explain needs exactly one RULE-ID"}
+		return exitError, &usageError{command: "explain", msg: "explain needs exactly one RULE-ID, or RULE-ID/CODE"}
 	}
 	cat, pinned, err := f.catalog()
 	if err != nil {
@@ -228,7 +240,46 @@ func runExplain(args []string, stdout, stderr io.Writer) (int, error) {
 			return exitOK, err
 		}
 	}
+	// ID/CODE, as diagnostics print it: the code's part of the rule.
+	if i := strings.LastIndexByte(rest[0], '/'); i > 0 {
+		id, code := rest[0][:i], rest[0][i+1:]
+		for _, rs := range f.rulesetFor(cat, pinned) {
+			r := rs.Rule(id)
+			if r == nil {
+				continue
+			}
+			c, ok := ruledoc.FindCode(r, code)
+			if !ok {
+				var names []string
+				for _, c := range r.Codes[1:] {
+					names = append(names, c.Name)
+				}
+				if len(names) == 0 {
+					return exitError, fmt.Errorf("rule %s reports no code %q: it has no codes; 'celint explain %s' prints it", id, code, id)
+				}
+				return exitError, fmt.Errorf("rule %s reports no code %q; its codes: %s", id, code, strings.Join(names, ", "))
+			}
+			text, err := ruledoc.CodeText(rs, r, c)
+			if err != nil {
+				return exitError, err
+			}
+			_, err = stdout.Write(text)
+			return exitOK, err
+		}
+	}
+	for _, b := range builtinRules {
+		if b.ID == rest[0] {
+			fmt.Fprintf(stdout, "%s (%s, built in)\n%s\n", b.ID, cmp.Or(b.Level, "the level of the findings it stands for"), b.Title)
+			for _, c := range b.Codes {
+				fmt.Fprintf(stdout, "  %s/%s\n", b.ID, c)
+			}
+			return exitOK, nil
+		}
+	}
 	var ids []string
+	for _, b := range builtinRules {
+		ids = append(ids, b.ID)
+	}
 	for _, rs := range f.rulesetFor(cat, pinned) {
 		for _, r := range rs.Rules {
 			if !slices.Contains(ids, r.ID) { // rulesets of several versions share ids
@@ -292,7 +343,7 @@ func runDocs(args []string, stdout, stderr io.Writer) (int, error) {
 	var f ruleFlags
 	var out string
 	fset := newFlagSet("docs", "docs [--spec TAG] [--rules DIR] [--out DIR]", stdout)
-	f.register(fset.FlagSet)
+	f.register(fset.FlagSet, withSpec)
 	fset.StringVar(&out, "out", "docs/rules", "write the pages under `DIR`; a page an earlier run listed in its manifest (.celint-pages beside the ruleset's index) and no longer writes is removed, nothing else")
 	rest, err := parseFlags(fset, args)
 	if err != nil {
@@ -318,7 +369,8 @@ func runDocs(args []string, stdout, stderr io.Writer) (int, error) {
 }
 
 // rulesJSON writes the rules as JSON: one object per ruleset with its
-// rules, each with its codes.
+// rules, each with its codes, and last the built-in rules, as ruleset
+// "celint" with builtIn set.
 func rulesJSON(w io.Writer, all []*engine.Ruleset) error {
 	type code struct {
 		Code    string   `json:"code"`
@@ -332,12 +384,14 @@ func rulesJSON(w io.Writer, all []*engine.Ruleset) error {
 		Surface   string `json:"surface,omitempty"`
 		Title     string `json:"title"`
 		Fixable   bool   `json:"fixable,omitempty"`
-		File      string `json:"file"`
+		File      string `json:"file,omitempty"`
+		BuiltIn   bool   `json:"builtIn,omitempty"`
 		SourceURL string `json:"sourceUrl,omitempty"`
 		Codes     []code `json:"codes,omitempty"`
 	}
 	type ruleset struct {
 		Ruleset string `json:"ruleset"`
+		BuiltIn bool   `json:"builtIn,omitempty"`
 		Rules   []rule `json:"rules"`
 	}
 	out := []ruleset{}
@@ -352,6 +406,19 @@ func rulesJSON(w io.Writer, all []*engine.Ruleset) error {
 		}
 		out = append(out, r)
 	}
+	// The rules celint reports itself: the last entry, "celint", built in.
+	builtin := ruleset{Ruleset: "celint", BuiltIn: true}
+	for _, b := range builtinRules {
+		e := rule{ID: b.ID, Level: b.Level, Title: b.Title, BuiltIn: true}
+		if b.Level != "" {
+			e.Severity = engine.SeverityOfLevel(b.Level).String()
+		}
+		for _, c := range b.Codes {
+			e.Codes = append(e.Codes, code{Code: c, Level: b.Level})
+		}
+		builtin.Rules = append(builtin.Rules, e)
+	}
+	out = append(out, builtin)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")

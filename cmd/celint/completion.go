@@ -34,6 +34,11 @@ func commandFlags(ctx context.Context, cmd string) []string {
 
 // runCompletion prints a shell completion script.
 func runCompletion(ctx context.Context, args []string, stdout io.Writer) (int, error) {
+	fset := newFlagSet("completion", "completion bash|zsh|fish\n\nPrints a shell completion script: source <(celint completion bash), or zsh;\ncelint completion fish | source.", stdout)
+	args, err := parseFlags(fset, args)
+	if err != nil {
+		return exitError, err
+	}
 	if len(args) != 1 {
 		return exitError, &usageError{command: "completion", msg: "completion needs one shell: bash, zsh or fish"}
 	}

@@ -48,6 +48,7 @@ func applyConfigDefaults(cfg *config.Config, f *checkFlags, set map[string]bool)
 	}
 	if !set["spec"] && cfg.Spec != "" {
 		f.spec = cfg.Spec
+		f.specFile, f.specPos = cfg.SpecFile, cfg.SpecPos
 	}
 	if !set["format"] && cfg.Format != "" {
 		f.format = cfg.Format

@@ -42,7 +42,7 @@ type changedRule struct {
 func runDiffRules(args []string, stdout, stderr io.Writer) (int, error) {
 	var f ruleFlags
 	fset := newFlagSet("diff-rules", "diff-rules [--rules DIR] [--format text|json] FROM-TAG TO-TAG", stdout)
-	f.register(fset.FlagSet)
+	f.register(fset.FlagSet, withSpec)
 	var format string
 	fset.StringVar(&format, "format", "text", "output `format`: text or json")
 	rest, err := parseFlags(fset, args)

@@ -18,7 +18,7 @@ import (
 func runFix(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	var f ruleFlags
 	fset := newFlagSet("fix", "fix [--write] [--rule ID|ID/CODE,…] [--spec TAG] [--rules DIR] FILE|DIR|GLOB...", stdout)
-	f.register(fset.FlagSet)
+	f.register(fset.FlagSet, withSpec|withCost)
 	var write bool
 	var only string
 	fset.BoolVar(&write, "write", false, "write the fixed files (atomically) instead of printing a unified diff")
@@ -86,7 +86,7 @@ type fixResult struct{ before, after []byte }
 func fixFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, file string, keep func(engine.Diagnostic) bool, stderr io.Writer) (fixResult, bool, error) {
 	doc, rs, err := cat.LoadFile(file, pinned)
 	if err != nil {
-		if errors.Is(err, engine.ErrNotDescription) {
+		if errors.Is(err, engine.ErrUndeclaredVersion) {
 			return fixResult{}, false, fmt.Errorf("%s: not a description, left as it is", file)
 		}
 		return fixResult{}, false, err

@@ -5,7 +5,7 @@
 //	celint check [flags] FILE|DIR|GLOB...   lint documents
 //	celint conformance [flags]              check every rule against its examples
 //	celint rules [flags]                    list the rules
-//	celint explain [flags] RULE-ID          print one rule
+//	celint explain [flags] RULE-ID[/CODE]   print one rule, or one code of a rule
 //	celint docs [flags]                     write one Markdown page per rule
 //	celint version                          print the version
 //	celint completion bash|zsh|fish         print a shell completion script
@@ -41,6 +41,19 @@ func toolVersion() string {
 		}
 	}
 	return version
+}
+
+// runVersion prints the version; it takes no arguments but -h.
+func runVersion(args []string, stdout io.Writer) (int, error) {
+	fset := newFlagSet("version", "version\n\nPrints the version, the revision it was built from, the Go version and the embedded rulesets.", stdout)
+	rest, err := parseFlags(fset, args)
+	if err != nil {
+		return exitError, err
+	}
+	if len(rest) > 0 {
+		return exitError, &usageError{command: "version", msg: fmt.Sprintf("version takes no arguments, got %q", rest)}
+	}
+	return exitOK, printVersion(stdout)
 }
 
 // printVersion prints the module version, the VCS revision the binary was
@@ -111,7 +124,7 @@ Usage:
   celint check [flags] FILE|DIR|GLOB...   lint documents (directories are walked for .json, .yaml, .yml)
   celint conformance [flags]              check every rule against its own examples
   celint rules [flags]                    list the rules: id, level, surface, title
-  celint explain [flags] RULE-ID          print one rule
+  celint explain [flags] RULE-ID[/CODE]   print one rule, or one code of a rule
   celint docs [flags]                     write one Markdown page per rule
   celint diff-rules [flags] FROM TO       list the rules and codes added, removed or changed between two pinned tags
   celint fix [flags] FILE|DIR|GLOB...     print the fixes of the findings as a unified diff, or --write them
@@ -150,7 +163,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "completion":
 		code, err = runCompletion(ctx, args[1:], stdout)
 	case "version", "--version":
-		err = printVersion(stdout)
+		code, err = runVersion(args[1:], stdout)
 	case "help", "-h", "--help":
 		if len(args) > 1 && args[0] == "help" && args[1] != "help" {
 			return run(ctx, []string{args[1], "-h"}, stdin, stdout, stderr)

@@ -27,7 +27,7 @@ const maxMigrationRounds = 20
 func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	var f ruleFlags
 	fset := newFlagSet("migrate", "migrate --to TAG [--write] [--rules DIR] FILE|DIR|GLOB...", stdout)
-	f.register(fset.FlagSet)
+	f.register(fset.FlagSet, withSpec|withCost)
 	var to string
 	var write bool
 	fset.StringVar(&to, "to", "", "upgrade to the version of the ruleset pinned at this spec `tag` (e.g. v0.8.0, or name@tag)")
@@ -146,7 +146,7 @@ type migration struct {
 func migrateFile(ctx context.Context, cat *engine.Catalog, tag, file string) (*migration, error) {
 	doc, rs, err := cat.LoadFile(file, nil)
 	if err != nil {
-		if errors.Is(err, engine.ErrNotDescription) {
+		if errors.Is(err, engine.ErrUndeclaredVersion) {
 			return nil, fmt.Errorf("%s: not a description, left as it is", file)
 		}
 		return nil, fmt.Errorf("%w; left as it is", err)

@@ -19,8 +19,12 @@ import (
 
 // ruleFlags are the flags that choose rules: shared by every command.
 type ruleFlags struct {
-	spec      string
-	rules     []string
+	spec  string
+	rules []string
+	// specFile and specPos are where a config file set spec; "" when
+	// the command line did, or nothing.
+	specFile  string
+	specPos   loader.Pos
 	costLimit uint64
 	limits    loader.Limits // set by check's --max-* flags
 	// eager compiles every embedded rule when it loads, for conformance;
@@ -29,9 +33,22 @@ type ruleFlags struct {
 	eager bool
 }
 
-func (f *ruleFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.spec, "spec", "", "use the ruleset pinned at this spec `tag` (e.g. v0.9.0-rc.3, or name@tag); default: the newest that accepts each document")
-	fs.Uint64Var(&f.costLimit, "cost-limit", 0, "CEL cost limit of one evaluation (default 1000000)")
+// Which of the optional rule flags a command registers: --rules always,
+// --spec when it works on one ruleset, --cost-limit when it evaluates rules.
+const (
+	withSpec = 1 << iota
+	withCost
+)
+
+// register adds --rules to fs, and --spec and --cost-limit as which says,
+// so that a command lists only the flags it uses.
+func (f *ruleFlags) register(fs *flag.FlagSet, which int) {
+	if which&withSpec != 0 {
+		fs.StringVar(&f.spec, "spec", "", "use the ruleset pinned at this spec `tag` (e.g. v0.9.0-rc.3, or name@tag); default: the newest that accepts each document")
+	}
+	if which&withCost != 0 {
+		fs.Uint64Var(&f.costLimit, "cost-limit", 0, "CEL cost limit of one evaluation (default 1000000)")
+	}
 	fs.Func("rules", "add the rule files (*.yaml) of `DIR`, and its fixtures/; a rule with the id of an embedded one replaces it. A DIR with a ruleset.yaml is a ruleset of its own, run beside the document's ruleset, or, when it 'extends' one, takes its place. Repeat to add several folders", func(dir string) error {
 		f.rules = append(f.rules, dir)
 		return nil
@@ -62,6 +79,9 @@ func (f *ruleFlags) catalog() (*engine.Catalog, *engine.Ruleset, error) {
 	}
 	pinned, err := cat.Find(f.spec)
 	if err != nil {
+		if f.specFile != "" {
+			err = &loader.Error{File: f.specFile, Pos: f.specPos, Msg: "spec: " + err.Error(), Err: err}
+		}
 		return nil, nil, err
 	}
 	return cat, pinned, nil
@@ -137,9 +157,15 @@ func newFlagSet(name, synopsis string, stdout io.Writer) *flagSet {
 	return &flagSet{FlagSet: fs, synopsis: synopsis, stdout: stdout}
 }
 
-// printHelp prints the command's synopsis and flags.
+// printHelp prints the command's synopsis and its flags, if it has any.
 func (fs *flagSet) printHelp() {
-	fmt.Fprintf(fs.stdout, "Usage: celint %s\n\nFlags:\n", fs.synopsis)
+	fmt.Fprintf(fs.stdout, "Usage: celint %s\n", fs.synopsis)
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n == 0 {
+		return
+	}
+	fmt.Fprint(fs.stdout, "\nFlags:\n")
 	fs.SetOutput(fs.stdout)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)

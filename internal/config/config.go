@@ -42,8 +42,11 @@ type Config struct {
 	// RuleFolders are extra rule folders (as --rules), as paths relative to
 	// the current folder or absolute.
 	RuleFolders []string
-	// Spec pins a ruleset (as --spec); "" when not set.
-	Spec string
+	// Spec pins a ruleset (as --spec); "" when not set. SpecFile and
+	// SpecPos are where it is written: this file, or one it extends.
+	Spec     string
+	SpecFile string
+	SpecPos  loader.Pos
 	// Format is the default output format (as --format); "" when not set.
 	Format string
 	// FailOn is the default --fail-on; "" when not set.
@@ -147,14 +150,20 @@ func load(file string, chain []string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	c := &Config{File: file, Dir: filepath.Dir(file)}
+	if noDocument(data) {
+		return c, nil // an empty file, or comments only: no settings
+	}
 	opts := loader.DefaultOptions()
 	doc, err := loader.Parse(file, data, opts)
 	if err != nil {
 		return nil, err
 	}
-	c := &Config{File: file, Dir: filepath.Dir(file)}
 	r := &reader{file: file}
 	root := doc.Root
+	if root.Kind == loader.Null {
+		return c, nil // "---" or "~" alone: no settings either
+	}
 	if root.Kind != loader.Object {
 		r.fail(root.Pos, "a config file is a mapping (rules, overrides, ignore, …), found %s", loader.KindPhrase(root))
 		return nil, r.err()
@@ -202,6 +211,7 @@ func load(file string, chain []string) (*Config, error) {
 			}
 		case "spec":
 			c.Spec, _ = r.str(m)
+			c.SpecFile, c.SpecPos = file, m.Pos
 		case "format":
 			if s, ok := r.str(m); ok {
 				c.Format = s
@@ -223,7 +233,9 @@ func load(file string, chain []string) (*Config, error) {
 		c.Layers = append(c.Layers, base.Layers...)
 		c.Ignore = append(base.Ignore, c.Ignore...)
 		c.RuleFolders = append(base.RuleFolders, c.RuleFolders...)
-		c.Spec = cmp.Or(c.Spec, base.Spec)
+		if c.Spec == "" {
+			c.Spec, c.SpecFile, c.SpecPos = base.Spec, base.SpecFile, base.SpecPos
+		}
 		c.Format = cmp.Or(c.Format, base.Format)
 		c.FailOn = cmp.Or(c.FailOn, base.FailOn)
 	}
@@ -232,6 +244,17 @@ func load(file string, chain []string) (*Config, error) {
 	}
 	c.Layers = append(c.Layers, overrides...)
 	return c, r.err()
+}
+
+// noDocument reports whether a YAML file holds no document: nothing but
+// blank lines and comments.
+func noDocument(data []byte) bool {
+	for _, l := range strings.Split(string(data), "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") {
+			return false
+		}
+	}
+	return true
 }
 
 // reader collects a config file's problems, each at its position.

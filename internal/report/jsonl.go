@@ -62,6 +62,7 @@ func (s *jsonlStream) File(f File) error {
 	}
 	s.tally.add(f.Diagnostics)
 	s.tally.notShown(f.NotShown)
+	s.tally.quieted(f.Name, f.Quieted)
 	for _, d := range f.Diagnostics {
 		if err := s.line(newJSONDiagnostic(d)); err != nil {
 			return err

@@ -21,6 +21,10 @@
 // the findings it stands for (Input.NotShown, File.NotShown), so that
 // errors, warnings and infos are the run's true totals. The text summary
 // then ends with "; N not shown", and the json counts have notShown.
+// Likewise a caller that shows errors only (celint check --quiet) counts
+// the findings it leaves out (File.Quieted, Input.Quieted): the text
+// summary then ends with "; N hidden by --quiet", and the json counts have
+// quieted.
 //
 // # The json format
 //
@@ -117,6 +121,9 @@
 //   - notShown (number, present when not 0): the findings counted above
 //     that the diagnostics leave out, each file's stood for by its
 //     celint.limit entry.
+//   - quieted (number, present when not 0): the findings counted above
+//     that the diagnostics leave out because only errors are shown
+//     (--quiet).
 //
 // # The jsonl format
 //
@@ -139,7 +146,8 @@
 // mcpdesc@v0.8.0" or "✔ no problems in 2 files with mcpdesc@v0.7.0 (1),
 // mcpdesc@v0.8.0 (1)" (the rulesets that checked the files, with their
 // numbers of files when there are several), followed by "; N not shown"
-// when findings were left out. Colours only when asked for. Control,
+// when findings were left out, and "; N hidden by --quiet" when findings
+// below error were. Colours only when asked for. Control,
 // bidi and invisible characters of documents, file names and rules never
 // reach the terminal raw: they are shown as "<U+202E>" (package safetext),
 // and no line starts with "::" or carries "##[", which a CI runner would
@@ -250,6 +258,9 @@ type Input struct {
 	// NotShown counts the findings left out of Diagnostics, which the
 	// counts include (see the package comment).
 	NotShown engine.Counts
+	// Quieted counts, by file name, the findings left out because only
+	// errors are shown (--quiet); the counts include them too.
+	Quieted map[string]engine.Counts
 	// Files is every file linted, in order, so that files without findings
 	// can be counted.
 	Files []string
@@ -343,6 +354,8 @@ type File struct {
 	Diagnostics []engine.Diagnostic
 	// NotShown counts the findings left out of Diagnostics.
 	NotShown engine.Counts
+	// Quieted counts the findings left out because only errors are shown.
+	Quieted engine.Counts
 	// Source is the file's contents, for code frames and the fixes of
 	// SARIF results; nil when unknown.
 	Source []byte
@@ -373,7 +386,7 @@ func NewStream(format string, w io.Writer, in Input) (Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	in.Diagnostics, in.NotShown, in.Files, in.Rules, in.Sources, in.LoadOptions, in.Rulesets = nil, engine.Counts{}, nil, nil, nil, nil, nil
+	in.Diagnostics, in.NotShown, in.Quieted, in.Files, in.Rules, in.Sources, in.LoadOptions, in.Rulesets = nil, engine.Counts{}, nil, nil, nil, nil, nil, nil
 	return printers[i].stream(w, in), nil
 }
 
@@ -387,7 +400,7 @@ func printAll(s Stream, in Input) error {
 	}
 	for _, group := range groupByFile(in.Diagnostics) {
 		name := group[0].File
-		f := File{Name: name, Checked: files[name], Diagnostics: group, Source: in.Sources[name], Rulesets: in.Rulesets[name]}
+		f := File{Name: name, Checked: files[name], Diagnostics: group, Quieted: in.Quieted[name], Source: in.Sources[name], Rulesets: in.Rulesets[name]}
 		if opts, ok := in.LoadOptions[name]; ok {
 			f.LoadOptions = &opts
 		}
@@ -400,7 +413,7 @@ func printAll(s Stream, in Input) error {
 	}
 	for _, name := range in.Files {
 		if files[name] {
-			if err := s.File(File{Name: name, Checked: true, NotShown: notShown, Rulesets: in.Rulesets[name]}); err != nil {
+			if err := s.File(File{Name: name, Checked: true, NotShown: notShown, Quieted: in.Quieted[name], Rulesets: in.Rulesets[name]}); err != nil {
 				return err
 			}
 			notShown = engine.Counts{}
@@ -442,6 +455,12 @@ type wholeStream struct {
 func (s *wholeStream) File(f File) error {
 	s.in.Diagnostics = append(s.in.Diagnostics, f.Diagnostics...)
 	s.in.NotShown = s.in.NotShown.Add(f.NotShown)
+	if f.Quieted != (engine.Counts{}) {
+		if s.in.Quieted == nil {
+			s.in.Quieted = map[string]engine.Counts{}
+		}
+		s.in.Quieted[f.Name] = s.in.Quieted[f.Name].Add(f.Quieted)
+	}
 	if f.Checked {
 		s.in.Files = append(s.in.Files, f.Name)
 	}
@@ -465,6 +484,7 @@ type counts struct {
 	Files             int `json:"files"`
 	FilesWithProblems int `json:"filesWithProblems"`
 	NotShown          int `json:"notShown,omitempty"`
+	Quieted           int `json:"quieted,omitempty"`
 }
 
 func (c counts) problems() int { return c.Errors + c.Warnings + c.Infos }
@@ -480,6 +500,9 @@ func tally(in Input) counts {
 		t.add(group)
 	}
 	t.notShown(in.NotShown)
+	for _, name := range slices.Sorted(maps.Keys(in.Quieted)) {
+		t.quieted(name, in.Quieted[name])
+	}
 	return t.counts()
 }
 
@@ -554,6 +577,18 @@ func (t *tallier) add(ds []engine.Diagnostic) {
 func (t *tallier) notShown(c engine.Counts) {
 	t.c.Counts = t.c.Counts.Add(c)
 	t.c.NotShown += c.Errors + c.Warnings + c.Infos
+}
+
+// quieted counts findings of file name left out because only errors are
+// shown: they are problems of the file all the same.
+func (t *tallier) quieted(name string, c engine.Counts) {
+	n := c.Errors + c.Warnings + c.Infos
+	if n == 0 {
+		return
+	}
+	t.c.Counts = t.c.Counts.Add(c)
+	t.c.Quieted += n
+	t.file(name, true)
 }
 
 func (t *tallier) counts() counts {

@@ -101,6 +101,7 @@ func (s *textStream) File(f File) error {
 	}
 	s.tally.add(f.Diagnostics)
 	s.tally.notShown(f.NotShown)
+	s.tally.quieted(f.Name, f.Quieted)
 	if len(f.Diagnostics) == 0 {
 		return nil
 	}
@@ -371,6 +372,9 @@ func (t textWriter) printSummary(tally tallier) {
 	}
 	if c.NotShown > 0 {
 		s += fmt.Sprintf("; %d not shown", c.NotShown)
+	}
+	if c.Quieted > 0 {
+		s += fmt.Sprintf("; %d hidden by --quiet", c.Quieted)
 	}
 	t.paint(ansiBold+style, s)
 	t.w.WriteByte('\n')

@@ -149,7 +149,11 @@ func (m *model) markdown() []byte {
 	if m.TreeURL != "" {
 		tag = fmt.Sprintf("[%s](%s)", escapeInline(m.Tag), linkDest(m.TreeURL))
 	}
-	p("%s at immutable tag %s.\n\n", file, tag)
+	if m.Added {
+		p("%s, a rule file added to %s, not one of its files at tag %s.\n\n", file, codeSpan(m.Ruleset), tag)
+	} else {
+		p("%s at immutable tag %s.\n\n", file, tag)
+	}
 	p("%s\n", fenced("yaml", m.SourceYAML))
 	if m.ParamsYAML != "" {
 		p("The params of %s that the rule names (its header's `params`):\n\n", codeSpan(m.Ruleset))

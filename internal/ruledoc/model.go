@@ -43,7 +43,8 @@ type model struct {
 	BasedOn    []loader.BasedOn
 	Examples   []example
 
-	SourceName string // the rule file's base name
+	SourceName string // the rule file's base name; its path as the user gave it for an added rule
+	Added      bool   // the rule was added to the ruleset from a folder of its own (engine.Rule.Added)
 	SourceURL  string // the rule file at the pinned tag; "" when not published
 	SourceYAML string // the rule's own block of its rule file
 	ParamsYAML string // the values the ruleset gives the params the rule names; "" for none
@@ -101,6 +102,10 @@ func build(rs *engine.Ruleset, r *engine.Rule) (*model, error) {
 		BasedOn:     doc.BasedOn,
 		SourceName:  path.Base(r.File),
 		SourceURL:   r.SourceURL,
+		Added:       r.Added,
+	}
+	if r.Added {
+		m.SourceName = r.File
 	}
 	if m.Title == "" {
 		m.Title = r.ID

@@ -3,6 +3,7 @@ package ruledoc
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -123,7 +124,11 @@ func (m *model) text() []byte {
 	if m.SourceURL != "" {
 		where = m.SourceURL
 	}
-	p("%s at pinned tag %s\n\n", where, m.Tag)
+	if m.Added {
+		p("%s, a rule file added to %s, not one of its files at tag %s\n\n", where, m.Ruleset, m.Tag)
+	} else {
+		p("%s at pinned tag %s\n\n", where, m.Tag)
+	}
 	p("%s", indent(m.SourceYAML, "    "))
 	if m.ParamsYAML != "" {
 		p("\nthe params of %s that the rule names:\n\n", m.Ruleset)
@@ -172,4 +177,47 @@ func indent(s, prefix string) string {
 		}
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// FindCode returns the code of rule r named code, or having it as an
+// alias; ok is false when r has none.
+func FindCode(r *engine.Rule, code string) (c engine.Code, ok bool) {
+	for _, c := range r.Codes {
+		if c.Name != "" && (c.Name == code || slices.Contains(c.Aliases, code)) {
+			return c, true
+		}
+	}
+	return engine.Code{}, false
+}
+
+// CodeText renders, for `celint explain ID/CODE`, the part of rule r
+// that reports code c (its level, aliases, message and check), followed
+// by the whole rule's text.
+func CodeText(rs *engine.Ruleset, r *engine.Rule, c engine.Code) ([]byte, error) {
+	m, err := build(rs, r)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	section := func(name string) { p("\n%s\n%s\n", name, strings.Repeat("-", len(name))) }
+	name, level := safetext.Line(c.Name), safetext.Line(c.Level)
+	p("%s/%s (%s, %s)\n", m.ID, name, level, m.Ruleset)
+	p("a finding of rule %s: %s\n", m.ID, m.Title)
+	if len(c.Aliases) > 0 {
+		p("aliases: %s\n", strings.Join(lines(c.Aliases), ", "))
+	}
+	if c.Message != "" {
+		section("Message")
+		p("%s\n", safetext.Line(c.Message))
+	}
+	if c.Pos.Line > 0 {
+		if block, err := ruleBlock(r.Text, int(c.Pos.Line)); err == nil {
+			section("Check")
+			p("%s:%d\n\n%s", safetext.Line(r.File), c.Pos.Line, indent(block, "    "))
+		}
+	}
+	p("\n%s\n", strings.Repeat("=", textWidth))
+	b.Write(m.text())
+	return []byte(safetext.Guard(b.String())), nil
 }
