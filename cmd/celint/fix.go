@@ -62,19 +62,26 @@ func runFix(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 			continue
 		}
 		fixed++
-		if write {
-			if err := outfile.WriteFile(file, out.after); err != nil {
-				fmt.Fprintf(stderr, "celint: %s\n", safetext.Line(err.Error()))
-				code = exitError
-			}
-			continue
+		if err := emitChange(file, out.before, out.after, write, stdout); err != nil {
+			fmt.Fprintf(stderr, "celint: %s\n", safetext.Line(err.Error()))
+			code = exitError
 		}
-		fmt.Fprint(stdout, safetext.Block(udiff.Unified("a/"+file, "b/"+file, string(out.before), string(out.after))))
 	}
 	if write {
 		fmt.Fprintf(stderr, "celint: fixed %s\n", plural(fixed, "file", "files"))
 	}
 	return code, nil
+}
+
+// emitChange writes a file's new source (atomically) when write is set,
+// and else prints the change as a unified diff: what fix and migrate do
+// with a file they changed.
+func emitChange(file string, before, after []byte, write bool, stdout io.Writer) error {
+	if write {
+		return outfile.WriteFile(file, after)
+	}
+	_, err := fmt.Fprint(stdout, safetext.Block(udiff.Unified("a/"+file, "b/"+file, string(before), string(after))))
+	return err
 }
 
 // fixResult is a file before and after its fixes.

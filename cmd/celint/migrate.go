@@ -9,10 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/aymanbagabas/go-udiff"
-
 	"github.com/celint/celint/engine"
-	"github.com/celint/celint/internal/outfile"
 	"github.com/celint/celint/internal/safetext"
 	"github.com/celint/celint/loader"
 )
@@ -74,14 +71,10 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 			continue
 		}
 		migrated++
-		if write {
-			if err := outfile.WriteFile(file, m.after); err != nil {
-				fmt.Fprintf(stderr, "celint: %s\n", safetext.Line(err.Error()))
-				code = exitError
-			}
-			continue
+		if err := emitChange(file, m.before, m.after, write, stdout); err != nil {
+			fmt.Fprintf(stderr, "celint: %s\n", safetext.Line(err.Error()))
+			code = exitError
 		}
-		fmt.Fprint(stdout, safetext.Block(udiff.Unified("a/"+file, "b/"+file, string(m.before), string(m.after))))
 	}
 	if write {
 		fmt.Fprintf(stderr, "celint: migrated %s\n", plural(migrated, "file", "files"))
