@@ -170,7 +170,7 @@ func (p *Program) eval(ctx context.Context, activation any, codes []int32) (out 
 	if evalErr == nil {
 		return val, cost, nil
 	}
-	err = p.classify(ctx, evalErr)
+	err = p.classify(ctx, p.overloadOperands(evalErr, act))
 	if errors.Is(err, ErrCostLimit) {
 		cost = p.limit + 1
 	}

@@ -166,7 +166,7 @@ func TestAssumeKeepsMalformedDocumentsQuiet(t *testing.T) {
 	sameLines(t, got, []string{
 		"2:5 error /items/0 [t.names] short tag",
 		"6:5 error /items/4 [t.cel] count",
-		"7:5 error /items/5 [t.cel] rs/rules.yaml:14:17: no such overload RULE ERROR",
+		"7:5 error /items/5 [t.cel] rs/rules.yaml:14:17: no such overload: string + int RULE ERROR",
 	})
 }
 
