@@ -284,10 +284,6 @@ func Check(t TB, rs *engine.Ruleset, opts Options) []Result {
 	return results
 }
 
-// maxFixRounds bounds the rounds of fixes made on an example, as celint
-// fix bounds them on a file.
-const maxFixRounds = 10
-
 // checkFixed makes the fixes of the rule's findings on an invalid example,
 // as celint fix --rule makes them: round after round, fixes that touch the
 // same place in different rounds, until none is left. It says what is
@@ -319,8 +315,8 @@ func checkFixed(ctx context.Context, rs *engine.Ruleset, r *engine.Rule, doc *lo
 		if len(fixes) == 0 {
 			break
 		}
-		if round == maxFixRounds {
-			return fmt.Sprintf("the findings are still fixable after %d rounds of fixes", maxFixRounds)
+		if round == engine.DefaultFixRounds { // the bound celint fix has
+			return fmt.Sprintf("the findings are still fixable after %d rounds of fixes", engine.DefaultFixRounds)
 		}
 		edits, taken := loader.Combine(cur.Root.Value(), fixes)
 		out, err := loader.Edits("example.json", cur.JSON(), rs.LoadOptions, edits)

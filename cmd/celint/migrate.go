@@ -24,7 +24,10 @@ const maxMigrationRounds = 20
 func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	var f ruleFlags
 	fset := newFlagSet("migrate", "migrate --to TAG [--write] [--rules DIR] FILE|DIR|GLOB...", stdout)
-	f.register(fset.FlagSet, withSpec|withCost)
+	f.register(fset.FlagSet, withCost)
+	fset.Func("spec", "not taken: each document is upgraded from the version it declares; say the target with --to", func(string) error {
+		return errors.New("migrate takes --to, not --spec: the ruleset of each document is the one its version asks for")
+	})
 	var to string
 	var write bool
 	fset.StringVar(&to, "to", "", "upgrade to the version of the ruleset pinned at this spec `tag` (e.g. v0.8.0, or name@tag)")
@@ -36,8 +39,6 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	switch {
 	case to == "":
 		return exitError, &usageError{command: "migrate", msg: "migrate needs --to TAG, the version to upgrade to (celint version lists them)"}
-	case f.spec != "":
-		return exitError, &usageError{command: "migrate", msg: "migrate takes --to, not --spec: the ruleset of each document is the one its version asks for"}
 	case len(paths) == 0:
 		return exitError, &usageError{command: "migrate", msg: "migrate needs at least one FILE, DIR or GLOB"}
 	case slices.Contains(paths, "-"):
