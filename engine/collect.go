@@ -32,6 +32,7 @@ type collector struct {
 	mu     sync.Mutex
 	max    int // 0: no bound
 	adjust func(*Diagnostic) bool
+	path   func(pointer string) string // a finding's Path (identity.go); nil: none
 	seed   maphash.Seed
 
 	entries []collected // the kept diagnostics; an evicted one's slot is its successor's
@@ -94,6 +95,9 @@ func (c *collector) add(ds []Diagnostic, rule int32, seq *int32) {
 				c.entries[slot].merge(e.d.Related)
 			}
 			continue
+		}
+		if c.path != nil {
+			e.d.Path = c.path(e.d.Pointer)
 		}
 		if c.adjust != nil && !c.adjust(&e.d) {
 			c.seen[e.hash] = -1

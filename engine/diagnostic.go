@@ -76,8 +76,14 @@ type Diagnostic struct {
 	Severity Severity `json:"severity"`
 	Message  string   `json:"message"`
 	Pointer  string   `json:"pointer"`
-	Line     int      `json:"line"`
-	Column   int      `json:"column"`
+	// Path is Pointer with the index of each array item that the ruleset
+	// identifies by a member (context.identity) replaced by that member's
+	// value, as in /tools/[name="get_weather"]/description: it stays the
+	// same when items are inserted or removed above. "" when no item on
+	// the way is identified.
+	Path   string `json:"-"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
 	// EndLine and EndColumn are where the offending value ends: just past
 	// its last character. Zero when unknown.
 	EndLine   int `json:"endLine,omitempty"`

@@ -150,6 +150,7 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 		opts.RuleTimeout = DefaultRuleTimeout
 	}
 	l := &linter{ctx: ctx, rs: rs, doc: doc, opts: opts, shared: spend{budget: opts.Budget}, found: newCollector(opts)}
+	l.found.path = rs.pathsOf(doc)
 	defer rs.forget(doc)
 	l.docFrame = &frame{names: docNames, vals: []any{celValue(doc.Root)}}
 	l.docFrame.addLazy(ctx, rs.docVars, &l.shared)

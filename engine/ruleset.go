@@ -78,6 +78,7 @@ type Ruleset struct {
 	selections map[string][]string // named selections, expanded to plain paths
 	scope      *scopeConfig
 	refs       *refConfig
+	identities []identity              // array items named by a member (identity.go)
 	fixturesAt string                  // the fixture folder as it is reported
 	params     map[string]*loader.Node // the header's params, by name
 }
@@ -701,7 +702,7 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 		*rs = *b
 		rs.opts = opts
 		rs.Extends = b.String()
-		if spec.Context.Scope != nil || spec.Context.References != nil {
+		if spec.Context.Scope != nil || spec.Context.References != nil || spec.Context.Identity != nil {
 			fail(spec.Pos, "a ruleset that extends another inherits its context; leave 'context' out")
 		}
 	}
@@ -758,6 +759,9 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 	}
 	if rs.refs != nil && spec.Context.References != nil {
 		rs.refs.at = rs.selectors(spec.File, spec.Context.References.At, fail, nil)
+	}
+	for _, id := range spec.Context.Identity {
+		rs.identities = append(rs.identities, identity{at: rs.selectors(spec.File, id.At, fail, nil), member: id.Member.Value})
 	}
 	if err := issues.Err(); err != nil {
 		return nil, err

@@ -129,6 +129,18 @@ type ContextSpec struct {
 	Scope *ScopeSpec
 	// References names the member that marks a reference object.
 	References *ReferenceSpec
+	// Identity names the member that identifies the items of some arrays
+	// across edits (a baseline keys findings by it).
+	Identity []IdentitySpec
+}
+
+// IdentitySpec names the member whose value identifies an array item: the
+// items the At selection paths select are named by Member, not by their
+// index, where their value of it is a string no sibling shares.
+type IdentitySpec struct {
+	At     []Scalar
+	Member Scalar
+	Pos    Pos
 }
 
 // ScopeSpec configures the inherited scope.
@@ -563,7 +575,28 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 				})
 			})
 		case "context":
-			r.members(v, "context", []string{"scope", "references"}, func(key string, v *Node) {
+			r.members(v, "context", []string{"scope", "references", "identity"}, func(key string, v *Node) {
+				if key == "identity" {
+					r.list(v, "a list of {at, member}: the array items a member identifies", func(c *Node) {
+						id := IdentitySpec{Pos: c.Pos}
+						r.members(c, "context.identity item", []string{"at", "member"}, func(key string, v *Node) {
+							switch key {
+							case "at":
+								id.At = r.scalars(v)
+							case "member":
+								id.Member = r.scalar(v)
+							}
+						})
+						if len(id.At) == 0 {
+							r.add(c.Pos, "a context.identity item needs 'at', the selection paths of the items it identifies")
+						}
+						if id.Member.Value == "" {
+							r.add(c.Pos, "a context.identity item needs 'member', the name of the member that identifies an item")
+						}
+						rs.Context.Identity = append(rs.Context.Identity, id)
+					})
+					return
+				}
 				if key == "scope" {
 					sc := &ScopeSpec{Pos: v.Pos}
 					rs.Context.Scope = sc

@@ -3,6 +3,10 @@
 // vacuum's ignore files or Redocly's --generate-ignore-file do.
 //
 // A finding is identified by its [Key]: file, rule, code and JSON pointer.
+// Where the ruleset names array items by an identifying member
+// (context.identity), the pointer names them so, as in
+// /tools/[name="get_weather"]/description, and a finding keeps its key when
+// items are inserted above it; findings recorded by index still match.
 // The line is left out so that a finding survives lines moving above it,
 // and the message is left out so that rewording a message does not bring
 // back every finding. A baseline is a multiset: it records how many
@@ -89,8 +93,37 @@ func compareKeys(a, b Key) int {
 // KeyOf returns d's key, with File made relative to dir (the baseline file's
 // folder) and slash-separated when d.File is inside dir or relative;
 // otherwise File as it is, slash-separated.
+//
+// The key's Pointer is d.Path when the ruleset names the array items on the
+// way by an identifying member (context.identity), so that inserting an item
+// above a recorded finding does not bring it back; otherwise d.Pointer.
 func KeyOf(d engine.Diagnostic, dir string) Key {
-	return Key{File: relFile(d.File, dir), Rule: d.RuleID, Code: d.Code, Pointer: d.Pointer}
+	return Key{File: relFile(d.File, dir), Rule: d.RuleID, Code: d.Code, Pointer: cmp.Or(d.Path, d.Pointer)}
+}
+
+// indexKey returns the key d had before array items were named by their
+// identifying member, or false when d's key names none: a baseline written
+// then records findings by index, and they still match.
+func indexKey(d engine.Diagnostic, k Key) (Key, bool) {
+	if d.Path == "" || d.Path == d.Pointer {
+		return k, false
+	}
+	k.Pointer = d.Pointer
+	return k, true
+}
+
+// take counts one occurrence of d against the recorded counts left: under
+// its key, else under its index key. It reports whether one was left.
+func take(left map[Key]int, d engine.Diagnostic, k Key) bool {
+	if left[k] > 0 {
+		left[k]--
+		return true
+	}
+	if ik, ok := indexKey(d, k); ok && left[ik] > 0 {
+		left[ik]--
+		return true
+	}
+	return false
 }
 
 // relFile makes file relative to dir as KeyOf describes. A relative file is
@@ -662,9 +695,7 @@ func (b *Baseline) Apply(ds []engine.Diagnostic, dir string) Result {
 	hide := make([]bool, len(ds))
 	var res Result
 	for _, i := range documentOrder(ds) {
-		k := KeyOf(ds[i], dir)
-		if left[k] > 0 {
-			left[k]--
+		if take(left, ds[i], KeyOf(ds[i], dir)) {
 			hide[i] = true
 			res.Hidden++
 		}
@@ -718,8 +749,7 @@ func (f *Filter) Hide(d engine.Diagnostic) bool {
 	k := KeyOf(d, f.dir)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.left[k] > 0 {
-		f.left[k]--
+	if take(f.left, d, k) {
 		f.hidden++
 		return true
 	}
