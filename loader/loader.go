@@ -218,6 +218,7 @@ func Parse(name string, data []byte, opts Options) (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
+	doc.BOM = bytes.HasPrefix(data, utf8BOM)
 	return doc, nil
 }
 

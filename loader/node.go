@@ -240,7 +240,11 @@ type Document struct {
 	Format string // "json" or "yaml"
 	Root   *Node
 	Values int    // number of values (nodes) in the document
-	Source []byte // the input as read, for code frames
+	Source []byte // the input as read, for code frames, without a leading byte order mark
+	// BOM reports that the input started with a UTF-8 byte order mark,
+	// which Source leaves out; a tool that writes the document back
+	// writes it first again.
+	BOM bool
 
 	json     []byte    // see JSON
 	rendered bool      // json is Root's rendering (newDocument, Extract), in which nodes come in document order

@@ -223,8 +223,8 @@ var errBadTree = errors.New("celint: bad parsed tree")
 // decodeTree builds the Document that Parse(name, data, opts) returns from
 // its encoded tree.
 func decodeTree(name string, data []byte, opts Options, enc []byte) (*Document, error) {
-	if int64(len(data)) > opts.Limits.Bytes {
-		return nil, errBadTree // Parse refuses it
+	if int64(len(data)) > opts.Limits.Bytes || bytes.HasPrefix(data, utf8BOM) {
+		return nil, errBadTree // Parse refuses it, or leaves the mark out of Source
 	}
 	d := treeDecoder{b: &builder{file: name, opts: opts}, size: len(data)}
 	var ok bool

@@ -62,7 +62,7 @@ func runFix(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 			continue
 		}
 		fixed++
-		if err := emitChange(file, out.before, out.after, write, stdout); err != nil {
+		if err := emitChange(file, out.before, out.after, out.bom, write, stdout); err != nil {
 			fmt.Fprintf(stderr, "celint: %s\n", safetext.Line(err.Error()))
 			code = exitError
 		}
@@ -76,8 +76,13 @@ func runFix(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 // emitChange writes a file's new source (atomically) when write is set,
 // and else prints the change as a unified diff: what fix and migrate do
 // with a file they changed.
-func emitChange(file string, before, after []byte, write bool, stdout io.Writer) error {
+func emitChange(file string, before, after []byte, bom, write bool, stdout io.Writer) error {
 	if write {
+		if bom {
+			// The mark the file starts with, which the document's
+			// source leaves out, is kept.
+			after = append([]byte("\ufeff"), after...)
+		}
 		return outfile.WriteFile(file, after)
 	}
 	_, err := fmt.Fprint(stdout, safetext.Block(udiff.Unified("a/"+file, "b/"+file, string(before), string(after))))
@@ -85,7 +90,10 @@ func emitChange(file string, before, after []byte, write bool, stdout io.Writer)
 }
 
 // fixResult is a file before and after its fixes.
-type fixResult struct{ before, after []byte }
+type fixResult struct {
+	before, after []byte
+	bom           bool // the file starts with a byte order mark, which before and after leave out
+}
 
 // fixFile lints file and makes the fixes of its findings that keep
 // selects (engine.ApplyFixes). A fix that is refused, or fixes still left
@@ -108,7 +116,7 @@ func fixFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, f
 	if !res.Stable {
 		fmt.Fprintf(stderr, "celint: %s: still fixable after %d rounds; the rest is left\n", safetext.Line(file), res.Rounds)
 	}
-	out := fixResult{before: doc.Source, after: res.Source}
+	out := fixResult{before: doc.Source, after: res.Source, bom: doc.BOM}
 	return out, string(out.after) != string(out.before), nil
 }
 

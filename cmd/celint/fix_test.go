@@ -156,3 +156,45 @@ func applySARIFFix(t *testing.T, out, rule, src string) string {
 	t.Fatalf("no result of %s:\n%s", rule, out)
 	return ""
 }
+
+// TestWriteKeepsBOM: fix --write and migrate --write keep the byte order
+// mark a file starts with, and write what they would without it after it.
+func TestWriteKeepsBOM(t *testing.T) {
+	const bom = "\ufeff"
+	for _, tt := range []struct {
+		name string
+		args []string
+		src  string
+	}{
+		{"fix", []string{"fix", "--write"}, ""},
+		{"migrate", []string{"migrate", "--to", "v0.8.0", "--write"}, "testdata/migrate/ticket-desk.yaml"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			// Without a source, a description whose missing $schema
+			// is fixed.
+			src := []byte("mcpdesc: \"0.8.0\"\ninfo: {name: demo, version: \"1.0.0\"}\nprotocolVersions: [\"2025-06-18\"]\ntransports:\n  - {type: stdio, command: demo}\n")
+			if tt.src != "" {
+				var err error
+				if src, err = os.ReadFile(tt.src); err != nil {
+					t.Fatal(err)
+				}
+			}
+			dir := t.TempDir()
+			plain := write(t, dir, "plain.yaml", string(src))
+			marked := write(t, dir, "marked.yaml", bom+string(src))
+			for _, f := range []string{plain, marked} {
+				if code, _, errOut := runCLI(t, append(tt.args, f)...); code > exitFindings {
+					t.Fatalf("%v %s: exit %d: %s", tt.args, f, code, errOut)
+				}
+			}
+			want, _ := os.ReadFile(plain)
+			got, _ := os.ReadFile(marked)
+			if string(want) == string(src) {
+				t.Fatalf("%v changed nothing: the test needs a file it changes", tt.args)
+			}
+			if string(got) != bom+string(want) {
+				t.Errorf("%v on a file with a byte order mark wrote:\n%q\nwant the mark, then:\n%q", tt.args, got[:min(len(got), 80)], want[:min(len(want), 80)])
+			}
+		})
+	}
+}

@@ -72,7 +72,7 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 			continue
 		}
 		migrated++
-		if err := emitChange(file, m.before, m.after, write, stdout); err != nil {
+		if err := emitChange(file, m.before, m.after, m.bom, write, stdout); err != nil {
 			fmt.Fprintf(stderr, "celint: %s\n", safetext.Line(err.Error()))
 			code = exitError
 		}
@@ -117,6 +117,7 @@ func fixedNotes(ds []engine.Diagnostic) []note {
 type migration struct {
 	file          string
 	before, after []byte
+	bom           bool // the file starts with a byte order mark, which before and after leave out
 	target        *engine.Ruleset
 	// already is set when the document declares a version the target
 	// checks as it is: nothing was migrated.
@@ -149,7 +150,7 @@ func migrateFile(ctx context.Context, cat *engine.Catalog, tag, file string) (*m
 	if err != nil {
 		return nil, err
 	}
-	m := &migration{file: file, before: doc.Source, after: doc.Source, target: target, doc: doc}
+	m := &migration{file: file, before: doc.Source, after: doc.Source, bom: doc.BOM, target: target, doc: doc}
 	version, _ := declaredVersion(rs, doc)
 	if target.AcceptsDocument(doc) {
 		m.already = version
