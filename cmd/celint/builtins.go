@@ -1,6 +1,6 @@
 package main
 
-import "github.com/celint/celint/internal/report"
+import "github.com/celint/celint/engine/report"
 
 // builtinRule is a rule id that celint itself reports under, whatever
 // rulesets run: `celint rules` lists them, marked as built in.

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/celint/celint/internal/config"
+	"github.com/celint/celint/engine/config"
 	"github.com/celint/celint/internal/ruledoc"
 	"github.com/celint/celint/internal/safetext"
 	"io"
@@ -24,8 +24,8 @@ import (
 	"time"
 
 	"github.com/celint/celint/engine"
-	"github.com/celint/celint/internal/baseline"
-	"github.com/celint/celint/internal/report"
+	"github.com/celint/celint/engine/baseline"
+	"github.com/celint/celint/engine/report"
 	"github.com/celint/celint/loader"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/celint/celint/engine"
-	"github.com/celint/celint/internal/config"
+	"github.com/celint/celint/engine/config"
 	"github.com/celint/celint/internal/safetext"
 	"github.com/celint/celint/loader"
 )

@@ -6,10 +6,10 @@ import (
 	"strings"
 
 	"github.com/celint/celint/engine"
-	"github.com/celint/celint/internal/baseline"
-	"github.com/celint/celint/internal/config"
+	"github.com/celint/celint/engine/baseline"
+	"github.com/celint/celint/engine/config"
 	"github.com/celint/celint/internal/outfile"
-	"github.com/celint/celint/internal/report"
+	"github.com/celint/celint/engine/report"
 	"github.com/celint/celint/internal/safetext"
 	"github.com/celint/celint/internal/suppress"
 	"github.com/celint/celint/loader"

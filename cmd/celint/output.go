@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/celint/celint/internal/outfile"
-	"github.com/celint/celint/internal/report"
+	"github.com/celint/celint/engine/report"
 )
 
 // output is one report: a format, written to a file or, when file is "",
