@@ -6,9 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/celint/celint/internal/config"
-	"github.com/celint/celint/internal/ruledoc"
-	"github.com/celint/celint/internal/safetext"
 	"io"
 	"io/fs"
 	"math"
@@ -24,21 +21,13 @@ import (
 	"time"
 
 	"github.com/celint/celint/engine"
-	"github.com/celint/celint/internal/baseline"
-	"github.com/celint/celint/internal/report"
+	"github.com/celint/celint/engine/baseline"
+	"github.com/celint/celint/engine/config"
+	"github.com/celint/celint/engine/lint"
+	"github.com/celint/celint/engine/report"
+	"github.com/celint/celint/internal/safetext"
 	"github.com/celint/celint/loader"
 )
-
-// inputRuleID is the rule id of diagnostics about unreadable input.
-const inputRuleID = "celint.input"
-
-// limitFlags name the flag that raises each loader limit.
-var limitFlags = map[string]string{
-	"bytes":       "--max-bytes",
-	"depth":       "--max-depth",
-	"values":      "--max-values",
-	"scalarBytes": "--max-scalar-bytes",
-}
 
 type checkFlags struct {
 	ruleFlags
@@ -66,7 +55,78 @@ type checkFlags struct {
 	stats       int // --stats: rows of rule statistics; 0 none, -1 all
 }
 
+// runCheck wires the flags of celint check to the stages of the lint
+// pipeline: config, rulesets, the files to lint, the checker and its
+// filter, the report.
 func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	f, paths, set, err := parseCheckFlags(args, stdout)
+	if err != nil {
+		return exitError, err
+	}
+	cfg, err := loadConfig(f.config, f.noConfig)
+	if err != nil {
+		return exitError, err
+	}
+	shownConfig := noteConfig(cfg, stderr)
+	applyConfigDefaults(cfg, &f, set)
+	outs, failOn, err := f.settle()
+	if err != nil {
+		return exitError, err
+	}
+	rules, err := f.load()
+	if err != nil {
+		return exitError, err
+	}
+	if err := rules.CheckConfig(cfg); err != nil {
+		return exitError, err
+	}
+	files, walked, inputDiags := expandPaths(paths)
+	files, allIgnored := dropAllIgnored(cfg, f.ignore, files, cleaned(paths), walked, stderr)
+	// Before anything is linted: the baseline is read, and the files the
+	// run writes are checked.
+	base, err := readBaseline(f.baseline)
+	if err != nil {
+		return exitError, err
+	}
+	if files, err = claimOutputs(files, walked, outs, f.writeBase, f.baseline, configFile(cfg)); err != nil {
+		return exitError, err
+	}
+	opts, err := f.checkOptions(rules, cfg, base, len(files))
+	if err != nil {
+		return exitError, err
+	}
+	in, err := f.inputs(files, stdin, walked)
+	if err != nil {
+		return exitError, err
+	}
+	var stats ruleStats
+	if f.stats != 0 {
+		opts.Lint.Stats = stats.add
+	}
+	checker := lint.NewChecker(rules, opts)
+	reports, err := openOutputs(outs, stdout, report.Input{ToolVersion: toolVersion(), Config: shownConfig}, wantColor(f.color, stdout))
+	if err != nil {
+		return exitError, err
+	}
+	defer reports.abort()
+	rep := checker.NewReport(reports, inputDiags)
+	lintFiles(ctx, checker, in, f.jobs, stderr, emitter(rep, stderr))
+	if err := rep.Close(); err != nil {
+		return exitError, err
+	}
+	if err := endBaseline(opts.Filter, f.writeBase, f.baseline, stderr); err != nil {
+		return exitError, err
+	}
+	if f.stats != 0 {
+		stats.write(stderr, max(f.stats, 0))
+		writeCheckedStats(stderr, rep.Rulesets())
+	}
+	return f.exitCode(rep, failOn, allIgnored, stderr), nil
+}
+
+// parseCheckFlags reads the command line of celint check: its flags, which
+// of them were set, and the paths to check.
+func parseCheckFlags(args []string, stdout io.Writer) (checkFlags, []string, map[string]bool, error) {
 	var f checkFlags
 	fset := newFlagSet("check", "check [flags] FILE|DIR|GLOB...", stdout)
 	f.register(fset.FlagSet, withSpec|withCost)
@@ -100,108 +160,95 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fset.Var((*statsRows)(&f.stats), "stats", "after the report, print on stderr each rule's nodes, cost and time, slowest first: 20 rows, or --stats=N, or --stats=all")
 	paths, err := parseFlags(fset, args)
 	if err != nil {
-		return exitError, err
+		return f, nil, nil, err
 	}
 	if len(paths) == 0 {
-		return exitError, &usageError{command: "check", msg: "check needs at least one FILE, DIR or GLOB"}
+		return f, nil, nil, &usageError{command: "check", msg: "check needs at least one FILE, DIR or GLOB"}
 	}
 	if f.baseline != "" && f.writeBase != "" {
-		return exitError, &usageError{command: "check", msg: "--baseline and --write-baseline exclude each other"}
+		return f, nil, nil, &usageError{command: "check", msg: "--baseline and --write-baseline exclude each other"}
 	}
 	for _, p := range f.ignore {
 		// The limits of a config file's patterns.
 		if err := config.CheckPattern(p); err != nil {
-			return exitError, &usageError{command: "check", msg: "--ignore: " + err.Error()}
+			return f, nil, nil, &usageError{command: "check", msg: "--ignore: " + err.Error()}
 		}
 	}
 	set := map[string]bool{}
 	fset.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-	cfg, err := loadConfig(f.config, f.noConfig)
-	if err != nil {
-		return exitError, err
+	return f, paths, set, nil
+}
+
+// settle checks the flags that a config file may set, or that only make
+// sense with the rest, once the config file's defaults are in: it returns
+// the reports to write and the severity --fail-on fails at (-1: never),
+// and sets the document limits.
+func (f *checkFlags) settle() ([]output, engine.Severity, error) {
+	usage := func(msg string) ([]output, engine.Severity, error) {
+		return nil, 0, &usageError{command: "check", msg: msg}
 	}
-	shownConfig := noteConfig(cfg, stderr)
-	applyConfigDefaults(cfg, &f, set)
 	if _, err := report.New(f.format); err != nil {
-		return exitError, &usageError{command: "check", msg: err.Error()}
+		return usage(err.Error())
 	}
 	outs, err := parseOutputs(f.outputs, f.format)
 	if err != nil {
-		return exitError, &usageError{command: "check", msg: err.Error()}
+		return usage(err.Error())
 	}
 	failOn := engine.Severity(-1)
 	if f.failOn != "never" {
 		if failOn, err = engine.ParseSeverity(f.failOn); err != nil {
-			return exitError, &usageError{command: "check", msg: "--fail-on: " + err.Error() + " (or never)"}
+			return usage("--fail-on: " + err.Error() + " (or never)")
 		}
 	}
-	if !slices.Contains([]string{"auto", "always", "never"}, f.color) {
-		return exitError, &usageError{command: "check", msg: fmt.Sprintf("--color %q: expected auto, always or never", f.color)}
-	}
-	if f.maxDiags < 0 {
-		return exitError, &usageError{command: "check", msg: "--max-diagnostics must be at least 0 (0: no limit)"}
-	}
-	if f.jobs < 1 {
-		return exitError, &usageError{command: "check", msg: "--jobs must be at least 1"}
-	}
-	if f.maxBytes > loader.MaxBytes {
-		return exitError, &usageError{command: "check", msg: fmt.Sprintf("--max-bytes: at most %d (1GiB), the largest document celint reads", loader.MaxBytes)}
-	}
-	if f.maxScalarB > math.MaxInt32 {
-		return exitError, &usageError{command: "check", msg: "--max-scalar-bytes: at most 2GiB"}
+	switch {
+	case !slices.Contains([]string{"auto", "always", "never"}, f.color):
+		return usage(fmt.Sprintf("--color %q: expected auto, always or never", f.color))
+	case f.maxDiags < 0:
+		return usage("--max-diagnostics must be at least 0 (0: no limit)")
+	case f.jobs < 1:
+		return usage("--jobs must be at least 1")
+	case f.maxBytes > loader.MaxBytes:
+		return usage(fmt.Sprintf("--max-bytes: at most %d (1GiB), the largest document celint reads", loader.MaxBytes))
+	case f.maxScalarB > math.MaxInt32:
+		return usage("--max-scalar-bytes: at most 2GiB")
 	}
 	f.limits = loader.Limits{Bytes: f.maxBytes, Depth: f.maxDepth, Values: f.maxValues, ScalarBytes: int(f.maxScalarB)}
-	cat, pinned, err := f.catalog()
-	if err != nil {
-		return exitError, err
+	return outs, failOn, nil
+}
+
+// checkOptions are what the checker of a run of files does: which rules
+// run (--rule), what becomes of their findings (the config file, the
+// baselines, --quiet, --max-diagnostics), and the engine's bounds. Fewer
+// files than --jobs: the spare workers run a file's rules at once (the
+// diagnostics do not depend on how many).
+func (f *checkFlags) checkOptions(rules *lint.Rulesets, cfg *config.Config, base *baseline.Baseline, files int) (lint.Options, error) {
+	opts := lint.Options{
+		Filter: lint.Filter{Config: cfg, Quiet: f.quiet},
+		Lint:   engine.LintOptions{Budget: f.budget, RuleTimeout: f.ruleTimeout, MaxDiagnostics: f.maxDiags},
 	}
-	if err := checkConfigRules(cfg, cat); err != nil {
-		return exitError, err
-	}
-	files, walked, inputDiags := expandPaths(paths)
-	files, allIgnored := dropAllIgnored(cfg, f.ignore, files, cleaned(paths), walked, stderr)
-	// Before anything is linted: the baseline is read, and the files the
-	// run writes are checked.
-	base, err := readBaseline(f.baseline)
-	if err != nil {
-		return exitError, err
-	}
-	if files, err = claimOutputs(files, walked, outs, f.writeBase, f.baseline, configFile(cfg)); err != nil {
-		return exitError, err
-	}
-	var filter func(*engine.Rule) bool
-	var keep func(engine.Diagnostic) bool
 	if f.only != "" {
-		// Each entry is a rule id, or id/code for one of its findings.
-		codes := map[string][]string{} // rule id -> codes; nil: all of them
-		known := map[string]bool{}
-		for _, rs := range f.rulesetFor(cat, pinned) {
-			for _, r := range rs.Rules {
-				for _, c := range r.Codes {
-					known[r.ID+"/"+c.Name] = true
-				}
-				known[r.ID] = true
-			}
+		only, err := lint.ParseOnly(strings.Split(f.only, ","), rules.List())
+		if err != nil {
+			return opts, &usageError{command: "check", msg: "--rule: " + err.Error() + "; 'celint rules' lists them"}
 		}
-		for _, entry := range strings.Split(f.only, ",") {
-			if !known[entry] {
-				return exitError, &usageError{command: "check", msg: fmt.Sprintf("--rule: no rule or code %q; 'celint rules' lists them", entry)}
-			}
-			id, code, hasCode := strings.Cut(entry, "/")
-			if list, seen := codes[id]; !hasCode || (seen && list == nil) {
-				codes[id] = nil
-			} else {
-				codes[id] = append(list, code)
-			}
-		}
-		filter = func(r *engine.Rule) bool { _, ok := codes[r.ID]; return ok }
-		keep = func(d engine.Diagnostic) bool {
-			list, ok := codes[d.RuleID]
-			return !ok || list == nil || d.RuleError || slices.Contains(list, d.Code)
-		}
+		opts.Lint.Filter, opts.Filter.Keep = only.Rule, only.Keep
 	}
-	// Files are linted and reported in the order of the report: by name,
-	// as engine.SortDiagnostics orders diagnostics.
+	if base != nil {
+		opts.Filter.Hide = base.Filter(filepath.Dir(f.baseline))
+	}
+	if f.writeBase != "" {
+		opts.Filter.Record = baseline.NewRecorder(filepath.Dir(f.writeBase))
+	}
+	if files > 0 && files < f.jobs {
+		opts.Lint.Workers = (f.jobs + files - 1) / files
+	}
+	return opts, nil
+}
+
+// inputs sorts files in the order of the report, by name as
+// engine.SortDiagnostics orders diagnostics, and says which of them is
+// standard input ('-'), now named --stdin-name.
+func (f *checkFlags) inputs(files []string, stdin io.Reader, walked map[string]bool) (inputs, error) {
 	name := func(file string) string {
 		if file == "-" {
 			return f.stdinName
@@ -211,7 +258,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	sort.SliceStable(files, func(i, j int) bool { return name(files[i]) < name(files[j]) })
 	// Standard input is known by its place in files, never by its name: a
 	// file named like --stdin-name is a file.
-	in := inputs{stdin: stdin, stdinName: f.stdinName, index: -1, walked: walked}
+	in := inputs{files: files, stdin: stdin, stdinName: f.stdinName, index: -1, walked: walked}
 	for i, file := range files {
 		if file == "-" {
 			in.index = i
@@ -225,236 +272,83 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 	}
 	if in.index >= 0 && same > 1 {
-		return exitError, &usageError{command: "check", msg: fmt.Sprintf("--stdin-name %q is also the name of a file to check; choose another name", f.stdinName)}
+		return in, &usageError{command: "check", msg: fmt.Sprintf("--stdin-name %q is also the name of a file to check; choose another name", f.stdinName)}
 	}
-	in.rules = &findingRules{cfg: cfg, keep: keep, quiet: f.quiet, max: f.maxDiags}
-	if base != nil {
-		in.rules.hide = base.Filter(filepath.Dir(f.baseline))
-	}
-	if f.writeBase != "" {
-		in.rules.record = baseline.NewRecorder(filepath.Dir(f.writeBase))
-	}
-	opts := engine.LintOptions{Filter: filter, Budget: f.budget, RuleTimeout: f.ruleTimeout, MaxDiagnostics: f.maxDiags}
-	var stats ruleStats
-	if f.stats != 0 {
-		opts.Stats = stats.add
-	}
-	rin := report.Input{ToolVersion: toolVersion(), Config: shownConfig}
-	reports, err := openOutputs(outs, stdout, rin, wantColor(f.color, stdout))
-	if err != nil {
-		return exitError, err
-	}
-	defer reports.abort()
-	rep := newReporter(reports, stderr, filter, inputDiags)
-	lintFiles(ctx, cat, pinned, files, in, opts, f.jobs, stderr, rep.file)
-	rep.paths("")
-	if err := reports.close(reportRules(rep.used)); err != nil {
-		return exitError, err
-	}
-	if err := endBaseline(in.rules, f.writeBase, f.baseline, stderr); err != nil {
-		return exitError, err
-	}
-	if f.stats != 0 {
-		stats.write(stderr, max(f.stats, 0))
-		writeCheckedStats(stderr, rep.rulesets)
-	}
+	return in, nil
+}
+
+// exitCode is the exit code of a run that reported rep: 1 for findings
+// at or above --fail-on, or more warnings than --max-warnings (said on
+// stderr); 2 when a rule or an input failed, or when every file found was
+// ignored, so that nothing was checked.
+func (f *checkFlags) exitCode(rep *lint.Report, failOn engine.Severity, allIgnored bool, stderr io.Writer) int {
 	code := exitOK
-	if f.maxWarnings >= 0 && rep.total.Warnings > f.maxWarnings {
-		fmt.Fprintf(stderr, "celint: %s, more than --max-warnings %d\n", plural(rep.total.Warnings, "warning", "warnings"), f.maxWarnings)
+	if total := rep.Counts(); f.maxWarnings >= 0 && total.Warnings > f.maxWarnings {
+		fmt.Fprintf(stderr, "celint: %s, more than --max-warnings %d\n", plural(total.Warnings, "warning", "warnings"), f.maxWarnings)
 		code = exitFindings
 	}
-	if rep.failed {
-		return exitError, nil
+	if rep.Failed() {
+		return exitError
 	}
-	if failOn >= 0 && f.writeBase == "" && rep.worst() >= failOn {
+	if failOn >= 0 && f.writeBase == "" && rep.Worst() >= failOn {
 		code = exitFindings
 	}
 	if allIgnored {
-		return exitError, nil // nothing was checked: as for a folder without documents
+		return exitError // nothing was checked: as for a folder without documents
 	}
-	return code, nil
+	return code
 }
 
-// reporter hands each file's results to the reports as they come, in
-// order, and keeps what the end of the run needs: the counts of every
-// finding, shown or not, whether a rule or an input failed, and the rules
-// and rulesets that ran.
-type reporter struct {
-	reports *reports
-	stderr  io.Writer
-	filter  func(*engine.Rule) bool
-	// pending are the input errors of paths (a pattern that matches
-	// nothing), sorted, not reported yet: each comes in its place among
-	// the files.
-	pending  []engine.Diagnostic
-	noted    map[*engine.Ruleset]bool
-	used     map[*engine.Rule]*engine.Ruleset
-	rulesets []*engine.Ruleset       // that linted a file, in the order met
-	pages    map[*engine.Rule]string // the published page of each rule used
-	total    engine.Counts
-	failed   bool
-}
-
-func newReporter(reports *reports, stderr io.Writer, filter func(*engine.Rule) bool, inputDiags []engine.Diagnostic) *reporter {
-	engine.SortDiagnostics(inputDiags)
-	return &reporter{reports: reports, stderr: stderr, filter: filter, pending: inputDiags,
-		noted: map[*engine.Ruleset]bool{}, used: map[*engine.Rule]*engine.Ruleset{}, pages: map[*engine.Rule]string{}}
-}
-
-// worst returns the highest severity of the findings, -1 when there are
-// none.
-func (p *reporter) worst() engine.Severity {
-	switch {
-	case p.total.Errors > 0:
-		return engine.Error
-	case p.total.Warnings > 0:
-		return engine.Warning
-	case p.total.Infos > 0:
-		return engine.Info
-	}
-	return -1
-}
-
-// paths reports the pending input errors of the names before upTo, all of
-// them when upTo is "".
-func (p *reporter) paths(upTo string) {
-	for len(p.pending) > 0 && (upTo == "" || p.pending[0].File < upTo) {
-		name := p.pending[0].File
-		n := 1
-		for n < len(p.pending) && p.pending[n].File == name {
-			n++
+// emitter hands each file's result to rep, after saying on stderr what
+// the report does not: that a ruleset that declares no accepts checks
+// every document (once), or that a file is skipped.
+func emitter(rep *lint.Report, stderr io.Writer) func(fileResult) {
+	noted := map[*engine.Ruleset]bool{}
+	return func(r fileResult) {
+		rep.FlushBefore(r.Name)
+		// A ruleset that names no versions it accepts cannot tell a
+		// description from any other document: say so, once.
+		if rss := r.Rulesets; len(rss) > 0 && rss[0].Accepts == nil && !noted[rss[0]] {
+			noted[rss[0]] = true
+			fmt.Fprintf(stderr, "celint: ruleset %s declares no accepts: it checks every document as one of its own\n", safetext.Line(rss[0].String()))
 		}
-		p.report(report.File{Name: name, Diagnostics: p.pending[:n]}, engine.Counts{})
-		p.pending = p.pending[n:]
+		if r.skipped != "" {
+			fmt.Fprintf(stderr, "celint: skipped %s: %s\n", safetext.Line(r.Name), safetext.Line(r.skipped))
+			return
+		}
+		rep.Add(r.Result)
 	}
 }
 
-// file reports the results of one file.
-func (p *reporter) file(r fileResult) {
-	p.paths(r.file)
-	// A ruleset that names no versions it accepts cannot tell a
-	// description from any other document: say so, once.
-	if len(r.rss) > 0 && r.rss[0].Accepts == nil && !p.noted[r.rss[0]] {
-		p.noted[r.rss[0]] = true
-		fmt.Fprintf(p.stderr, "celint: ruleset %s declares no accepts: it checks every document as one of its own\n", safetext.Line(r.rss[0].String()))
-	}
-	if r.skipped != "" {
-		fmt.Fprintf(p.stderr, "celint: skipped %s: %s\n", safetext.Line(r.file), safetext.Line(r.skipped))
-		return
-	}
-	// Each finding links its rule's published page, when there is one.
-	page := map[string]string{}
-	for i := len(r.rss) - 1; i >= 0; i-- { // the first ruleset's page wins
-		rs := r.rss[i]
-		if !slices.Contains(p.rulesets, rs) {
-			p.rulesets = append(p.rulesets, rs)
-		}
-		for _, rule := range rs.Rules {
-			if p.filter != nil && !p.filter(rule) {
-				continue
-			}
-			p.used[rule] = rs
-			u, ok := p.pages[rule]
-			if !ok {
-				u = ruledoc.PageURL(rs, rule)
-				p.pages[rule] = u
-			}
-			if u != "" {
-				page[rule.ID] = u
-			}
-		}
-	}
-	ds := r.diags
-	for i := range ds {
-		if ds[i].URL == "" && !ds[i].InputError {
-			ds[i].URL = page[ds[i].RuleID]
-		}
-	}
-	// An input error of a path with the very name of the file (a pattern
-	// that names itself) goes with the file's diagnostics.
-	if len(p.pending) > 0 && p.pending[0].File == r.file {
-		for len(p.pending) > 0 && p.pending[0].File == r.file {
-			ds = append(ds, p.pending[0])
-			p.pending = p.pending[1:]
-		}
-		engine.SortDiagnostics(ds)
-	}
-	names := make([]string, len(r.rss))
-	for i, rs := range r.rss {
-		names[i] = rs.String()
-	}
-	p.report(report.File{Name: r.file, Checked: true, Diagnostics: ds, Quieted: r.quieted, Source: r.source, LoadOptions: r.opts, Rulesets: names}, r.omitted)
-}
-
-// report counts a file's diagnostics and hands them to the reports, with
-// the entry that says how many were not shown.
-func (p *reporter) report(f report.File, omitted engine.Counts) {
-	p.total = p.total.Add(engine.Count(f.Diagnostics)).Add(omitted).Add(f.Quieted)
-	for _, d := range f.Diagnostics {
-		p.failed = p.failed || d.RuleError || d.InputError
-	}
-	if omitted != (engine.Counts{}) {
-		f.Diagnostics = append(f.Diagnostics, notShown(f.Name, omitted))
-		f.NotShown = omitted
-	}
-	p.reports.file(f)
-}
-
-func reportRules(used map[*engine.Rule]*engine.Ruleset) []report.Rule {
-	var out []report.Rule
-	for r, rs := range used {
-		help := ruledoc.PageURL(rs, r) // the rule's page; else its file at the tag
-		if help == "" {
-			help = r.SourceURL
-		}
-		out = append(out, report.Rule{ID: r.ID, Title: r.Doc.Title, Description: r.Doc.Description, HelpURI: help, Severity: r.Severity})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
-}
-
+// fileResult is the result of a file, or why it was skipped.
 type fileResult struct {
-	file   string
-	source []byte
-	// opts are the options the document was read with (its ruleset's),
-	// with which the SARIF report makes the fixes of its findings.
-	opts *loader.Options
-	rss  []*engine.Ruleset // the rulesets that linted the file
-	// diags are the diagnostics shown, sorted; omitted counts the findings
-	// left out by --max-diagnostics, and quieted those --quiet does not
-	// show.
-	diags            []engine.Diagnostic
-	omitted, quieted engine.Counts
-	skipped          string // why a walked file that is no description was not checked
+	*lint.Result
+	skipped string // why a walked file that is no description was not checked
 }
 
-// inputs says where the document named by '-' comes from: standard input,
-// reported as stdinName, is the file at index (-1 when there is none).
+// inputs are the files of a run, in order, and where the document named
+// by '-' comes from: standard input, reported as stdinName, is the file at
+// index (-1 when there is none).
 type inputs struct {
+	files     []string
 	stdin     io.Reader
 	stdinName string
 	index     int
 	// walked are the files found by walking a folder or expanding a glob,
 	// not named: one that is no description is skipped, not an error.
 	walked map[string]bool
-	// rules is what is done to each finding as it is found.
-	rules *findingRules
 }
 
-// lintFiles lints files with jobs workers and hands each result to emit,
-// on the caller's goroutine, in file order: a file's as soon as it and
-// every file before it are done. At most window(jobs) files are being
+// lintFiles lints the files with jobs workers and hands each result to
+// emit, on the caller's goroutine, in file order: a file's as soon as it
+// and every file before it are done. At most window(jobs) files are being
 // linted or waiting for an earlier one at once, so that the run holds the
 // results of that many files at most. On a terminal, progress is shown on
 // stderr for long runs, and erased while emit writes.
-func lintFiles(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, files []string, in inputs, opts engine.LintOptions, jobs int, stderr io.Writer, emit func(fileResult)) {
+func lintFiles(ctx context.Context, c *lint.Checker, in inputs, jobs int, stderr io.Writer, emit func(fileResult)) {
+	files := in.files
 	if len(files) == 0 {
 		return
-	}
-	// Fewer files than workers: the spare workers run a file's rules at
-	// once (the diagnostics do not depend on how many).
-	if len(files) < jobs {
-		opts.Workers = (jobs + len(files) - 1) / len(files)
 	}
 	n := window(jobs)
 	// A worker takes a token before it takes a file, and emit gives it
@@ -475,7 +369,7 @@ func lintFiles(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset,
 				if i >= len(files) {
 					return
 				}
-				slots[i%n] <- lintFile(ctx, cat, pinned, files[i], i == in.index, in, opts)
+				slots[i%n] <- lintFile(ctx, c, files[i], i == in.index, in)
 				progress.update(int(done.Add(1)))
 			}
 		}()
@@ -495,143 +389,47 @@ func lintFiles(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset,
 // workers: enough that a worker rarely waits for a slow file before it.
 func window(jobs int) int { return 4 * jobs }
 
-// lintFile lints one file, or standard input when isStdin. The source kept
-// for code frames is what was read: for standard input, its bytes, never a
-// file of the same name.
-func lintFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, file string, isStdin bool, in inputs, opts engine.LintOptions) (res fileResult) {
-	res.file = file
-	defer func() {
-		if p := recover(); p != nil {
-			res.diags = append(res.diags, inputDiagnostic(file, fmt.Errorf("internal error while linting: %v", p)))
-		}
-	}()
-	var doc *loader.Document
-	var rs *engine.Ruleset
-	var err error
-	var data []byte
+// lintFile lints one file, or standard input when isStdin. A walked file
+// that declares no version is skipped.
+func lintFile(ctx context.Context, c *lint.Checker, file string, isStdin bool, in inputs) fileResult {
 	if isStdin {
-		data, doc, rs, err = loadStdin(cat, pinned, in)
-	} else {
-		doc, rs, err = cat.LoadFile(file, pinned)
-	}
-	if err != nil && !isStdin && in.walked[file] && errors.Is(err, engine.ErrUndeclaredVersion) {
-		res.skipped = "not a description"
-		var le *loader.Error
-		if errors.As(err, &le) {
-			res.skipped = le.Msg
-		}
-		return res
-	}
-	if err != nil {
-		res.diags = []engine.Diagnostic{inputDiagnostic(file, err)}
-		if isStdin {
-			res.source = data
-		} else {
-			res.source = readSmall(file, 8<<20)
-		}
-		return res
-	}
-	// Each finding is suppressed, levelled, filtered and counted as the
-	// rules report it, and the engine keeps the first --max-diagnostics of
-	// those shown.
-	ff := in.rules.forFile(file, doc)
-	opts.Adjust = ff.admit
-	opts.Omitted = func(c engine.Counts) { res.omitted = res.omitted.Add(c) }
-	// The chosen ruleset, then every other ruleset (by name) that accepts
-	// the document: house rules of their own run beside the description's.
-	res.rss = append([]*engine.Ruleset{rs}, cat.Companions(doc, rs)...)
-	ff.knownRules(res.rss)
-	for _, r := range res.rss {
-		ds, err := r.Lint(ctx, doc, opts)
+		data, err := readStdin(c.Rulesets(), in)
 		if err != nil {
-			res.diags = []engine.Diagnostic{inputDiagnostic(file, fmt.Errorf("not checked: %w", err))}
-			res.omitted = engine.Counts{}
-			return res
+			return fileResult{Result: lint.InputResult(file, err, nil)}
 		}
-		res.diags = append(res.diags, ds...)
+		return fileResult{Result: c.Lint(ctx, file, data)}
 	}
-	if in.rules.hide != nil {
-		in.rules.hide.Checked(file)
+	res := c.LintFile(ctx, file)
+	if len(res.Rulesets) == 0 && in.walked[file] && errors.Is(res.Err, engine.ErrUndeclaredVersion) {
+		skipped := "not a description"
+		var le *loader.Error
+		if errors.As(res.Err, &le) {
+			skipped = le.Msg
+		}
+		return fileResult{Result: res, skipped: skipped}
 	}
-	res.diags = append(res.diags, ff.own()...)
-	engine.SortDiagnostics(res.diags)
-	// Each ruleset kept its first findings: the file keeps the first of
-	// all of them.
-	var more engine.Counts
-	res.diags, more = limit(res.diags, in.rules.max)
-	res.omitted = res.omitted.Add(more)
-	res.quieted = ff.quieted
-	if len(res.diags) > 0 {
-		res.source = doc.Source // for code frames and fixes; dropped for clean files
-		res.opts = &rs.LoadOptions
-	}
-	return res
+	return fileResult{Result: res}
 }
 
-// loadStdin reads the document given as '-'. It returns the bytes read
-// when they are within the limit, for the code frame of an error.
-func loadStdin(cat *engine.Catalog, pinned *engine.Ruleset, in inputs) ([]byte, *loader.Document, *engine.Ruleset, error) {
+// readStdin reads the document given as '-', up to the largest size limit
+// of the rulesets that may lint it.
+func readStdin(rules *lint.Rulesets, in inputs) ([]byte, error) {
 	var limit int64
-	for _, rs := range cat.Rulesets() {
-		if pinned == nil || rs == pinned {
-			limit = max(limit, rs.LoadOptions.Limits.Bytes)
-		}
+	for _, rs := range rules.List() {
+		limit = max(limit, rs.LoadOptions.Limits.Bytes)
 	}
 	limit = min(limit, loader.MaxBytes) // as the loader lowers it
 	if in.stdin == nil {
-		return nil, nil, nil, &loader.Error{File: in.stdinName, Msg: "cannot read standard input: there is none"}
+		return nil, &loader.Error{File: in.stdinName, Msg: "cannot read standard input: there is none"}
 	}
 	data, err := io.ReadAll(io.LimitReader(in.stdin, limit+1))
 	if err != nil {
-		return nil, nil, nil, &loader.Error{File: in.stdinName, Msg: "cannot read standard input: " + err.Error()}
+		return nil, &loader.Error{File: in.stdinName, Msg: "cannot read standard input: " + err.Error()}
 	}
 	if int64(len(data)) > limit {
-		return nil, nil, nil, &loader.Error{File: in.stdinName, Limit: "bytes", Err: loader.ErrLimit, Msg: fmt.Sprintf("input is more than the limit of %d bytes", limit)}
+		return nil, &loader.Error{File: in.stdinName, Limit: "bytes", Err: loader.ErrLimit, Msg: fmt.Sprintf("input is more than the limit of %d bytes", limit)}
 	}
-	doc, rs, err := cat.Load(in.stdinName, data, pinned)
-	return data, doc, rs, err
-}
-
-// readSmall returns the contents of a regular file of at most max bytes, for
-// the code frame of an input error; nil otherwise.
-func readSmall(file string, max int64) []byte {
-	st, err := os.Stat(file)
-	if err != nil || !st.Mode().IsRegular() || st.Size() > max {
-		return nil
-	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil
-	}
-	return data
-}
-
-// inputDiagnostic turns an input error into a diagnostic at its position.
-func inputDiagnostic(file string, err error) engine.Diagnostic {
-	// A problem with the file as a whole (it cannot be read, a pattern
-	// matches nothing) has no line and column: none is invented.
-	d := engine.Diagnostic{File: file, RuleID: inputRuleID, Severity: engine.Error, Message: err.Error(), InputError: true}
-	var le *loader.Error
-	if errors.As(err, &le) {
-		d.Message = le.Msg
-		if le.Pos.Line > 0 {
-			d.Line, d.Column = int(le.Pos.Line), int(max(le.Pos.Col, 1))
-		}
-		if errors.Is(err, loader.ErrNotRegular) {
-			d.Message += " (give a stream on standard input as '-')"
-		}
-		if flag := limitFlags[le.Limit]; flag != "" {
-			d.Message += " (raise it with " + flag + " or the ruleset's loader limits)"
-		}
-	}
-	if errors.Is(err, engine.ErrNoRuleset) && strings.HasPrefix(d.Message, "version ") {
-		d.Message += "; choose one with --spec" // an unknown version, not a malformed one
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		d.Message = pe.Err.Error()
-	}
-	return d
+	return data, nil
 }
 
 // expandPaths turns arguments into files: a directory is walked for .json,
@@ -662,11 +460,11 @@ func expandPaths(args []string) ([]string, map[string]bool, []engine.Diagnostic)
 		if strings.ContainsAny(a, "*?[") {
 			m, err := globFiles(a)
 			if err != nil {
-				diags = append(diags, inputDiagnostic(a, fmt.Errorf("bad glob: %v", err)))
+				diags = append(diags, lint.InputDiagnostic(a, fmt.Errorf("bad glob: %v", err)))
 				continue
 			}
 			if len(m) == 0 {
-				diags = append(diags, inputDiagnostic(a, fmt.Errorf("no file matches this pattern")))
+				diags = append(diags, lint.InputDiagnostic(a, fmt.Errorf("no file matches this pattern")))
 				continue
 			}
 			for _, p := range m {
@@ -676,7 +474,7 @@ func expandPaths(args []string) ([]string, map[string]bool, []engine.Diagnostic)
 		}
 		st, err := os.Stat(a)
 		if err != nil {
-			diags = append(diags, inputDiagnostic(a, fmt.Errorf("cannot read: %v", errors.Unwrap(err))))
+			diags = append(diags, lint.InputDiagnostic(a, fmt.Errorf("cannot read: %v", errors.Unwrap(err))))
 			continue
 		}
 		if !st.IsDir() {
@@ -686,7 +484,7 @@ func expandPaths(args []string) ([]string, map[string]bool, []engine.Diagnostic)
 		var found int
 		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
-				diags = append(diags, inputDiagnostic(p, err))
+				diags = append(diags, lint.InputDiagnostic(p, err))
 				return nil
 			}
 			if p != a && skipped(d) {
@@ -702,7 +500,7 @@ func expandPaths(args []string) ([]string, map[string]bool, []engine.Diagnostic)
 			return nil
 		})
 		if err == nil && found == 0 {
-			diags = append(diags, inputDiagnostic(a, fmt.Errorf("no .json, .yaml or .yml files in this directory")))
+			diags = append(diags, lint.InputDiagnostic(a, fmt.Errorf("no .json, .yaml or .yml files in this directory")))
 		}
 	}
 	return files, walked, diags

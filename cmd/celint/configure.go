@@ -8,16 +8,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/celint/celint/engine"
-	"github.com/celint/celint/internal/config"
+	"github.com/celint/celint/engine/config"
+	"github.com/celint/celint/engine/lint"
 	"github.com/celint/celint/internal/safetext"
-	"github.com/celint/celint/loader"
 )
-
-// suppressionRule is the rule id of the findings about suppression
-// comments themselves (one naming nothing, one suppressing nothing); a
-// config file may set its level like any rule's.
-const suppressionRule = "celint.suppression"
 
 // loadConfig finds and reads the config file: --config names it,
 // --no-config ignores any, otherwise the nearest .celint.yaml from the
@@ -30,14 +24,7 @@ func loadConfig(file string, none bool) (*config.Config, error) {
 		}
 		return nil, nil
 	}
-	if file == "" {
-		found, err := config.Find(".")
-		if err != nil || found == "" {
-			return nil, err
-		}
-		file = found
-	}
-	return config.Load(file)
+	return lint.LoadConfig(file, ".")
 }
 
 // applyConfigDefaults fills the flags the command line did not set from the
@@ -57,32 +44,6 @@ func applyConfigDefaults(cfg *config.Config, f *checkFlags, set map[string]bool)
 		f.failOn = cfg.FailOn
 	}
 	f.rules = append(slices.Clone(cfg.RuleFolders), f.rules...)
-}
-
-// checkConfigRules reports, at its file:line:col, every rule or finding a
-// config file names that no loaded ruleset has.
-func checkConfigRules(cfg *config.Config, cat *engine.Catalog) error {
-	if cfg == nil {
-		return nil
-	}
-	known := map[string]bool{suppressionRule: true, suppressionRule + "/unused": true, suppressionRule + "/malformed": true}
-	for _, rs := range cat.Rulesets() {
-		for _, r := range rs.Rules {
-			known[r.ID] = true
-			for _, c := range r.Codes {
-				if c.Name != "" {
-					known[r.ID+"/"+c.Name] = true
-				}
-			}
-		}
-	}
-	var issues loader.Issues
-	for _, l := range cfg.Rules() {
-		if !known[l.Rule] {
-			issues.Append(&loader.Error{File: l.File, Pos: l.Pos, Msg: fmt.Sprintf("rules: no rule or finding %q in the loaded rulesets; 'celint rules' lists them", l.Rule)})
-		}
-	}
-	return issues.Err()
 }
 
 // dropIgnored removes the files the config ignores. A file named on the

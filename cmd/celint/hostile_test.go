@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/celint/celint/engine"
-	"github.com/celint/celint/internal/report"
+	"github.com/celint/celint/engine/report"
 )
 
 // hostileCase is a document built to hurt: each must end in a located input

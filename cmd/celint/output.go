@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/celint/celint/engine/report"
 	"github.com/celint/celint/internal/outfile"
-	"github.com/celint/celint/internal/report"
 )
 
 // output is one report: a format, written to a file or, when file is "",
@@ -58,7 +58,8 @@ func parseOutputs(values []string, format string) ([]output, error) {
 	return outs, nil
 }
 
-// reports are the reports of a run, written as the files are linted.
+// reports are the reports of a run, written as the files are linted: a
+// report.Stream that writes to every output.
 type reports struct {
 	list []*openReport
 }
@@ -105,19 +106,20 @@ func openOutputs(outs []output, stdout io.Writer, in report.Input, color bool) (
 	return r, nil
 }
 
-// file adds a file's part to every report. A report that fails to write
-// is not written further; close returns its error.
-func (r *reports) file(f report.File) {
+// File adds a file's part to every report. A report that fails to write
+// is not written further; Close returns its error.
+func (r *reports) File(f report.File) error {
 	for _, or := range r.list {
 		if or.err == nil {
 			or.err = or.stream.File(f)
 		}
 	}
+	return nil
 }
 
-// close ends every report, and puts those written to a temporary file in
+// Close ends every report, and puts those written to a temporary file in
 // place. It returns the first error.
-func (r *reports) close(rules []report.Rule) error {
+func (r *reports) Close(rules []report.Rule) error {
 	var first error
 	for _, or := range r.list {
 		if or.err == nil {

@@ -5,14 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/engine/lint"
 	"github.com/celint/celint/loader"
 	"github.com/celint/celint/rulesets"
 )
@@ -55,80 +53,24 @@ func (f *ruleFlags) register(fs *flag.FlagSet, which int) {
 	})
 }
 
-// catalog loads the embedded rulesets and applies --rules. It returns the
-// catalog and the ruleset --spec pins (nil without --spec).
-func (f *ruleFlags) catalog() (*engine.Catalog, *engine.Ruleset, error) {
-	opts := engine.Options{CostLimit: f.costLimit, Limits: f.limits}
-	embedded := opts
-	embedded.Lazy = !f.eager
-	all, err := rulesets.Load(embedded)
-	if err != nil {
-		return nil, nil, fmt.Errorf("embedded rulesets: %w", err)
-	}
-	cat, err := engine.NewCatalog(all...)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, dir := range f.rules {
-		if cat, err = withRulesDir(cat, dir, opts); err != nil {
-			return nil, nil, err
-		}
-	}
-	if f.spec == "" {
-		return cat, nil, nil
-	}
-	pinned, err := cat.Find(f.spec)
-	if err != nil {
-		if f.specFile != "" {
-			err = &loader.Error{File: f.specFile, Pos: f.specPos, Msg: "spec: " + err.Error(), Err: err}
-		}
-		return nil, nil, err
-	}
-	return cat, pinned, nil
+// load loads the embedded rulesets and applies --rules and --spec.
+func (f *ruleFlags) load() (*lint.Rulesets, error) {
+	return lint.LoadRulesets(lint.Sources{
+		Embedded: rulesets.Load,
+		Folders:  f.rules,
+		Spec:     f.spec, SpecFile: f.specFile, SpecPos: f.specPos,
+		Options: engine.Options{CostLimit: f.costLimit, Limits: f.limits, Lazy: !f.eager},
+	})
 }
 
-// withRulesDir applies a --rules folder: with a header, a ruleset of its
-// own, which takes the place of the ruleset it extends if it extends one;
-// otherwise extra rules for every ruleset of the catalog. Its files are
-// named in errors as the user would open them: the folder as given, then
-// the file.
-func withRulesDir(cat *engine.Catalog, dir string, opts engine.Options) (*engine.Catalog, error) {
-	st, err := os.Stat(dir)
+// catalog loads the rulesets as load does. It returns the catalog and the
+// ruleset --spec pins (nil without --spec).
+func (f *ruleFlags) catalog() (*engine.Catalog, *engine.Ruleset, error) {
+	rs, err := f.load()
 	if err != nil {
-		return nil, fmt.Errorf("--rules: %w", err)
+		return nil, nil, err
 	}
-	if !st.IsDir() {
-		return nil, fmt.Errorf("--rules %s: not a directory", dir)
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, err
-	}
-	// Everything the folder's rules read stays inside it: an os.Root
-	// resolves every name, symbolic links included.
-	fsys, err := loader.DirFS(abs)
-	if err != nil {
-		return nil, fmt.Errorf("--rules: %w", err)
-	}
-	opts.DisplayDir = dir
-	// A header that cannot be read (not only one that is absent) is
-	// reported by LoadRuleset, never ignored.
-	if _, err := fs.Stat(fsys, engine.HeaderFile); !errors.Is(err, fs.ErrNotExist) {
-		opts.Bases = cat.Find
-		rs, err := engine.LoadRuleset(fsys, ".", opts)
-		if err != nil {
-			return nil, err
-		}
-		if rs.Extends != "" {
-			base, _ := cat.Find(rs.Extends) // found when it loaded
-			return cat.Without(base).With(rs)
-		}
-		if _, err := cat.Find(rs.Name + "@" + rs.Tag); err == nil {
-			return cat.Replace(rs), nil
-		}
-		return cat.With(rs)
-	}
-	return cat.WithFolder(engine.Folder{FS: fsys, Dir: ".", Name: dir})
+	return rs.Catalog(), rs.Pinned(), nil
 }
 
 // rulesetFor returns the rulesets a command without a document works on:

@@ -16,9 +16,9 @@ import (
 	"github.com/celint/celint/loader"
 )
 
-// Names are the file names a config file may have, in the order they are
-// looked for in each folder.
-var Names = []string{".celint.yaml", ".celint.yml"}
+// FileNames returns the names a config file may have, in the order they
+// are looked for in each folder.
+func FileNames() []string { return []string{".celint.yaml", ".celint.yml"} }
 
 // maxConfigBytes bounds a config file.
 const maxConfigBytes = 1 << 20
@@ -91,7 +91,7 @@ func Find(dir string) (string, error) {
 	}
 	top := Boundary(abs)
 	for {
-		for _, n := range Names {
+		for _, n := range FileNames() {
 			p := filepath.Join(abs, n)
 			if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 				return p, nil

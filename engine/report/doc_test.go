@@ -21,7 +21,7 @@ func outputFormatsPage(t *testing.T) string {
 		text = text[:i+1]
 	}
 	return "# Output formats\n\n`celint check --format " + strings.Join(Formats(), "|") +
-		"`. This page is the package documentation of `internal/report` (regenerate with `go test ./internal/report -run TestOutputFormatsPage -update`).\n\n```text\n" +
+		"`. This page is the package documentation of `engine/report` (regenerate with `go test ./engine/report -run TestOutputFormatsPage -update`).\n\n```text\n" +
 		strings.TrimRight(text, "\n") + "\n```\n"
 }
 
@@ -41,6 +41,6 @@ func TestOutputFormatsPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	if string(got) != want {
-		t.Errorf("%s is stale; run: go test ./internal/report -run TestOutputFormatsPage -update", page)
+		t.Errorf("%s is stale; run: go test ./engine/report -run TestOutputFormatsPage -update", page)
 	}
 }
