@@ -201,7 +201,7 @@
 //	    "" when the value is a JSON Schema that compiles (as for
 //	    matchesSchema), else "does not compile: <why>"
 //	    schemaError({'type': 'string'}) == ''
-//	    schemaError({'$ref': '#/$defs/x'}) == 'does not compile: at /$ref: $ref "#/$defs/x" points to nothing in the schema'
+//	    schemaError(dyn({'$ref': '#/$defs/x'})) == 'does not compile: at /$ref: $ref "#/$defs/x" points to nothing in the schema'
 //
 // Version 3:
 //

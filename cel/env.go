@@ -207,7 +207,6 @@ func NewEnv(cfg Config) (*Env, error) {
 		}
 		opts = append(opts, gocel.Variable(v.Name, v.Type))
 	}
-	opts = append(opts, gocel.ASTValidators(regexLiterals{}))
 	opts = append(opts, cfg.Extra...)
 	env, err := gocel.NewEnv(opts...)
 	if err != nil {

@@ -206,11 +206,14 @@ func scanCost(args []ref.Val, _ uint64) uint64 {
 	return c
 }
 
-// guardedFunctions are the calls measured before they run, by function
-// name, with what each costs. Equality, membership and the conversions walk
-// their operands; the list and string functions build results as large as
-// the walk, or read their strings through.
-var guardedFunctions = map[string]callCost{
+// builtinCosts are the calls of the standard and extension functions
+// measured before they run, by function name, with what each costs; the
+// library's functions have their cost rules in their records (see
+// libFunction.cost), which the guard reads by name as well. Equality,
+// membership and the conversions walk their operands; the list and string
+// functions build results as large as the walk, or read their strings
+// through.
+var builtinCosts = map[string]callCost{
 	"_==_": equalityCost,
 	"_!=_": equalityCost,
 	"@in": func(args []ref.Val, limit uint64) uint64 {
@@ -223,7 +226,6 @@ var guardedFunctions = map[string]callCost{
 	"join":    sumOfWeights,
 	"format":  sumOfWeights,
 	"flatten": sumOfWeights,
-	"quote":   sumOfWeights,
 	"distinct": func(args []ref.Val, limit uint64) uint64 {
 		return max(selfCompare(args, limit), sumOfWeights(args, limit))
 	},
@@ -251,51 +253,51 @@ var guardedFunctions = map[string]callCost{
 		re, _ := args[1].(types.String)
 		return (1 + uint64(len(s))/10) * (1 + uint64(len(re))/4)
 	},
-	"contains":             scanCost,
-	"startsWith":           scanCost,
-	"endsWith":             scanCost,
-	"indexOf":              func(args []ref.Val, limit uint64) uint64 { return scanCost(args, limit) + sumOfWeights(args, limit) },
-	"lastIndexOf":          scanCost,
-	"lowerAscii":           scanCost,
-	"upperAscii":           scanCost,
-	"split":                scanCost,
-	"substring":            scanCost,
-	"trim":                 scanCost,
-	"charAt":               scanCost,
-	"reverse":              func(args []ref.Val, limit uint64) uint64 { return scanCost(args, limit) + listSize(args[0]) },
-	"isURI":                scanCost,
-	"isURIReference":       scanCost,
-	"isURITemplate":        scanCost,
-	"uriTemplateVariables": scanCost,
-	"uriTemplateMatches": func(args []ref.Val, _ uint64) uint64 {
-		if len(args) < 2 {
-			return 1
-		}
-		t, _ := args[0].(types.String)
-		u, _ := args[1].(types.String)
-		return 1 + uint64(len(t)+1)*uint64(len(u)+1)/100
-	},
-	"isMediaType":        scanCost,
-	"mediaTypeEssence":   scanCost,
-	"isCanonicalBase64":  scanCost,
-	"tryBase64Decode":    scanCost,
-	"jsonPointerEscape":  scanCost,
-	"jsonPointerTokens":  scanCost,
-	"base64.encode":      scanCost,
-	"base64.decode":      scanCost,
-	"sets.contains":      setCost,
-	"sets.equivalent":    setCost,
-	"sets.intersects":    setCost,
-	"duplicates":         sumOfWeights,
-	"duplicateIndexes":   sumOfWeights,
-	"descendants":        sumOfWeights,
-	"hasNestedKey":       sumOfWeights,
-	"indexesBy":          sumOfWeights,
-	"resolveAll":         sumOfWeights,
-	"schemaErrors":       sumOfWeights,
-	"matchesSchema":      sumOfWeights,
-	"schemaError":        sumOfWeights,
-	"schemaExternalRefs": sumOfWeights,
+	"contains":        scanCost,
+	"startsWith":      scanCost,
+	"endsWith":        scanCost,
+	"lastIndexOf":     scanCost,
+	"lowerAscii":      scanCost,
+	"upperAscii":      scanCost,
+	"split":           scanCost,
+	"substring":       scanCost,
+	"trim":            scanCost,
+	"charAt":          scanCost,
+	"reverse":         func(args []ref.Val, limit uint64) uint64 { return scanCost(args, limit) + listSize(args[0]) },
+	"base64.encode":   scanCost,
+	"base64.decode":   scanCost,
+	"sets.contains":   setCost,
+	"sets.equivalent": setCost,
+	"sets.intersects": setCost,
+}
+
+// indexOfCost charges the library's indexOf(list, value), the walk of its
+// arguments, and the strings extension's member string.indexOf(string),
+// which the guard knows by the same name: a scan of its strings.
+func indexOfCost(args []ref.Val, limit uint64) uint64 {
+	return scanCost(args, limit) + sumOfWeights(args, limit)
+}
+
+// uriTemplateMatchCost charges uriTemplateMatches(template, uri): matching
+// may try each split of the URI at each point of the template.
+func uriTemplateMatchCost(args []ref.Val, _ uint64) uint64 {
+	if len(args) < 2 {
+		return 1
+	}
+	t, _ := args[0].(types.String)
+	u, _ := args[1].(types.String)
+	return 1 + uint64(len(t)+1)*uint64(len(u)+1)/100
+}
+
+// measureOf returns what a call of fn costs, measured before it runs: the
+// cost rule of the library function of that name, else builtinCosts'; ok
+// is false for a call charged after it returns.
+func (g *guard) measureOf(fn string) (callCost, bool) {
+	if f := libraryFunction(fn); f != nil {
+		return f.costFor(g.lib)
+	}
+	cost, ok := builtinCosts[fn]
+	return cost, ok
 }
 
 // equalityCost is the walk of the smaller operand, where a comparison of
@@ -318,7 +320,7 @@ func setCost(args []ref.Val, limit uint64) uint64 {
 type guard struct {
 	limit uint64
 	impls map[string]*functions.Overload
-	lib   *library // measures the validating calls (schemaCost)
+	lib   *library // the library of the cost rules measured by it (costRule.byLibrary)
 }
 
 func newGuard(env *gocel.Env, lib *library, limit uint64) (*guard, error) {
@@ -358,9 +360,9 @@ func (g *guard) decorate(i interpreter.InterpretableV2) (interpreter.Interpretab
 	return i, nil
 }
 
-// guarded returns the guarded form of a call, or nil when it is not one
-// of guardedFunctions (or is dispatched by its receiver's type, and so is
-// left as planned).
+// guarded returns the guarded form of a call, or nil when it is not
+// measured before it runs (see measureOf), or is dispatched by its
+// receiver's type, and so is left as planned.
 func (g *guard) guarded(call interpreter.InterpretableCall) interpreter.InterpretableV2 {
 	args := call.Args()
 	switch call.Function() {
@@ -382,18 +384,15 @@ func (g *guard) guarded(call interpreter.InterpretableCall) interpreter.Interpre
 }
 
 // plan returns what a guarded call of fn with nargs arguments costs and
-// what runs it; ok is false when the call is not guarded (not one of
-// guardedFunctions, == and != aside, or dispatched by its receiver's
-// type). pattern is the second argument when it is a constant (matches
+// what runs it; ok is false when the call is not guarded (not measured
+// before it runs, see measureOf; == and != aside), or is dispatched by its
+// receiver's type. pattern is the second argument when it is a constant (matches
 // compiles a constant pattern once), nil otherwise. The planner and the
 // native evaluator share it, so that both charge the same.
 func (g *guard) plan(fn, overload string, nargs int, pattern ref.Val) (callCost, func([]ref.Val) ref.Val, bool) {
-	cost, ok := guardedFunctions[fn]
+	cost, ok := g.measureOf(fn)
 	if !ok {
 		return nil, nil, false
-	}
-	if (fn == "schemaErrors" || fn == "matchesSchema") && g.lib != nil {
-		cost = g.lib.schemaCost
 	}
 	if fn == "matches" {
 		if nargs != 2 {

@@ -48,17 +48,17 @@ func TestSchemaFunctionsWithOptions(t *testing.T) {
 		{name: "external ref refused", expr: `schemaError(self, {}).contains('https://example.com/a.json')`, self: ext, want: true},
 		{name: "external ref ignored", expr: `schemaError(self, {'externalRefs': 'ignore'})`, self: ext, want: ""},
 		{name: "ignored ref is satisfied, local still checked", expr: `[matchesSchema({'a': 5, 'b': 'x'}, self, {'externalRefs': 'ignore'}), matchesSchema({'a': 5, 'b': 5}, self, {'externalRefs': 'ignore'})]`, self: ext, want: []any{true, false}},
-		{name: "schema that does not compile is one entry", expr: `schemaErrors(1, {'type': 5}, {})`, want: []any{
+		{name: "schema that does not compile is one entry", expr: `schemaErrors(1, dyn({'type': 5}), dyn({}))`, want: []any{
 			doc{"pointer": "", "keyword": "", "message": `schema does not compile: at /type: "type" must be one of "array", "boolean", "integer", "null", "number", "object", "string"`},
 		}},
-		{name: "matches false for a bad schema", expr: `matchesSchema(1, {'type': 5}, {})`, want: false},
-		{name: "a reference cycle does not compile, in any dialect", expr: `[schemaError({'$ref': '#'}, {}), schemaError({'$ref': '#/definitions/a', 'definitions': {'a': {'$ref': '#/definitions/a'}}}, {'dialect': 'draft-07'})].all(e, e.contains('reference cycle that never descends into the value'))`, want: true},
-		{name: "unknown dialect", expr: `schemaError({}, {'dialect': '7'})`, wantErr: `schema option dialect: got "7"`},
-		{name: "unknown option", expr: `schemaError({}, {'draft': '7'})`, wantErr: `unknown schema option "draft"`},
-		{name: "bad externalRefs", expr: `schemaError({}, {'externalRefs': 'fetch'})`, wantErr: `want "refuse" or "ignore"`},
+		{name: "matches false for a bad schema", expr: `matchesSchema(1, dyn({'type': 5}), dyn({}))`, want: false},
+		{name: "a reference cycle does not compile, in any dialect", expr: `[schemaError(dyn({'$ref': '#'}), dyn({})), schemaError(dyn({'$ref': '#/definitions/a', 'definitions': {'a': {'$ref': '#/definitions/a'}}}), dyn({'dialect': 'draft-07'}))].all(e, e.contains('reference cycle that never descends into the value'))`, want: true},
+		{name: "unknown dialect", expr: `schemaError(dyn({}), dyn({'dialect': '7'}))`, wantErr: `schema option dialect: got "7"`},
+		{name: "unknown option", expr: `schemaError(dyn({}), dyn({'draft': '7'}))`, wantErr: `unknown schema option "draft"`},
+		{name: "bad externalRefs", expr: `schemaError(dyn({}), dyn({'externalRefs': 'fetch'}))`, wantErr: `want "refuse" or "ignore"`},
 		// several problems: the same one whatever the map's order
-		{name: "unknown options, first by name", expr: `schemaError({}, {'z': 1, 'draft': '7', 'b': 2, 'dialect': '2020-12'})`, wantErr: `unknown schema option "b"`},
-		{name: "a bad option before unknown ones", expr: `schemaError({}, {'z': 1, 'externalRefs': 'fetch', 'a': 2})`, wantErr: `schema option externalRefs: got "fetch"`},
+		{name: "unknown options, first by name", expr: `schemaError(dyn({}), dyn({'z': 1, 'draft': '7', 'b': 2, 'dialect': '2020-12'}))`, wantErr: `unknown schema option "b"`},
+		{name: "a bad option before unknown ones", expr: `schemaError(dyn({}), dyn({'z': 1, 'externalRefs': 'fetch', 'a': 2}))`, wantErr: `schema option externalRefs: got "fetch"`},
 		{name: "external refs listed", expr: `schemaExternalRefs(self)`, self: ext, want: []any{"/properties/a/$ref"}},
 		{name: "refs into an $id resource are internal", expr: `schemaExternalRefs(self)`, self: map[string]any{
 			"$defs":      map[string]any{"x": map[string]any{"$id": "https://example.com/x.json", "type": "string"}},

@@ -308,13 +308,12 @@ func (c *nchain) execUnwrapped(s *nstate) ref.Val {
 
 // unwrapsOptional reports whether the overload's implementation treats an
 // optional argument as its value, or as null when it has none
-// (unwrapOptional): passing the value itself gives the same result.
+// (unwrapOptional), so that passing the value itself gives the same
+// result: the overloads of library functions whose native form is
+// nativeUnwrapsOptional.
 func unwrapsOptional(overload string) bool {
-	switch overload {
-	case "dyn_as_list", "dyn_as_map", "dyn_as_string", "dyn_as_int":
-		return true
-	}
-	return false
+	f := libraryOverloadFunction(overload)
+	return f != nil && f.native == nativeUnwrapsOptional
 }
 
 // nof is optional.of: a bool's optional is one of two built once, and an
