@@ -1,7 +1,6 @@
 package cel
 
 import (
-	"slices"
 	"strings"
 
 	celast "github.com/google/cel-go/common/ast"
@@ -47,10 +46,8 @@ type nativeProgram struct {
 // nstate is the state of one native evaluation. Its buffers are kept
 // from one evaluation to the next (it lives in a pooled activation).
 type nstate struct {
-	act     interpreter.Activation // nil when coded is set
-	coded   CodedActivation        // the activation, when the evaluation has codes
-	codes   []int32                // the codes of the program's free variables (EvalCoded)
-	n       uint64                 // cost so far
+	act     interpreter.Activation
+	n       uint64 // cost so far
 	limit   uint64
 	slots   []ref.Val // comprehension variables and accumulators
 	folds   []foldState
@@ -81,13 +78,10 @@ func (s *nstate) add(c uint64) bool {
 // run evaluates p on act with s, a state whose buffers are reused from
 // evaluation to evaluation; ok is false when the evaluation gave up. A
 // panic gives up too: cel-go then runs the program and reports the panic
-// its own way. With codes (EvalCoded), the activation is coded instead of
-// act, and the program's free variables are read by their codes: there is
-// one for each (nchain.free < len(codes)).
-func (p *nativeProgram) run(s *nstate, act interpreter.Activation, coded CodedActivation, codes []int32, limit uint64) (v ref.Val, cost uint64, ok bool) {
+// its own way.
+func (p *nativeProgram) run(s *nstate, act interpreter.Activation, limit uint64) (v ref.Val, cost uint64, ok bool) {
 	defer giveUp() // a panic returns nil, 0, false: what the results are until the end
 	s.act, s.n, s.limit, s.adapter = act, 0, limit, p.adapter
-	s.coded, s.codes = coded, codes
 	s.slots = grow(s.slots, p.slots)
 	s.used = max(s.used, p.slots)
 	if cap(s.folds) < p.folds {
@@ -96,7 +90,7 @@ func (p *nativeProgram) run(s *nstate, act interpreter.Activation, coded CodedAc
 	s.folds = s.folds[:p.folds]
 	s.stack = s.stack[:0]
 	v = p.root.exec(s)
-	s.act, s.coded, s.codes = nil, nil, nil // (after a panic, release drops them)
+	s.act = nil // (after a panic, release drops it)
 	if v == nil {
 		return nil, 0, false
 	}
@@ -110,7 +104,7 @@ func giveUp() { _ = recover() }
 // do not keep them alive: evaluations leave them there, each overwriting
 // what it uses, and the state is released when its Scratch is.
 func (s *nstate) release() {
-	s.act, s.coded, s.codes = nil, nil, nil
+	s.act = nil
 	clear(s.slots[:min(s.used, len(s.slots))])
 	clear(s.stack[:min(s.high, cap(s.stack))])
 	s.used, s.high = 0, 0
@@ -195,7 +189,6 @@ func fold(c *ncall) nnode {
 // selections that follow it: an attribute.
 type nchain struct {
 	name     string  // a variable of the activation; "" when local, accu or operand is set
-	free     int     // name's position in the program's free variables; -1: not among them
 	local    int     // a comprehension variable's slot; -1 otherwise
 	accu     *nfold  // the accumulator of this comprehension
 	operand  nnode   // a relative attribute's operand, executed
@@ -464,12 +457,6 @@ func (c *nchain) walk(s *nstate) (ref.Val, int) {
 // evaluation gives up.
 func (c *nchain) start(s *nstate) ref.Val {
 	switch {
-	case c.free >= 0 && s.coded != nil: // (a variable: most chains)
-		v, found := s.coded.ResolveCode(s.codes[c.free], c.name, c.adapter)
-		if !found {
-			return nil
-		}
-		return v
 	case c.local >= 0:
 		return s.slots[c.local]
 	case c.operand != nil:
@@ -477,13 +464,7 @@ func (c *nchain) start(s *nstate) ref.Val {
 	case c.accu != nil:
 		return c.accu.accuValue(s)
 	}
-	var raw any
-	var found bool
-	if s.coded == nil {
-		raw, found = s.act.ResolveName(c.name)
-	} else {
-		raw, found = s.coded.ResolveName(c.name)
-	}
+	raw, found := s.act.ResolveName(c.name)
 	if !found {
 		return nil
 	}
@@ -1172,7 +1153,7 @@ func (c *nativeCompiler) ident(e celast.Expr, name string) (nnode, bool) {
 	if strings.HasPrefix(name, ".") {
 		return nil, false
 	}
-	ch := &nchain{local: -1, free: -1, wrappers: 1, adapter: c.adapter}
+	ch := &nchain{local: -1, wrappers: 1, adapter: c.adapter}
 	if l, ok := c.lookup(name); ok {
 		if l.accu != nil {
 			ch.accu = l.accu
@@ -1184,9 +1165,6 @@ func (c *nativeCompiler) ident(e celast.Expr, name string) (nnode, bool) {
 			return nil, false // an unchecked name: a maybe-attribute in cel-go
 		}
 		ch.name = name
-		if i, found := slices.BinarySearch(c.free, name); found {
-			ch.free = i
-		}
 	}
 	return ch, true
 }
@@ -1208,7 +1186,7 @@ func (c *nativeCompiler) base(op nnode) (*nchain, bool) {
 	}
 	// cel-go's planner decorates the relative attribute it builds over
 	// the operand: one wrapper, before the one of the selection itself.
-	return &nchain{local: -1, free: -1, operand: op, wrappers: 1, adapter: c.adapter}, true
+	return &nchain{local: -1, operand: op, wrappers: 1, adapter: c.adapter}, true
 }
 
 func (c *nativeCompiler) selection(e celast.Expr) (nnode, bool) {

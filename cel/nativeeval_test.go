@@ -91,7 +91,7 @@ func nativeFirst(p *Program) *Program {
 // runNative runs p's native plan alone; ok is false when it gave up.
 func runNative(p *Program, act map[string]any) (v ref.Val, cost uint64, ok bool) {
 	var s nstate
-	return p.nativePlan().run(&s, &mapActivation{vars: act}, nil, nil, p.limit)
+	return p.nativePlan().run(&s, &mapActivation{vars: act}, p.limit)
 }
 
 func nativeTestDoc() map[string]any {
@@ -787,80 +787,4 @@ func TestEvalInCancelled(t *testing.T) {
 		}
 	}
 	t.Errorf("%d evaluations under a cancelled context all ran", scratchCheckEvery)
-}
-
-// codedActivation finds a variable by its code, the variable's position
-// in names, and counts how it was asked.
-type codedActivation struct {
-	names          []string
-	vals           map[string]any
-	byCode, byName int
-	panics         bool // ResolveCode panics
-}
-
-func (a *codedActivation) ResolveName(name string) (any, bool) {
-	a.byName++
-	v, ok := a.vals[name]
-	return v, ok
-}
-
-func (a *codedActivation) ResolveCode(code int32, name string, adapter types.Adapter) (ref.Val, bool) {
-	a.byCode++
-	if a.panics {
-		panic("ResolveCode")
-	}
-	if a.names[code] != name {
-		panic(fmt.Sprintf("code %d is %s, not %s", code, a.names[code], name))
-	}
-	v, ok := a.vals[name]
-	if !ok {
-		return nil, false
-	}
-	return adapter.NativeToValue(v), true
-}
-
-func (a *codedActivation) Parent() interpreter.Activation { return nil }
-
-// TestEvalCoded asserts that EvalCoded reads the free variables by their
-// codes, with EvalIn's result and cost, and reads them by name when the
-// codes are not the program's, or when the native evaluation panics
-// (cel-go then evaluates the program).
-func TestEvalCoded(t *testing.T) {
-	skipOnLibraryPaths(t)
-	e := newEnv(t, Config{Variables: []Var{{Name: "a", Type: gocel.IntType}, {Name: "m", Type: gocel.DynType}}})
-	for _, expr := range []string{
-		"a + 1 > 2 && [1, 2].all(x, x < a)",
-		"m.k.exists(x, x == a) ? size(m) : a",
-		"self == null || a in [3]",
-	} {
-		p, err := e.Compile(expr, Origin{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		vals := map[string]any{"a": int64(3), "m": map[string]any{"k": []any{int64(3)}}, "self": nil, "root": nil, "path": ""}
-		want, wantCost, err := p.Eval(context.Background(), vals)
-		if err != nil {
-			t.Fatal(err)
-		}
-		names := p.FreeVariables()
-		codes := make([]int32, len(names))
-		for i := range codes {
-			codes[i] = int32(i)
-		}
-		for _, tc := range []struct {
-			codes          []int32
-			panics, byCode bool
-		}{{codes, false, true}, {codes[:len(codes)-1], false, false}, {codes, true, true}} {
-			act := &codedActivation{names: names, vals: vals, panics: tc.panics}
-			got, cost, err := p.EvalCoded(context.Background(), &Scratch{}, act, tc.codes)
-			if err != nil || got.Equal(want) != types.True || cost != wantCost {
-				t.Errorf("%s: EvalCoded gave %v, cost %d, %v; Eval %v, cost %d", expr, got, cost, err, want, wantCost)
-			}
-			// (with CELINT_VERIFY_NATIVE, cel-go reads them by name too)
-			byName := tc.panics || !tc.byCode || p.verify != nil
-			if tc.byCode != (act.byCode > 0) || byName != (act.byName > 0) {
-				t.Errorf("%s, %d codes for %d names, panicking %v: read %d times by code, %d by name", expr, len(tc.codes), len(names), tc.panics, act.byCode, act.byName)
-			}
-		}
-	}
 }

@@ -99,12 +99,11 @@ func (p *Program) OutputType() *gocel.Type { return p.out }
 // every 100 iterations of a comprehension), and otherwise the CEL runtime
 // error (for example "no such key").
 func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost uint64, err error) {
-	return p.eval(ctx, activation, nil)
+	return p.eval(ctx, activation)
 }
 
-// eval is Eval; with codes, activation is a CodedActivation, and the
-// native evaluation reads the free variables by their codes (EvalCoded).
-func (p *Program) eval(ctx context.Context, activation any, codes []int32) (out ref.Val, cost uint64, err error) {
+// eval is Eval.
+func (p *Program) eval(ctx context.Context, activation any) (out ref.Val, cost uint64, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("%w: %v", ErrPanic, r)
@@ -136,14 +135,7 @@ func (p *Program) eval(ctx context.Context, activation any, codes []int32) (out 
 	}
 	if !p.Interruptible() {
 		if nat := p.nativePlan(); nat != nil {
-			var v ref.Val
-			var c uint64
-			var ok bool
-			if coded, isCoded := act.inner.(CodedActivation); isCoded && codes != nil {
-				v, c, ok = nat.run(&act.ns, nil, coded, codes, p.limit)
-			} else {
-				v, c, ok = nat.run(&act.ns, act.inner, nil, nil, p.limit)
-			}
+			v, c, ok := nat.run(&act.ns, act.inner, p.limit)
 			if ok {
 				if p.verify == nil {
 					return v, c, nil
@@ -216,65 +208,29 @@ const scratchCheckEvery = 32
 // EvalIn is Eval for an interpreter.Activation, with the state of the
 // evaluation taken from s: the same result, cost and errors. A nil s is
 // Eval.
-func (p *Program) EvalIn(ctx context.Context, s *Scratch, activation interpreter.Activation) (ref.Val, uint64, error) {
-	return p.evalIn(ctx, s, activation, nil, nil)
-}
-
-// CodedActivation is an activation that can also find a variable by a
-// code its owner computed for the variable's name, faster than by the
-// name: where in the activation the name is.
-type CodedActivation interface {
-	interpreter.Activation
-	// ResolveCode is ResolveName(name), given name's code, as a CEL value:
-	// a value that is not one is converted with a.
-	ResolveCode(code int32, name string, a types.Adapter) (ref.Val, bool)
-}
-
-// EvalCoded is EvalIn for an activation that finds the program's free
-// variables by codes: codes[i] is the code of FreeVariables()[i], which
-// the native evaluation gives activation.ResolveCode instead of calling
-// ResolveName. The result, cost and errors are EvalIn's: cel-go, when it
-// evaluates, resolves names as usual.
-func (p *Program) EvalCoded(ctx context.Context, s *Scratch, activation CodedActivation, codes []int32) (ref.Val, uint64, error) {
-	return p.evalIn(ctx, s, nil, activation, codes)
-}
-
-// evalIn is EvalIn on act, or, when coded is not nil, EvalCoded on coded
-// with codes.
-func (p *Program) evalIn(ctx context.Context, s *Scratch, act interpreter.Activation, coded CodedActivation, codes []int32) (ref.Val, uint64, error) {
-	if coded != nil && len(codes) != len(p.free) {
-		act, coded, codes = coded, nil, nil // (not the program's codes)
-	}
-	if !p.direct || s == nil || act == nil && coded == nil || ctx == nil {
-		return p.eval(ctx, activationOf(act, coded), codes)
+func (p *Program) EvalIn(ctx context.Context, s *Scratch, act interpreter.Activation) (ref.Val, uint64, error) {
+	if !p.direct || s == nil || act == nil || ctx == nil {
+		return p.eval(ctx, act)
 	}
 	if s.evals++; s.evals%scratchCheckEvery == 0 && ctx.Err() != nil {
-		return p.Eval(ctx, activationOf(act, coded)) // which reports the interruption
+		return p.Eval(ctx, act) // which reports the interruption
 	}
 	nat := p.nativePlan()
 	if nat == nil {
-		return p.Eval(ctx, activationOf(act, coded))
+		return p.Eval(ctx, act)
 	}
 	d := s.depth
 	if d == len(s.states) {
 		s.states = append(s.states, new(nstate))
 	}
 	s.depth = d + 1
-	v, cost, ok := nat.run(s.states[d], act, coded, codes, p.limit) // run recovers a panic: ok is false
+	v, cost, ok := nat.run(s.states[d], act, p.limit) // run recovers a panic: ok is false
 	s.depth = d
 	if ok {
 		return v, cost, nil
 	}
 	// What the native plan gives up is cel-go's, as in Eval.
-	return p.Eval(ctx, activationOf(act, coded))
-}
-
-// activationOf is the activation evalIn was given: coded, if not nil.
-func activationOf(act interpreter.Activation, coded CodedActivation) interpreter.Activation {
-	if coded != nil {
-		return coded
-	}
-	return act
+	return p.Eval(ctx, act)
 }
 
 // classify turns cel-go's evaluation errors into celint's.

@@ -9,14 +9,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
-	"github.com/google/cel-go/interpreter"
 
 	"github.com/celint/celint/cel"
 	"github.com/celint/celint/internal/jsonpointer"
@@ -154,7 +151,6 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 	defer rs.forget(doc)
 	l.docFrame = &frame{names: docNames, vals: []any{celValue(doc.Root)}}
 	l.docFrame.addLazy(ctx, rs.docVars, &l.shared)
-	l.docFrame.sig = rs.docSig
 	// The ruleset's document variables are evaluated first, in the order
 	// they are declared, whatever the rules read: what they cost against
 	// their shared budget then does not depend on which rule reads first.
@@ -170,91 +166,7 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 	if opts.Stats != nil {
 		l.stats = make([]RuleStats, len(rules))
 	}
-	// Rules that select by the same paths lint the same nodes in the same
-	// order: on a large document they lint them together (lintRules), up
-	// to maxGroup rules at a time. These groups are the workers' units.
-	order := make([]int, 0, len(rules))
-	bounds := []int{0}
-	var followers [][]int // by rule: the rules that follow it; nil: none does
-	if doc.Values < interleaveMin || opts.oneByOne {
-		for i := range rules {
-			order = append(order, i)
-			bounds = append(bounds, len(order))
-		}
-	} else {
-		var groups [][]int
-		byPaths := map[string]int{}
-		leaders := map[string]int{}
-		for i, r := range rules {
-			// A rule that tests what an earlier one tests follows it
-			// (share.go): it runs with it, in its group.
-			if r.logic != "" {
-				if j, ok := leaders[r.logic]; ok {
-					if followers == nil {
-						followers = make([][]int, len(rules))
-					}
-					followers[j] = append(followers[j], i)
-					continue
-				}
-				leaders[r.logic] = i
-			}
-			k := r.givenKey()
-			g, ok := byPaths[k]
-			if !ok || len(groups[g]) == maxGroup {
-				g = len(groups)
-				groups = append(groups, nil)
-				byPaths[k] = g
-			}
-			groups[g] = append(groups[g], i)
-		}
-		for _, g := range groups {
-			order = append(order, g...)
-			bounds = append(bounds, len(order))
-		}
-	}
-	nGroups := len(bounds) - 1
-	// Shared state that rules would build on first use is built first, in
-	// rule order, whenever the rules do not run one after the other, so
-	// that the order they run in changes nothing (prepare).
-	if nGroups < len(rules) || min(opts.Workers, nGroups) > 1 {
-		l.prepare(rules, opts.Workers)
-	}
-	runs := make([]ruleRun, len(rules))
-	active := make([]*ruleRun, len(rules))
-	lintGroup := func(c int) {
-		lo, hi := bounds[c], bounds[c+1]
-		l.lintRules(rules, order[lo:hi], followers, runs, active[lo:lo:hi])
-	}
-	if workers := min(opts.Workers, nGroups); workers > 1 {
-		var seq []int
-		bounds, seq = l.schedule(rules, order, bounds, workers)
-		next := make(chan int)
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for c := range next {
-					lintGroup(c)
-				}
-			}()
-		}
-		for _, c := range seq {
-			if ctx.Err() != nil {
-				break
-			}
-			next <- c
-		}
-		close(next)
-		wg.Wait()
-	} else {
-		for c := range nGroups {
-			lintGroup(c)
-			if ctx.Err() != nil {
-				break
-			}
-		}
-	}
+	l.lintAll(rules)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -268,159 +180,6 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 		opts.Omitted(omitted)
 	}
 	return ds, nil
-}
-
-// prepare computes, before rules run at once, the document-wide state
-// that rules would otherwise compute on first use: the scope holders and
-// the resolved values of the nodes the resolving rules select, in the
-// order one rule after the other would resolve them. The resolver's bound
-// on the values it builds then gives the same result with any number of
-// workers, and the rules only read what is shared.
-//
-// What may be computed in any order, the resolver and the resolving rules'
-// selections, is computed first by the workers at once; only the
-// resolution itself runs in rule order. With more than one worker, every
-// rule's selection is computed then too, so that schedule knows how much
-// work each group of rules has.
-func (l *linter) prepare(rules []*Rule, workers int) {
-	// The scope holders are found while the others run: nothing else
-	// here asks for a scope before the resolution.
-	tasks := []func(){func() { l.scopeOf(l.doc.Root) }}
-	if l.rs.refs != nil {
-		tasks = append(tasks, func() { l.resolver() })
-	}
-	// Each path is a task of its own, and a selection of several paths,
-	// made of theirs, comes after every path: one task for all the paths
-	// of a rule was left to run alone at the end.
-	var combined []func()
-	paths, keys := map[string]bool{}, map[string]bool{}
-	for _, r := range rules {
-		if !(r.resolve && l.rs.refs != nil || workers > 1) {
-			continue
-		}
-		for _, sel := range r.given {
-			if !paths[sel.text] {
-				paths[sel.text] = true
-				tasks = append(tasks, func() { l.selection(sel) })
-			}
-		}
-		if k := r.givenKey(); len(r.given) > 1 && !keys[k] {
-			keys[k] = true
-			combined = append(combined, func() { _, _ = l.selected(r) })
-		}
-	}
-	parallelTasks(append(tasks, combined...), workers)
-	if l.rs.refs == nil {
-		return
-	}
-	refs := l.resolver()
-	if refs.none {
-		return // the document never mentions the reference key: nothing to resolve
-	}
-	for _, r := range rules {
-		if !r.resolve {
-			continue
-		}
-		nodes, err := l.selected(r)
-		if err != nil {
-			continue
-		}
-		var scopes []int32
-		if r.scopeValues != nil {
-			scopes = l.scopesOf(r)
-		}
-		for i, n := range nodes {
-			if scopes != nil && !intersects(l.scopeVals[scopes[i]], r.scopeValues) {
-				continue
-			}
-			if refs.mayHold(n) {
-				_, _ = refs.value(n)
-			}
-		}
-	}
-}
-
-// schedule returns the groups the workers take, as new bounds over order,
-// and the order in which they take them. Each rule's work is estimated
-// roughly, as far as what is already known tells: the nodes it selects,
-// for the selections prepare made, times its checks and variables (0 for
-// the others). A group that would hold more than its share (half of a
-// worker's) is split into one group per rule, so that its rules can run
-// on different workers; then the heaviest go first, the others in rule
-// order after them, so that a heavy group is not left to run alone at the
-// end. The order changes nothing but the time: what a rule finds and
-// spends is the same in any order.
-func (l *linter) schedule(rules []*Rule, order, bounds []int, workers int) (groups []int, next []int) {
-	work := make([]int, len(order)) // by position in order
-	total := 0
-	for k, i := range order {
-		work[k] = l.selectedSoFar(rules[i]) * rules[i].weight
-		total += work[k]
-	}
-	sum := func(lo, hi int) (n int) {
-		for _, w := range work[lo:hi] {
-			n += w
-		}
-		return n
-	}
-	groups = []int{0}
-	for c := range len(bounds) - 1 {
-		lo, hi := bounds[c], bounds[c+1]
-		if hi-lo > 1 && sum(lo, hi) > total/(2*workers) {
-			for i := lo + 1; i < hi; i++ {
-				groups = append(groups, i)
-			}
-		}
-		groups = append(groups, hi)
-	}
-	est := make([]int, len(groups)-1)
-	next = make([]int, len(est))
-	for c := range est {
-		est[c], next[c] = sum(groups[c], groups[c+1]), c
-	}
-	slices.SortStableFunc(next, func(a, b int) int { return est[b] - est[a] })
-	return groups, next
-}
-
-// parallelTasks runs the tasks on up to workers goroutines and returns
-// when all are done; with one worker, on the caller's, in order. A task's
-// panic is raised again on the caller's goroutine, as if it had run there.
-func parallelTasks(tasks []func(), workers int) {
-	workers = min(workers, len(tasks))
-	if workers <= 1 {
-		for _, t := range tasks {
-			t()
-		}
-		return
-	}
-	next := make(chan func())
-	var (
-		wg       sync.WaitGroup
-		panicked sync.Once
-		failure  any
-	)
-	for range workers {
-		wg.Go(func() {
-			defer func() {
-				if p := recover(); p != nil {
-					panicked.Do(func() { failure = p })
-					for range next { // let the sender finish
-					}
-				}
-			}()
-			for t := range next {
-				t()
-			}
-		})
-	}
-	for _, t := range tasks {
-		next <- t
-	}
-	close(next)
-	wg.Wait()
-	if failure != nil {
-		panic(failure)
-	}
 }
 
 // selected returns the nodes the rule's paths select, each once, in the
@@ -461,181 +220,6 @@ func (l *linter) selected(r *Rule) ([]*loader.Node, error) {
 		return c
 	})
 	return c.nodes, c.err
-}
-
-// overlapping returns an empty set to note the nodes kept in when some
-// node is in two of the selections, which hold total nodes; nil when none
-// is. Nodes start at distinct offsets, so it sorts their offsets and looks
-// for two equal ones: no set is built for paths that do not overlap.
-func overlapping(parts []pathNodes, total int) map[*loader.Node]bool {
-	offsets := make([]int32, 0, total)
-	for _, sc := range parts {
-		for _, n := range sc.nodes {
-			offsets = append(offsets, n.Offset)
-		}
-	}
-	slices.Sort(offsets)
-	for i := 1; i < len(offsets); i++ {
-		if offsets[i] == offsets[i-1] {
-			return make(map[*loader.Node]bool, total)
-		}
-	}
-	return nil
-}
-
-// selectedSoFar is how many nodes the rule's paths select, if that is
-// known already; 0 if it is not computed yet.
-func (l *linter) selectedSoFar(r *Rule) int {
-	l.selMu.Lock()
-	e := l.selections[r.givenKey()]
-	l.selMu.Unlock()
-	if e == nil || !e.done.Load() {
-		return 0
-	}
-	return len(e.c.nodes)
-}
-
-// memo returns the selection named key, computing it with f the first
-// time it is asked for. Different selections are computed at once by the
-// rules that ask for them; one is computed once, the others asking for it
-// waiting for it.
-func (l *linter) memo(key string, f func() pathNodes) pathNodes {
-	l.selMu.Lock()
-	e, ok := l.selections[key]
-	if !ok {
-		if l.selections == nil {
-			l.selections = map[string]*selectionEntry{}
-		}
-		e = &selectionEntry{}
-		l.selections[key] = e
-	}
-	l.selMu.Unlock()
-	e.once.Do(func() {
-		e.c = f()
-		e.done.Store(true)
-	})
-	return e.c
-}
-
-// selectionEntry is a selection, computed once.
-type selectionEntry struct {
-	once sync.Once
-	c    pathNodes
-	done atomic.Bool // c is computed
-}
-
-// givenKey names what the rule's paths select: rules with the same key
-// select the same nodes.
-func (r *Rule) givenKey() string {
-	if len(r.given) == 1 {
-		return r.given[0].text
-	}
-	key := ""
-	for _, sel := range r.given {
-		key += sel.text + "\x00"
-	}
-	return key
-}
-
-// selection is what one path selects: distinct nodes, in document order
-// for each step (see selector.match).
-func (l *linter) selection(sel *selector) pathNodes {
-	return l.memo(sel.text, func() (c pathNodes) {
-		if l.doc.Values < interleaveMin {
-			// A small document: steps are cheap, and remembering every
-			// prefix would cost more than it saves.
-			c.err = sel.match(l.doc, func(n *loader.Node) { c.nodes = append(c.nodes, n) })
-		} else if c.nodes, c.err = l.prefixNodes(sel, len(sel.parts)); c.err != nil {
-			c.err = fmt.Errorf("selection path %q: %w", sel.text, c.err)
-		}
-		return c
-	})
-}
-
-// prefixNodes is what the first k components of the path select. What a
-// prefix selects is computed once per document and shared by every path
-// that starts with it ("tools.#.examples.*" by all the paths below it),
-// so that each step is taken once. The slice is shared: read only.
-func (l *linter) prefixNodes(sel *selector, k int) ([]*loader.Node, error) {
-	if k == 0 {
-		return []*loader.Node{l.doc.Root}, nil
-	}
-	if k == len(sel.parts) && k == 1 {
-		// A one-component path: its prefix is the path itself, whose
-		// entry is the caller's.
-		return sel.step(l.doc, 0, []*loader.Node{l.doc.Root})
-	}
-	c := l.memo(sel.prefixKeys[k-1], func() (c pathNodes) {
-		if sel.afterDeep(k - 1) {
-			// "a.**.b": b is taken during the walk of a's subtrees,
-			// and what "a.**" selects is neither listed nor kept.
-			cur, err := l.prefixNodes(sel, k-2)
-			if err != nil || len(cur) == 0 {
-				return pathNodes{err: err}
-			}
-			c.nodes, c.err = sel.stepAfterDeep(l.doc, k-1, cur)
-			return c
-		}
-		cur, err := l.prefixNodes(sel, k-1)
-		if err != nil || len(cur) == 0 {
-			return pathNodes{err: err}
-		}
-		c.nodes, c.err = sel.step(l.doc, k-1, cur)
-		return c
-	})
-	return c.nodes, c.err
-}
-
-// pathNodes is a selection on the document, or why it failed; or the
-// scopes of a selection's nodes (see scopesOf).
-type pathNodes struct {
-	nodes  []*loader.Node
-	scopes []int32 // places in linter.scopeVals
-	err    error
-}
-
-// scopesOf returns the scopes of the nodes the rule selects, in the order
-// of selected(r); nil when the ruleset declares no scope. They are looked
-// up once per document for each set of paths, when a rule first reads a
-// node's scope (most never do), and shared by the rules that select by
-// the same paths.
-func (l *linter) scopesOf(r *Rule) []int32 {
-	if l.rs.scope == nil {
-		return nil
-	}
-	return l.memo("\x00scopes\x00"+r.givenKey(), func() (c pathNodes) {
-		nodes, _ := l.selected(r)
-		c.scopes = make([]int32, len(nodes))
-		var cur scopeCursor
-		for i, n := range nodes {
-			c.scopes[i] = l.scopeIn(n, &cur)
-		}
-		return c
-	}).scopes
-}
-
-// scopeCursor is the last parent whose scope scopeIn looked up: a
-// selection's nodes come in document order, so that siblings follow one
-// another.
-type scopeCursor struct {
-	parent *loader.Node
-	place  int32
-}
-
-// scopeIn is scopePlace(n) for the nodes of a selection, in turn: a node's
-// scope is its own, or else its parent's, which is looked up once for a
-// run of siblings.
-func (l *linter) scopeIn(n *loader.Node, cur *scopeCursor) int32 {
-	if n.Parent == nil {
-		return l.scopePlace(n)
-	}
-	if cur.parent != n.Parent {
-		cur.parent, cur.place = n.Parent, l.scopePlace(n.Parent)
-	}
-	if i, ok := l.declared[n]; ok {
-		return i
-	}
-	return cur.place
 }
 
 // compact reports each finding of sorted diagnostics once: a value
@@ -746,154 +330,6 @@ type ruleRun struct {
 	eachMembers []*loader.Node
 }
 
-// eachKey is a member of the map an 'each' check iterates, with its name
-// as text for the sort.
-type eachKey struct {
-	key  ref.Val
-	text string
-}
-
-// interleaveMin is the number of values from which rules that select the
-// same nodes lint them together (lintRules); a smaller document stays in
-// the caches anyway.
-const interleaveMin = 4096
-
-// maxGroup is the largest number of rules that lint a document together.
-const maxGroup = 16
-
-// lintRules lints rules that select the same nodes together, a few nodes
-// at a time (stepNodes): those nodes are linted by each rule in turn, in
-// rule order, while they are still in the processor's caches, where one
-// rule after the other would walk the document again each time. Each rule
-// still lints its nodes in their order, and nothing a rule computes
-// depends on what the others did before (prepare), so the diagnostics,
-// costs and budgets are those of one rule after the other. A rule that
-// follows another (share.go) lints, or takes over, each node right after
-// its leader. idx are the indexes of the rules to lint among rules, and
-// followers, by rule, the rules that follow each (nil: none does); their
-// runs are kept in runs, the ones under way in active (empty, with room
-// for the rules of idx). Each rule's diagnostics go to the collector
-// after each of its steps (timed).
-func (l *linter) lintRules(rules []*Rule, idx []int, followers [][]int, runs []ruleRun, active []*ruleRun) {
-	// The rules run here, one step at a time, on this goroutine: their
-	// evaluations share one Scratch, taken from those earlier lints left
-	// (a lint of a small document would otherwise grow every rule's
-	// buffers anew).
-	scratch := scratches.Get().(*cel.Scratch)
-	defer func() {
-		for _, i := range idx {
-			runs[i].spend.scratch = nil // nothing evaluates after this, but none may use it once it is put back
-		}
-		scratch.Release()
-		scratches.Put(scratch)
-	}()
-	leaders := idx // without their followers
-	if followers != nil {
-		var all []int
-		for _, i := range idx {
-			all = append(append(all, i), followers[i]...)
-		}
-		idx = all
-		active = make([]*ruleRun, 0, len(idx))
-	}
-	begin := func(i int) *ruleRun {
-		// The wall-clock safety net is a deadline checked between nodes,
-		// and a context only for the rare evaluation that watches one (see
-		// spend.run): a timer per rule and document was a few per cent
-		// of a many-file run.
-		rr := &runs[i]
-		*rr = ruleRun{linter: l, ctx: l.ctx, rule: rules[i], index: int32(i),
-			spend: spend{budget: l.opts.Budget, deadline: time.Now().Add(l.opts.RuleTimeout), scratch: scratch}}
-		if !l.timed(rr, rr.begin) {
-			return nil
-		}
-		return rr
-	}
-	for _, i := range leaders {
-		lead := begin(i)
-		if lead != nil {
-			active = append(active, lead)
-		}
-		if followers == nil {
-			continue
-		}
-		for _, f := range followers[i] {
-			rr := begin(f)
-			switch {
-			case rr == nil:
-			case lead != nil && rr.mayFollow(lead):
-				// A follower whose leader runs, and both compiled as rules
-				// that may be linted once, goes with its leader.
-				rr.share = &shareState{leader: lead}
-				if lead.share == nil {
-					lead.share = &shareState{}
-				}
-				lead.share.followers = append(lead.share.followers, rr)
-			default:
-				active = append(active, rr)
-			}
-		}
-	}
-	for len(active) > 0 && l.ctx.Err() == nil { // else Lint returns the context's error
-		// more reuses active's array: it never holds more runs than the
-		// loop has read. Followers whose leader stopped join after it.
-		more, alone := active[:0], []*ruleRun(nil)
-		for _, rr := range active {
-			on := l.timed(rr, rr.steps)
-			if on {
-				more = append(more, rr)
-			}
-			sh := rr.share
-			if sh == nil || sh.followers == nil {
-				continue
-			}
-			fs := sh.followers[:0]
-			for _, f := range sh.followers {
-				if !l.timed(f, f.followStep) {
-					continue
-				}
-				if on {
-					fs = append(fs, f)
-				} else {
-					f.share.leader = nil // the leader stopped: the follower goes on alone
-					alone = append(alone, f)
-				}
-			}
-			clear(sh.followers[len(fs):])
-			sh.followers = fs
-			if len(fs) == 0 {
-				sh.followers = nil
-			}
-		}
-		active = append(more, alone...)
-	}
-	for _, i := range idx {
-		rr := &runs[i]
-		l.collect(rr)
-		if l.stats != nil {
-			l.stats[i] = RuleStats{Rule: rr.rule, Nodes: int(rr.nodes), Cost: rr.spend.cost, Duration: rr.elapsed, Compile: rr.compile, Shared: rr.share.taken()}
-		}
-	}
-}
-
-// timed runs f, one step of rr, adding its time to rr's for the
-// statistics; a panic is rr's rule error, and ends its run (false). The
-// diagnostics of the step are collected after it.
-func (l *linter) timed(rr *ruleRun, f func() bool) (more bool) {
-	defer l.collect(rr)
-	if l.stats != nil {
-		start := time.Now()
-		defer func() { rr.elapsed += time.Since(start) }()
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			rr.ruleError(l.doc.Root, &loader.Error{File: rr.rule.File, Pos: rr.rule.Pos, Msg: fmt.Sprintf("internal error: %v", p)})
-			more = false
-		}
-	}()
-	return f()
-}
-
 // collect hands the collector the diagnostics rr reported since the last
 // time. It is called between steps: within one, a follower may take back
 // what it reported (replay).
@@ -904,118 +340,6 @@ func (l *linter) collect(rr *ruleRun) {
 	l.found.add(rr.out, rr.index, &rr.collected)
 	clear(rr.out)
 	rr.out = rr.out[:0]
-}
-
-// begin prepares the rule's run on the document: its nodes, its compiled
-// form and its frame. False when there is nothing to lint.
-func (rr *ruleRun) begin() bool {
-	l, r := rr.linter, rr.rule
-	nodes, err := l.selected(r)
-	if err != nil {
-		rr.ruleError(l.doc.Root, err)
-		return false
-	}
-	rr.nodes = int32(len(nodes))
-	if len(nodes) == 0 {
-		return false
-	}
-	// A rule loaded lazily compiles now, on the first document it applies
-	// to; one that does not compile fails here, at its rule file.
-	if r.pending != nil && l.stats != nil {
-		start := time.Now()
-		err = r.ready()
-		rr.compile = time.Since(start) // ~0 once compiled
-	} else {
-		err = r.ready()
-	}
-	if err != nil {
-		rr.ruleError(l.doc.Root, err)
-		return false
-	}
-	rr.sel = nodes
-	rr.ruleFrame = &frame{parent: l.docFrame, shared: &l.sharedVars}
-	rr.ruleFrame.addLazy(rr.ctx, r.docVars, &rr.spend)
-	if sh := rr.shapes(); sh != nil {
-		rr.ruleFrame.sig = sh.rule
-	}
-	return true
-}
-
-// stepNodes is how many nodes a rule lints in turn before the next rule
-// of its group: few enough that the next rule finds them in the caches,
-// and enough that the turn's set-up (the recover that makes a panic the
-// rule's error) is not paid for every node.
-const stepNodes = 4
-
-// steps lints the rule's next stepNodes nodes, or its next node when it
-// has followers, which follow it node by node; false when the run is over.
-func (rr *ruleRun) steps() bool {
-	if rr.leads() {
-		return rr.step()
-	}
-	for range stepNodes - 1 {
-		if !rr.step() {
-			return false
-		}
-	}
-	return rr.step()
-}
-
-// step lints the rule's next node; false when the run is over.
-func (rr *ruleRun) step() bool {
-	i := rr.next
-	n := rr.sel[i]
-	rr.next++
-	// The clock is read every few nodes: the deadline is a safety net, not
-	// a bound to the node.
-	leads := rr.leads()
-	if leads {
-		rr.share.rec.index = -1
-	}
-	if i%deadlineStride == 0 && rr.spend.expired() {
-		rr.ruleError(n, rr.stopped())
-		return false
-	}
-	if !leads {
-		return rr.settle(n, rr.lintNode(rr.ruleFrame, n))
-	}
-	rec := &rr.share.rec
-	clear(rec.events)
-	*rec = shareRec{index: i, node: n, start: rr.spend.cost, events: rec.events[:0]}
-	rec.docDone, _ = rr.docVarsDone()
-	rr.recording = true
-	err := rr.lintNode(rr.ruleFrame, n)
-	rr.recording = false
-	rec.total = rr.spend.cost - rec.start - rec.render
-	// A document variable that became an error here would have its
-	// leader's location in a follower's: each computes its own.
-	_, bad := rr.docVarsDone()
-	rec.ok = err == nil && !rec.fail && !bad
-	return rr.settle(n, err)
-}
-
-// settle handles the error, if any, of the rule's evaluation of n, and
-// reports whether the run goes on.
-func (rr *ruleRun) settle(n *loader.Node, err error) bool {
-	l, r := rr.linter, rr.rule
-	if err != nil {
-		switch {
-		case l.ctx.Err() != nil:
-			return false
-		case rr.spend.expired():
-			rr.ruleError(n, rr.stopped())
-			return false
-		case errors.Is(err, ErrBudget):
-			rr.ruleError(n, budgetError(r, rr.spend.budget, err))
-			return false
-		}
-		rr.ruleError(n, err)
-		if rr.errors >= maxRuleErrors {
-			rr.ruleError(l.doc.Root, &loader.Error{File: r.File, Pos: r.Pos, Msg: fmt.Sprintf("rule %s failed %d times on this document; it was stopped", r.ID, rr.errors)})
-			return false
-		}
-	}
-	return rr.next < len(rr.sel)
 }
 
 // budgetError reports a rule that exceeded its budget, at the expression
@@ -1034,6 +358,9 @@ func budgetError(r *Rule, budget uint64, err error) error {
 	}
 	return e
 }
+
+// docNames are the names a document's frame binds.
+var docNames = []string{"root"}
 
 // nodeNames are the names a node's frame binds as values; the engine's
 // other node variables are nodeVars, computed when first read.
@@ -1090,7 +417,6 @@ func (rr *ruleRun) lintNodeIn(fr *frame, parent *frame, n *loader.Node) error {
 		return err
 	}
 	fr.addLazy(rr.ctx, r.vars, &rr.spend)
-	fr.sig = rr.nodeSig(parent)
 	if r.when != nil {
 		ok, err := rr.evalBool(r.when, fr)
 		if err != nil || !ok {
@@ -1161,7 +487,7 @@ func (rr *ruleRun) validateSchema(v any) ([]cel.SchemaViolation, error) {
 // initNodeFrame sets fr up as the frame of n, the node the rule lints,
 // below parent, with none of the rule's variables yet.
 func (rr *ruleRun) initNodeFrame(fr *frame, parent *frame, n *loader.Node) {
-	fr.parent, fr.names, fr.self, fr.lazy, fr.shared, fr.sig = parent, nodeNames, docTree{n}, fr.lazy[:0], nil, nil
+	fr.parent, fr.names, fr.self, fr.lazy, fr.shared = parent, nodeNames, docTree{n}, fr.lazy[:0], nil
 	fr.node.rr, fr.node.n, fr.node.seq, fr.node.done = rr, n, rr.nodeSeq, 0
 	// The node's scope (vals[1]) is looked up when first read (scope).
 	fr.buf[0], fr.buf[1] = celValue(n), nil
@@ -1174,7 +500,6 @@ func (rr *ruleRun) newNodeFrame(parent *frame, n *loader.Node) *frame {
 	fr := new(frame)
 	rr.initNodeFrame(fr, parent, n)
 	fr.addLazy(rr.ctx, rr.rule.vars, &rr.spend)
-	fr.sig = rr.nodeSig(parent)
 	return fr
 }
 
@@ -1362,7 +687,7 @@ func (rr *ruleRun) runEach(c *check, n *loader.Node, parent *frame) error {
 	}
 	rr.eachFrame = nil
 	defer func() { rr.eachFrame = fr }()
-	*fr = frame{parent: parent, names: eachNames, sig: rr.eachSig(parent)}
+	*fr = frame{parent: parent, names: eachNames}
 	fr.vals = fr.buf[:3]
 	switch t := coll.(type) {
 	case traits.Lister:
@@ -1632,7 +957,7 @@ func (rr *ruleRun) schemaViolation(n *loader.Node, fr *frame, v cel.SchemaViolat
 	if len(fixes) > 0 && !rr.rule.resolve {
 		holder, key := schemaFixPlace(n, v.Pointer)
 		if holder != nil {
-			efr := &frame{parent: fr, names: eachNames, sig: rr.eachSig(fr)}
+			efr := &frame{parent: fr, names: eachNames}
 			efr.vals = efr.buf[:3]
 			efr.vals[0], efr.vals[1], efr.vals[2] = celValue(holder), int64(0), key
 			if i, ok := key.(int64); ok {
@@ -1879,15 +1204,6 @@ func (s *spend) eval(ctx context.Context, p *program, act *frame) (ref.Val, erro
 // the others end within their cost limit.
 func (s *spend) run(ctx context.Context, p *program, act *frame) (ref.Val, uint64, error) {
 	if s.deadline.IsZero() || !p.Interruptible() {
-		if act.sig != nil {
-			if b := p.bound.Load(); b != nil && b.sig == act.sig {
-				return p.EvalCoded(ctx, s.scratch, act, b.codes)
-			}
-			if b := newBinding(p.FreeVariables(), act.sig); b != nil {
-				p.bound.Store(b)
-				return p.EvalCoded(ctx, s.scratch, act, b.codes)
-			}
-		}
 		return p.EvalIn(ctx, s.scratch, act)
 	}
 	ctx, cancel := context.WithDeadlineCause(ctx, s.deadline, ErrRuleTimeout)
@@ -1937,271 +1253,4 @@ func typeName(v ref.Val) string {
 		return "nothing"
 	}
 	return v.Type().TypeName()
-}
-
-// frame is an activation: a few named values, lazily evaluated variables,
-// and a parent. Lazy variables are evaluated at most once per frame.
-type frame struct {
-	parent *frame
-	names  []string
-	vals   []any
-	buf    [3]any   // vals' storage for a node's or an item's frame, allocated with it
-	self   any      // a selected node's frame: its node as a cel.Tree, or its resolved native value when the rule resolves references
-	node   nodeVars // a selected node's other variables; zero in other frames
-	lazy   []lazyVar
-	sig    *frameSig // the frame's shape; nil: its names are searched (names.go)
-
-	lazyCtx   context.Context // what lazy variables are evaluated under
-	lazySpend *spend          // and charged to
-	shared    *sharedVars     // where lazy variables with a share key are computed once; nil: none is
-}
-
-// sharedVars are the values of the rules' shareable document variables
-// (see markShared) on one document, each computed by the first rule that
-// reads it. Every rule that reads one is charged its cost, as if it had
-// computed it: budgets, and so diagnostics, are the same as without
-// sharing. An evaluation that fails is not shared: each rule then
-// evaluates the variable itself, and reports its own error.
-type sharedVars struct {
-	mu   sync.Mutex
-	vals map[shareKey]*sharedVar
-}
-
-type sharedVar struct {
-	mu   sync.Mutex // held while the value is computed
-	done bool
-	val  ref.Val
-	cost uint64
-}
-
-// eval returns the value of v, a variable with a share key, charged to s.
-func (m *sharedVars) eval(v *variable, s *spend, ctx context.Context, act *frame) (ref.Val, error) {
-	if s.over != nil {
-		return nil, s.over
-	}
-	m.mu.Lock()
-	e := m.vals[v.share]
-	if e == nil {
-		if m.vals == nil {
-			m.vals = map[shareKey]*sharedVar{}
-		}
-		e = &sharedVar{}
-		m.vals[v.share] = e
-	}
-	m.mu.Unlock()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.done {
-		return s.charge(v.prg, e.val, e.cost, nil)
-	}
-	val, cost, err := s.run(ctx, v.prg, act)
-	if err == nil && !types.IsError(val) {
-		e.done, e.val, e.cost = true, val, cost
-	}
-	return s.charge(v.prg, val, cost, err)
-}
-
-type lazyVar struct {
-	v    *variable
-	done bool
-	val  ref.Val
-}
-
-// addLazy adds vars to the frame, each evaluated in it when first read,
-// under ctx and charged to s: one context and one spend for all of a
-// frame's lazy variables.
-func (f *frame) addLazy(ctx context.Context, vars []*variable, s *spend) {
-	if len(vars) == 0 {
-		return
-	}
-	if len(f.lazy) > 0 && (f.lazyCtx != ctx || f.lazySpend != s) {
-		panic("engine: a frame's lazy variables share one context and one spend")
-	}
-	f.lazyCtx, f.lazySpend = ctx, s
-	for _, v := range vars {
-		f.lazy = append(f.lazy, lazyVar{v: v})
-	}
-}
-
-// nodeVars are the variables of a selected node that most expressions do
-// not read — path, parentScope, selfKey, selfKeys, parent, resolveError —
-// computed when first read, without allocating for those never read.
-// nodeVarNames lists them for the codes of names.go: a name get answers
-// must be there too (TestNodeVarNames).
-type nodeVars struct {
-	rr  *ruleRun // nil in frames that are not a node's
-	n   *loader.Node
-	seq uint64 // the node frame's number in the rule's run (ruleRun.nodeSeq)
-
-	done        uint8 // which of the cached values below are computed
-	path        string
-	parentScope any
-	selfKeys    []string
-	resolveErr  string
-}
-
-const (
-	donePath uint8 = 1 << iota
-	doneParentScope
-	doneSelfKeys
-	doneResolveErr
-	doneScope
-)
-
-// scope returns a node's frame's scope, vals[1], looking it up on first
-// use: most rules never read it.
-func (f *frame) scope() any {
-	if f.node.done&doneScope == 0 {
-		f.node.done |= doneScope
-		f.vals[1] = f.node.rr.nodeScope(f.node.n)
-	}
-	return f.vals[1]
-}
-
-// get returns the variable name, if it is one of a node's.
-func (v *nodeVars) get(name string) (any, bool) {
-	if v.rr == nil {
-		return nil, false
-	}
-	switch name {
-	case "path":
-		if v.done&donePath == 0 {
-			v.done |= donePath
-			v.path = v.n.Pointer()
-		}
-		return v.path, true
-	case "selfKey":
-		return selfKey(v.n), true
-	case "parent":
-		return parentValue(v.n), true
-	case "parentScope":
-		if v.done&doneParentScope == 0 {
-			v.done |= doneParentScope
-			v.parentScope = v.rr.scopeOf(v.n.Parent)
-		}
-		return v.parentScope, true
-	case "selfKeys":
-		if v.done&doneSelfKeys == 0 {
-			v.done |= doneSelfKeys
-			v.selfKeys = memberNames(v.n)
-		}
-		return v.selfKeys, true
-	case "resolveError":
-		if v.done&doneResolveErr == 0 {
-			v.done |= doneResolveErr
-			v.resolveErr = v.rr.resolveError(v.n)
-		}
-		return v.resolveErr, true
-	}
-	return nil, false
-}
-
-// ResolveName implements interpreter.Activation.
-func (f *frame) ResolveName(name string) (any, bool) {
-	for fr := f; fr != nil; fr = fr.parent {
-		for i, n := range fr.names {
-			if n == name {
-				switch {
-				case i == 0: // self or item, most reads: never a memberKey
-					return fr.vals[0], true
-				case i == 1 && fr.node.rr != nil:
-					return fr.scope(), true
-				}
-				if k, ok := fr.vals[i].(memberKey); ok {
-					return cel.StringAt(k.n.KeyRef()), true
-				}
-				return fr.vals[i], true
-			}
-		}
-		if v, ok := fr.node.get(name); ok {
-			return v, true
-		}
-		for i := range fr.lazy {
-			if l := &fr.lazy[i]; l.v.name == name {
-				return fr.get(l), true
-			}
-		}
-	}
-	return nil, false
-}
-
-// Parent implements interpreter.Activation; frames chain themselves.
-func (f *frame) Parent() interpreter.Activation { return nil }
-
-// get returns the value of a lazy variable of f, evaluating it first. A
-// variable that is the same for every node of a scope is evaluated once
-// per scope in a rule's run on a document (variable.perScope).
-func (f *frame) get(l *lazyVar) ref.Val {
-	if !l.done && l.v.perScope && f.node.rr != nil {
-		if k, ok := scopeIdentity(f.scope()); ok {
-			rr, key := f.node.rr, memoKey{l.v, k}
-			if v, ok := rr.memo[key]; ok {
-				l.done, l.val = true, v
-				return v
-			}
-			v := f.eval(l)
-			if rr.memo == nil {
-				rr.memo = map[memoKey]ref.Val{}
-			}
-			rr.memo[key] = v
-			return v
-		}
-	}
-	if !l.done {
-		return f.eval(l)
-	}
-	return l.val
-}
-
-// memoKey is a per-scope variable under one scope.
-type memoKey struct {
-	v     *variable
-	scope scopeKey
-}
-
-// scopeKey identifies a scope: a scalar by its value, a list by its
-// identity (nodes that inherit one scope holder share its list). It holds
-// no new interface value, so that making one allocates nothing.
-type scopeKey struct {
-	scalar any  // a scalar scope, as it is
-	first  *any // a list scope's first element, and its length
-	n      int
-}
-
-// scopeIdentity returns a comparable key that equal scopes of the same
-// holder share; false for a scope of another kind, which is not memoised.
-func scopeIdentity(scope any) (scopeKey, bool) {
-	switch x := scope.(type) {
-	case nil, string, bool, int64, float64:
-		return scopeKey{scalar: scope}, true
-	case []any:
-		return scopeKey{first: unsafe.SliceData(x), n: len(x)}, true
-	}
-	return scopeKey{}, false
-}
-
-// eval evaluates a lazy variable of f and keeps its value.
-func (f *frame) eval(l *lazyVar) ref.Val {
-	l.done = true
-	var v ref.Val
-	var err error
-	if f.shared != nil && l.v.share != (shareKey{}) {
-		v, err = f.shared.eval(l.v, f.lazySpend, f.lazyCtx, f)
-	} else {
-		v, err = f.lazySpend.eval(f.lazyCtx, l.v.prg, f)
-	}
-	if err != nil {
-		// WrapErr keeps the cause (budget, cost limit, timeout) and its
-		// location at the variable for whoever reads it.
-		var le *loader.Error
-		if errors.As(err, &le) && le.File == l.v.prg.file && le.Pos == l.v.prg.pos {
-			named := *le
-			named.Msg = "variable " + l.v.name + ": " + le.Msg
-			err = &named
-		}
-		l.val = types.WrapErr(err)
-	} else {
-		l.val = v
-	}
-	return l.val
 }

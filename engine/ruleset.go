@@ -73,8 +73,6 @@ type Ruleset struct {
 	library    int
 	caches     *cel.Caches // shared by the environments of every rule file
 	docVars    []*variable
-	docSig     *frameSig           // the shape of a document's frame: root and docVars
-	sigs       *sigTable           // the shapes of the rules' frames
 	selections map[string][]string // named selections, expanded to plain paths
 	scope      *scopeConfig
 	refs       *refConfig
@@ -194,7 +192,6 @@ type Rule struct {
 	resolve     bool
 	docVars     []*variable
 	vars        []*variable
-	sigs        *ruleShapes // the shapes of its frames (names.go); nil until compiled
 	schema      *cel.Schema
 	schemaPos   loader.Pos        // where the rule's schema fragment is written
 	schemaFixes map[string][]*fix // by keyword, in order; nil: none
@@ -202,12 +199,9 @@ type Rule struct {
 	scopeValues []string     // nil: independent of the scope
 	fixtures    fixtureDir   // where the examples' sources are
 	pending     *pendingBody // loaded lazily: what ready compiles; nil when compiled
-	weight      int          // a rough cost of linting one node: 1 + its checks and variables
-	// logic is what the rule's verdicts depend on (logicKey); "" when it
-	// is never linted once for several rules. sharable is set once the
-	// compiled rule is known to allow it.
-	logic    string
-	sharable bool
+	// sched is what the scheduler knows of the rule (schedule.go); no
+	// verdict depends on it.
+	sched ruleSched
 }
 
 // FixDoc describes one fix of a rule, for its documentation.
@@ -266,9 +260,8 @@ type variable struct {
 // error names the rule file, line and column of the expression that failed.
 type program struct {
 	*cel.Program
-	file  string
-	pos   loader.Pos
-	bound atomic.Pointer[binding] // the codes of its free variables in the chain of frames it last ran in (names.go)
+	file string
+	pos  loader.Pos
 }
 
 func compileExpr(env *cel.Env, file string, e loader.Expr) (*program, error) {
@@ -688,7 +681,7 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 	fail := func(p loader.Pos, format string, args ...any) {
 		issues.Append(&loader.Error{File: spec.File, Pos: p, Msg: fmt.Sprintf(format, args...)})
 	}
-	rs := &Ruleset{opts: opts, caches: cel.NewCaches(), sigs: &sigTable{}}
+	rs := &Ruleset{opts: opts, caches: cel.NewCaches()}
 	var base *Ruleset
 	if spec.Extends.Value != "" {
 		if opts.Bases == nil {
@@ -793,7 +786,6 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 	}
 	rs.env = env
 	rs.docVars = append(slices.Clip(rs.docVars), vars...)
-	rs.docSig = rs.sigs.sig(docNames, false, rs.docVars, nil)
 	return rs, nil
 }
 
@@ -1205,8 +1197,7 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 		Tag:      rs.Tag,
 		resolve:  spec.Resolve,
 		fixtures: fix,
-		weight:   1 + len(spec.Checks) + len(spec.Variables),
-		logic:    logicKey(spec, rs.env),
+		sched:    ruleSched{weight: 1 + len(spec.Checks) + len(spec.Variables), logic: logicKey(spec, rs.env)},
 	}
 
 	var issues loader.Issues
@@ -1354,7 +1345,6 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 	if r.schemaFixes, err = compileSchemaFixes(env, file, rs.schemaFixesOn(spec)); err != nil {
 		issues.Append(err)
 	}
-	r.sigs = &ruleShapes{table: rs.sigs, r: r}
 	markPerScope(rs.docVars, r.docVars, r.vars)
 	for i := range spec.Checks {
 		cs := &spec.Checks[i]
@@ -1382,7 +1372,7 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 	}
 	issues.Append(rs.checkExampleSources(r))
 	err = issues.Err()
-	r.sharable = err == nil && r.logic != "" && !unshareable(r)
+	r.sched.sharable = err == nil && r.sched.logic != "" && !unshareable(r)
 	return err
 }
 

@@ -305,7 +305,7 @@ func (rr *ruleRun) replay(n *loader.Node, rec *shareRec) bool {
 			}
 			at := fr
 			if ev.each {
-				item = frame{parent: fr, names: eachNames, sig: rr.eachSig(fr)}
+				item = frame{parent: fr, names: eachNames}
 				item.vals = item.buf[:3]
 				copy(item.vals, ev.vals[:])
 				at = &item
@@ -328,6 +328,6 @@ func (rr *ruleRun) replay(n *loader.Node, rec *shareRec) bool {
 // too and whose followers rr's rule is among: both compiled as rules that
 // may be linted once, and they select the same nodes.
 func (rr *ruleRun) mayFollow(lead *ruleRun) bool {
-	return rr.rule.sharable && lead.rule.sharable && lead.next == 0 &&
+	return rr.rule.sched.sharable && lead.rule.sched.sharable && lead.next == 0 &&
 		len(lead.sel) == len(rr.sel) && len(lead.sel) > 0 && &lead.sel[0] == &rr.sel[0]
 }
