@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/celint/celint/internal/exprcache"
 	gocel "github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/ext"
@@ -71,8 +72,9 @@ type Config struct {
 	VerifyNative func(mismatch string)
 	// Checked, when not nil, holds expressions checked in an earlier run:
 	// an expression found there is not parsed and type-checked again; one
-	// compiled anew is added when the set records (see CheckedExprs).
-	Checked *CheckedExprs
+	// compiled anew is added when the set records. The embedded rulesets
+	// carry their own; package cel reads what a program recorded itself.
+	Checked *exprcache.Set
 }
 
 // Caches holds what the library's functions compile from values: JSON
@@ -145,9 +147,9 @@ type Env struct {
 	// evaluations (Config.VerifyNative); nil: no second evaluation.
 	verify func(string)
 
-	checked *CheckedExprs // nil: every expression is parsed and checked
-	decl    checkedKey    // what checking depends on besides the variables
-	sig     checkedKey    // decl and the variables: the key of this environment's entries
+	checked *exprcache.Set // nil: every expression is parsed and checked
+	decl    exprcache.Key  // what checking depends on besides the variables
+	sig     exprcache.Key  // decl and the variables: the scope of this environment's entries
 }
 
 // programCache holds the compiled programs of a family of environments
@@ -221,8 +223,8 @@ func NewEnv(cfg Config) (*Env, error) {
 		e.verify = exitOnMismatch
 	}
 	if e.checked != nil {
-		e.decl = declarations(env, lib.version)
-		e.sig = withVars(e.decl, vars)
+		e.decl = exprcache.Declarations(env, lib.version)
+		e.sig = exprcache.Scope(e.decl, varScopes(vars))
 	}
 	return e, nil
 }
@@ -269,7 +271,7 @@ func (e *Env) Extend(vars ...Var) (*Env, error) {
 	all := append(append([]Var(nil), e.vars...), vars...)
 	ext := &Env{env: env, lib: e.lib, limit: e.limit, vars: all, cache: e.cache, guard: e.guard, checked: e.checked, decl: e.decl, verify: e.verify}
 	if ext.checked != nil {
-		ext.sig = withVars(e.decl, all)
+		ext.sig = exprcache.Scope(e.decl, varScopes(all))
 	}
 	return ext, nil
 }
@@ -386,10 +388,8 @@ func (e *Env) Compile(expr string, o Origin) (*Program, error) {
 		return p, nil
 	}
 	var ast *gocel.Ast
-	var ck checkedKey
 	if e.checked != nil {
-		ck = exprKey(e.sig, expr)
-		ast = e.checked.ast(ck, expr)
+		ast = e.checked.Find(e.sig, expr)
 	}
 	if ast == nil {
 		var err error
@@ -397,7 +397,7 @@ func (e *Env) Compile(expr string, o Origin) (*Program, error) {
 			return nil, err
 		}
 		if e.checked != nil {
-			e.checked.put(ck, ast)
+			e.checked.Add(e.sig, expr, ast)
 		}
 	}
 	loops := len(celast.MatchDescendants(celast.NavigateAST(ast.NativeRep()), celast.KindMatcher(celast.ComprehensionKind))) > 0
@@ -471,4 +471,14 @@ func (e *Env) check(expr string, o Origin) (*gocel.Ast, error) {
 		return nil, ce
 	}
 	return ast, nil
+}
+
+// varScopes gives each variable as the checked-expression cache scopes
+// it: its name, a colon and its type.
+func varScopes(vars []Var) []string {
+	out := make([]string, len(vars))
+	for i, v := range vars {
+		out[i] = v.Name + ":" + v.Type.String()
+	}
+	return out
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 
 	"github.com/celint/celint/cel"
+	"github.com/celint/celint/internal/exprcache"
 	"github.com/celint/celint/internal/jsonpointer"
 	"github.com/celint/celint/loader"
 )
@@ -305,9 +306,9 @@ type Options struct {
 	Lazy bool
 	// Checked, when not nil, holds the rules' expressions as checked in an
 	// earlier run, so that they compile without being parsed and
-	// type-checked again (see cel.CheckedExprs): for a program's own
+	// type-checked again (see exprcache.Set): for a program's own
 	// rulesets, never for rules it is given.
-	Checked *cel.CheckedExprs
+	Checked *exprcache.Set
 	// Trees, when not nil, holds rule files parsed in an earlier run, so
 	// that they are not parsed again (see loader.Trees); a file is found
 	// there by its bytes.
@@ -1378,7 +1379,7 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 
 // Checked returns the checked expressions the ruleset was loaded with
 // (Options.Checked), or nil.
-func (rs *Ruleset) Checked() *cel.CheckedExprs { return rs.opts.Checked }
+func (rs *Ruleset) Checked() *exprcache.Set { return rs.opts.Checked }
 
 // nodeAt returns the node at pointer below n, or nil.
 func nodeAt(n *loader.Node, pointer string) *loader.Node {

@@ -11,10 +11,16 @@ import (
 	"path"
 	"strings"
 
-	"github.com/celint/celint/cel"
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/exprcache"
 	"github.com/celint/celint/loader"
 )
+
+// The start-up files of each ruleset (CheckedFile and the others, read
+// by Load) are generated from its rule files: after editing them, run
+// go generate ./rulesets, which TestStartupFiles checks was done.
+//
+//go:generate go test -run TestStartupFiles -update .
 
 //go:embed all:*/*
 var files embed.FS
@@ -50,7 +56,7 @@ func LoadFS(fsys fs.FS, opts engine.Options) ([]*engine.Ruleset, error) {
 			return nil, fmt.Errorf("no embedded ruleset %s", spec)
 		}
 		if o.Checked == nil {
-			if o.Checked, err = readStartupFile(fsys, dir, CheckedFile, cel.ReadCheckedExprs); err != nil {
+			if o.Checked, err = readStartupFile(fsys, dir, CheckedFile, exprcache.Read); err != nil {
 				return nil, err
 			}
 		}

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/celint/celint/cel"
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/exprcache"
 	"github.com/celint/celint/loader"
 	"github.com/celint/celint/rulesets"
 )
@@ -67,7 +67,7 @@ func TestStartupFiles(t *testing.T) {
 	}
 	for _, h := range headers {
 		dir := path.Dir(h)
-		rec := cel.RecordCheckedExprs()
+		rec := exprcache.Record()
 		recTrees := loader.RecordTrees()
 		rs, err := engine.LoadRuleset(rulesets.Files(), dir, engine.Options{Checked: rec, Trees: recTrees, Bases: bases})
 		if err != nil {
@@ -100,7 +100,7 @@ func TestStartupFiles(t *testing.T) {
 		}
 		// Loaded with them, no rule file is parsed and no expression is
 		// parsed or checked anew.
-		stored, err := cel.ReadCheckedExprs(readFile(t, filepath.Join(filepath.FromSlash(dir), rulesets.CheckedFile)))
+		stored, err := exprcache.Read(readFile(t, filepath.Join(filepath.FromSlash(dir), rulesets.CheckedFile)))
 		if err != nil {
 			t.Fatal(err)
 		}

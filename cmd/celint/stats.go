@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/celint/celint/cel"
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/exprcache"
 	"github.com/celint/celint/internal/safetext"
 )
 
@@ -139,10 +139,10 @@ func (s *ruleStats) write(w io.Writer, limit int) {
 func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000) }
 
 // writeCheckedStats says how many CEL expressions compiled from the
-// rulesets' checked expressions (see cel.CheckedExprs), and how many were
+// rulesets' checked expressions (see exprcache.Set), and how many were
 // parsed and type-checked.
 func writeCheckedStats(w io.Writer, rss []*engine.Ruleset) {
-	seen := map[*cel.CheckedExprs]bool{}
+	seen := map[*exprcache.Set]bool{}
 	hits, misses := 0, 0
 	for _, rs := range rss {
 		if c := rs.Checked(); c != nil && !seen[c] {

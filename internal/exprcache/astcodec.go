@@ -1,4 +1,4 @@
-package cel
+package exprcache
 
 import (
 	"encoding/binary"

@@ -1,4 +1,4 @@
-package cel
+package exprcache
 
 import (
 	"os"
@@ -11,7 +11,7 @@ import (
 // TestCELGoVersion: the cel-go version that checked expressions are keyed
 // by is the one go.mod requires, and another version gives other keys.
 func TestCELGoVersion(t *testing.T) {
-	data, err := os.ReadFile("../go.mod")
+	data, err := os.ReadFile("../../go.mod")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +22,7 @@ func TestCELGoVersion(t *testing.T) {
 		}
 	}
 	if required != celGoVersion {
-		t.Errorf("go.mod requires cel-go %q, the checked expressions' key says %q: update celGoVersion, then run go test ./rulesets -run TestStartupFiles -update", required, celGoVersion)
+		t.Errorf("go.mod requires cel-go %q, the checked expressions' key says %q: update celGoVersion, then run go generate ./rulesets", required, celGoVersion)
 	}
 	env, err := gocel.NewEnv()
 	if err != nil {
@@ -31,7 +31,7 @@ func TestCELGoVersion(t *testing.T) {
 	if declarationsWith(env, 1, "v0.31.0") == declarationsWith(env, 1, "v0.32.0") {
 		t.Error("the key of checked expressions does not change with cel-go's version")
 	}
-	if declarations(env, 1) != declarationsWith(env, 1, celGoVersion) {
+	if Declarations(env, 1) != declarationsWith(env, 1, celGoVersion) {
 		t.Error("declarations are not keyed by celGoVersion")
 	}
 }

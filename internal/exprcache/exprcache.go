@@ -1,4 +1,18 @@
-package cel
+// Package exprcache keeps CEL expressions parsed and type-checked in an
+// earlier run, so that compiling them again skips cel-go's parser and type
+// checker: most of the time a program spends starting up when it compiles
+// many rules. The embedded rulesets ship a Set each (see
+// rulesets.CheckedFile, which go generate in rulesets/ rewrites); package
+// cel asks it for an expression before it checks one (cel.Config.Checked).
+//
+// Each entry is keyed by a hash of the expression and of what its checking
+// depends on: the environment's functions and their overloads, its
+// variables and their types, the library version and cel-go's version
+// (the one go.mod requires). An entry recorded under other declarations
+// is therefore never used: the expression is compiled as usual. Only
+// entries a program made itself, with the cel-go it is built with, should
+// be read; they are not checked again.
+package exprcache
 
 import (
 	"bytes"
@@ -21,25 +35,12 @@ import (
 	"github.com/celint/celint/internal/keyed"
 )
 
-// CheckedExprs are expressions parsed and type-checked in an earlier run,
-// kept as cel-go's checked-expression protos, so that compiling them again
-// skips cel-go's parser and type checker: most of the time a program
-// spends starting up when it compiles many rules. A program builds them
-// once for rules it ships (RecordCheckedExprs, Marshal) and reads them at
-// start (ReadCheckedExprs, Config.Checked).
-//
-// Each entry is keyed by a hash of the expression and of what its checking
-// depends on: the environment's functions and their overloads, its
-// variables and their types, the library version and cel-go's version
-// (the one go.mod requires). An entry recorded
-// under other declarations is therefore never used: the expression is
-// compiled as usual. Only entries a program made itself, with the cel-go
-// it is built with, should be read; they are not checked again.
-//
-// CheckedExprs are safe for concurrent use.
-type CheckedExprs struct {
+// Set is a set of checked expressions, read from what Marshal wrote or
+// recording the expressions compiled with it. It is safe for concurrent
+// use.
+type Set struct {
 	mu      sync.Mutex
-	entries map[checkedKey][]byte
+	entries map[Key][]byte
 	record  bool
 	hits    int // expressions compiled from the set
 	misses  int // expressions compiled that were not in the set
@@ -50,7 +51,7 @@ type CheckedExprs struct {
 	typeData []string      // serialised exprpb.Type
 	types    []*types.Type // decoded on first use
 	names    []string      // the names and strings the entries use
-	recorded map[checkedKey]recordedExpr
+	recorded map[Key]recordedExpr
 }
 
 // recordedExpr is an expression recorded for Marshal, which numbers the
@@ -62,7 +63,9 @@ type recordedExpr struct {
 	types []string // each node's serialised exprpb.Type
 }
 
-type checkedKey = keyed.Key
+// Key is the hash an entry is kept under, and the hashes of what checking
+// depends on that it is made from (Declarations, Scope).
+type Key = keyed.Key
 
 // checkedMagic starts the serialised form; its version changes with the
 // format or with what a key covers.
@@ -73,19 +76,20 @@ type checkedKey = keyed.Key
 // form of astcodec.go. Numbers are unsigned varints.
 const checkedMagic = "celint checked expressions 3\n"
 
-// RecordCheckedExprs returns an empty set that records every expression
-// compiled successfully in an environment configured with it.
-func RecordCheckedExprs() *CheckedExprs {
-	return &CheckedExprs{entries: map[checkedKey][]byte{}, record: true, recorded: map[checkedKey]recordedExpr{}}
+// Record returns an empty set that records every expression added to it
+// (Add), as an environment configured with it adds each expression it
+// compiles successfully.
+func Record() *Set {
+	return &Set{entries: map[Key][]byte{}, record: true, recorded: map[Key]recordedExpr{}}
 }
 
-// ReadCheckedExprs reads what Marshal wrote.
-func ReadCheckedExprs(data []byte) (*CheckedExprs, error) {
+// Read reads what Marshal wrote.
+func Read(data []byte) (*Set, error) {
 	rest, ok := bytes.CutPrefix(data, []byte(checkedMagic))
 	if !ok {
 		return nil, errors.New("celint: not a set of checked expressions (or of another format version)")
 	}
-	c := &CheckedExprs{}
+	c := &Set{}
 	if c.typeData, rest, ok = keyed.ReadTable(rest); !ok {
 		return nil, errors.New("celint: checked expressions: bad table of types")
 	}
@@ -105,10 +109,10 @@ func ReadCheckedExprs(data []byte) (*CheckedExprs, error) {
 // order and types and names in order of first use, so that the same
 // expressions give the same bytes. An expression the form cannot hold is
 // left out (it compiles as usual).
-func (c *CheckedExprs) Marshal() []byte {
+func (c *Set) Marshal() []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	keys := slices.SortedFunc(maps.Keys(c.recorded), func(a, b checkedKey) int { return bytes.Compare(a[:], b[:]) })
+	keys := slices.SortedFunc(maps.Keys(c.recorded), func(a, b Key) int { return bytes.Compare(a[:], b[:]) })
 	var enc astEncoder
 	entries := make(map[keyed.Key][]byte, len(keys))
 	for _, k := range keys {
@@ -123,15 +127,22 @@ func (c *CheckedExprs) Marshal() []byte {
 }
 
 // Len returns the number of expressions in the set.
-func (c *CheckedExprs) Len() int {
+func (c *Set) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.entries) + len(c.recorded)
 }
 
-// ast returns the checked expression under key, with expr as its source
-// text (as a freshly parsed one has), or nil.
-func (c *CheckedExprs) ast(key checkedKey, expr string) *gocel.Ast {
+// Find returns expr checked in an environment of the scope (see Scope),
+// with expr as its source text (as a freshly parsed one has); nil when the
+// set does not have it.
+func (c *Set) Find(scope Key, expr string) *gocel.Ast {
+	return c.find(exprKey(scope, expr), expr)
+}
+
+// find returns the checked expression under key, with expr as its source
+// text, or nil.
+func (c *Set) find(key Key, expr string) *gocel.Ast {
 	c.mu.Lock()
 	data, ok := c.entries[key]
 	c.mu.Unlock()
@@ -191,7 +202,7 @@ func (c *CheckedExprs) ast(key checkedKey, expr string) *gocel.Ast {
 
 // typeAt returns the type of index i, decoding it on first use; nil when
 // there is none.
-func (c *CheckedExprs) typeAt(i uint64) *types.Type {
+func (c *Set) typeAt(i uint64) *types.Type {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if i >= uint64(len(c.types)) {
@@ -212,25 +223,28 @@ func (c *CheckedExprs) typeAt(i uint64) *types.Type {
 	return t
 }
 
-// Hits returns how many expressions compiled in environments using the set
-// were found in it.
-func (c *CheckedExprs) Hits() int {
+// Hits returns how many expressions Find found.
+func (c *Set) Hits() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.hits
 }
 
-// Misses returns how many expressions compiled in environments using the
-// set were not in it, and so were parsed and checked.
-func (c *CheckedExprs) Misses() int {
+// Misses returns how many expressions were added, not found and so parsed
+// and checked.
+func (c *Set) Misses() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.misses
 }
 
-// put records a checked expression, when the set records, and counts it
-// as a miss.
-func (c *CheckedExprs) put(key checkedKey, ast *gocel.Ast) {
+// Add notes that expr, checked in an environment of the scope as ast, was
+// not in the set: it counts a miss, and records ast when the set records.
+func (c *Set) Add(scope Key, expr string, ast *gocel.Ast) {
+	c.put(exprKey(scope, expr), ast)
+}
+
+func (c *Set) put(key Key, ast *gocel.Ast) {
 	c.mu.Lock()
 	c.misses++
 	c.mu.Unlock()
@@ -260,15 +274,16 @@ func (c *CheckedExprs) put(key checkedKey, ast *gocel.Ast) {
 // same). A checked expression is cel-go's work, so its key covers it.
 const celGoVersion = "v0.31.0"
 
-// declarations returns the hash of what checking an expression in env
+// Declarations returns the hash of what checking an expression in env
 // depends on besides the variables: the functions with their overloads,
-// the library version, cel-go's version and the version of this format.
-func declarations(env *gocel.Env, library int) checkedKey {
+// the version of the celint library, cel-go's version and the version of
+// this format.
+func Declarations(env *gocel.Env, library int) Key {
 	return declarationsWith(env, library, celGoVersion)
 }
 
-// declarationsWith is declarations with cel-go at version celGo.
-func declarationsWith(env *gocel.Env, library int, celGo string) checkedKey {
+// declarationsWith is Declarations with cel-go at version celGo.
+func declarationsWith(env *gocel.Env, library int, celGo string) Key {
 	var names []string
 	for name, fn := range env.Functions() {
 		for _, o := range fn.OverloadDecls() {
@@ -282,35 +297,33 @@ func declarationsWith(env *gocel.Env, library int, celGo string) checkedKey {
 		h.Write([]byte(n))
 		h.Write([]byte{0})
 	}
-	var k checkedKey
+	var k Key
 	h.Sum(k[:0])
 	return k
 }
 
-// withVars returns the hash of decl and the variables, in a canonical
-// order.
-func withVars(decl checkedKey, vars []Var) checkedKey {
-	parts := make([]string, len(vars))
-	for i, v := range vars {
-		parts[i] = v.Name + ":" + v.Type.String()
-	}
+// Scope returns the hash of decl (see Declarations) and an environment's
+// variables, each given as its name, a colon and its type's String, in
+// any order: the scope an expression is checked in.
+func Scope(decl Key, vars []string) Key {
+	parts := slices.Clone(vars)
 	slices.Sort(parts)
 	h := sha256.New()
 	h.Write(decl[:])
 	for _, p := range parts {
 		h.Write([]byte(strconv.Quote(p)))
 	}
-	var k checkedKey
+	var k Key
 	h.Sum(k[:0])
 	return k
 }
 
-// exprKey is the key of expr checked under the declarations sig.
-func exprKey(sig checkedKey, expr string) checkedKey {
+// exprKey is the key of expr checked in the scope.
+func exprKey(scope Key, expr string) Key {
 	h := sha256.New()
-	h.Write(sig[:])
+	h.Write(scope[:])
 	h.Write([]byte(expr))
-	var k checkedKey
+	var k Key
 	h.Sum(k[:0])
 	return k
 }
