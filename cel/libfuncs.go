@@ -136,7 +136,7 @@ path + '/' + jsonPointerEscape(name).`,
 			},
 			cost:    chargedAfterwards,
 			native:  nativeCall,
-			summary: "whether `x` is a reference object: a map whose reference-key member (`$ref`) is a string",
+			summary: "whether `value` is a reference object: a map whose reference-key member (`$ref`) is a string",
 			doc: `Reports whether a value is a reference object: a map with a member named
 by the configured reference key (Config.ReferenceKey, e.g. "$ref") whose
 value is a string. Other members may sit beside it. Always false when no
@@ -321,7 +321,7 @@ ascending order, with the equality of duplicates.`,
 			},
 			cost:    chargedAfterwards,
 			native:  nativeCall,
-			summary: "the JSON type of `x`: `\"null\"`, `\"boolean\"`, `\"number\"`, `\"string\"`, `\"array\"` or `\"object\"`",
+			summary: "the JSON type of `value`: `\"null\"`, `\"boolean\"`, `\"number\"`, `\"string\"`, `\"array\"` or `\"object\"`",
 			doc: `Names the JSON type of a value: "null", "boolean", "number" (int, uint
 and double), "string", "array" (list) or "object" (map). Other CEL values
 (bytes, timestamps, durations, types, optionals) are an error.`,
@@ -342,7 +342,7 @@ and double), "string", "array" (list) or "object" (map). Other CEL values
 			},
 			cost:    chargedAfterwards,
 			native:  nativeCall,
-			summary: "whether `x` is an int, a uint or an integral finite double (JSON Schema's `integer`)",
+			summary: "whether `value` is an int, a uint or an integral finite double (JSON Schema's `integer`)",
 			doc: `Reports whether a value is an integer number: an int, a uint, or a finite
 double without a fractional part (JSON Schema's "integer"). Anything else,
 numbers or not, gives false.`,
@@ -362,7 +362,7 @@ numbers or not, gives false.`,
 			},
 			cost:    chargedAfterwards,
 			native:  nativeUnwrapsOptional,
-			summary: "`x` when it is a list, else `[]`; an optional stands for its value: `asList(self.?required)`",
+			summary: "`value` when it is a list, else `[]`; an optional stands for its value: `asList(self.?required)`",
 			doc: `A total accessor: returns its argument when it is a list, else [], and
 never fails. An optional argument stands for its value, so a member that
 may be absent reads as asList(self.?required); optional.none() gives [].
@@ -389,7 +389,7 @@ type), so the implementation unwraps it.`,
 			},
 			cost:    chargedAfterwards,
 			native:  nativeUnwrapsOptional,
-			summary: "`x` when it is a map, else `{}`; optionals as for `asList`",
+			summary: "`value` when it is a map, else `{}`; optionals as for `asList`",
 			doc: `Returns its argument when it is a map, whatever its key type, else {};
 optionals as for asList.`,
 			exampleSelf: `{'required': ['a'], 'n': 2.0}`,
@@ -407,7 +407,7 @@ optionals as for asList.`,
 			},
 			cost:        chargedAfterwards,
 			native:      nativeUnwrapsOptional,
-			summary:     "`x` when it is a string, else `\"\"`; optionals as for `asList`",
+			summary:     "`value` when it is a string, else `\"\"`; optionals as for `asList`",
 			doc:         `Returns its argument when it is a string, else ""; optionals as for asList.`,
 			exampleSelf: `{'name': 'pets', 'n': 2.0}`,
 			examples: []example{
@@ -425,7 +425,7 @@ optionals as for asList.`,
 			},
 			cost:    chargedAfterwards,
 			native:  nativeUnwrapsOptional,
-			summary: "`x` when it is an integral number (`1u`, `2.0`) within int range, as an int, else `0`; optionals as for `asList`",
+			summary: "`value` when it is an integral number (`1u`, `2.0`) within int range, as an int, else `0`; optionals as for `asList`",
 			doc: `Returns its argument as an int when it is an integral number: an int, a
 uint or an integral double within int range (1u and 2.0 give 1 and 2;
 2.5, 1e300 and NaN give 0); else 0. Optionals as for asList.`,
@@ -446,7 +446,7 @@ uint or an integral double within int range (1u and 2.0 give 1 and 2;
 			},
 			cost:    walks,
 			native:  nativeCall,
-			summary: "every value inside `x`, depth first, as `{\"path\": \"/a/0\", \"key\": 0, \"value\": ...}`",
+			summary: "every value inside `value`, depth first, as `{\"path\": \"/a/0\", \"key\": 0, \"value\": ...}`",
 			doc: `Lists every value nested inside a value, at any depth (not the value
 itself), depth first and in pre-order: a member or element comes before
 the values inside it. Map members come in sorted key order (CEL maps
@@ -534,7 +534,7 @@ optional.none() instead of an error.`,
 			},
 			cost:    walks,
 			native:  nativeCall,
-			summary: "`v` as a template writes it: a string quoted, anything else as JSON; `\"%s\".format([quote(x)])` says what `{x}` says",
+			summary: "`value` as a template writes it: a string quoted, anything else as JSON; `\"%s\".format([quote(x)])` says what `{x}` says",
 			doc: `Writes a value as celint's message templates write one (see Quote): a
 string double-quoted with Go escapes, anything else as compact JSON with
 sorted map keys. '%s'.format([quote(x)]) is what the template {x} gives.
