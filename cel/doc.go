@@ -169,7 +169,7 @@
 //	    version 1 it is an error saying why. A schema written as a constant
 //	    that does not compile is a compile error at the schema. Compiled schemas
 //	    are cached.
-//	    
+//
 //	    With options (version 3), the schema is compiled under them, as for
 //	    schemaErrors(value, schema, options).
 //	    matchesSchema(3, {'type': 'integer', 'minimum': 1}) == true
@@ -188,7 +188,7 @@
 //	    schema that does not compile gives one entry, with an empty "pointer"
 //	    and "keyword" and the "message" "schema " + schemaError(schema); in
 //	    version 1 it is an error, as for matchesSchema.
-//	    
+//
 //	    With options (version 3), each entry is placed as a rule's own schema
 //	    fragment places it: a missing required member at /<member>, an unknown
 //	    member at itself, anything else at the failing value, and "keyword" is
@@ -253,7 +253,7 @@
 //	    may be absent reads as asList(self.?required); optional.none() gives [].
 //	    The argument is returned as it is, without a copy. asMap, asString and
 //	    asInt are the same for maps, strings and integers.
-//	    
+//
 //	    The argument is dyn, which also admits an optional: cel-go cannot declare
 //	    an optional_type(dyn) overload beside a dyn one (it refuses the pair as
 //	    an "overload signature collision", dyn being assignable from every
@@ -405,5 +405,4 @@
 //	    error.
 //	    hasNestedKey({'a': [{'x-b': 1}]}, 'x-b') == true
 //	    hasNestedKey({'a': 'x-b'}, 'x-b') == false
-//
 package cel

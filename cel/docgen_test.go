@@ -76,7 +76,11 @@ func docGoFunctions() string {
 				fmt.Fprintf(&b, "//\t%s(%s) -> %s\n", f.name, paramList(o.params, true), o.result.String())
 				if o.version(f) == f.since {
 					for _, line := range strings.Split(strings.TrimSpace(f.doc), "\n") {
-						fmt.Fprintf(&b, "//\t    %s\n", strings.TrimRight(line, " "))
+						if line = strings.TrimRight(line, " "); line == "" {
+							b.WriteString("//\n") // gofmt's form of an empty line in a code block
+							continue
+						}
+						fmt.Fprintf(&b, "//\t    %s\n", line)
 					}
 					for _, ex := range f.examples {
 						if ex.version != 0 || selfOrRoot.MatchString(ex.expr) || strings.Contains(ex.want, "error: ") {
@@ -95,7 +99,7 @@ func docGoFunctions() string {
 			}
 		}
 	}
-	return b.String()
+	return strings.TrimSuffix(b.String(), "//\n")
 }
 
 // ruleFormatTables is the tables of docs/rule-format.md: what each
