@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/celint/celint/internal/celtree"
 	"github.com/celint/celint/internal/exprcache"
 	gocel "github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
@@ -93,19 +94,11 @@ func NewCaches() *Caches { return &Caches{} }
 // is kept by the schema's Tree, which keeps the document alive, so a
 // program that is done with a document should forget it. What was
 // compiled stays cached by content.
-func (c *Caches) Forget(in func(Tree) bool) {
+func (c *Caches) Forget(in func(celtree.Tree) bool) {
 	s := &c.schemas
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.forgetLocked(in)
-}
-
-// Owned is a Tree that knows the document it belongs to.
-type Owned interface {
-	Tree
-	// Owner identifies the tree's document: the same comparable value
-	// for every value of one document.
-	Owner() any
 }
 
 // ForgetOwner is Forget for the values of the document owner, as Owned
@@ -118,10 +111,10 @@ func (c *Caches) ForgetOwner(owner any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, only := s.owners[owner]; only && len(s.owners) == 1 {
-		s.forgetLocked(func(Tree) bool { return true })
+		s.forgetLocked(func(celtree.Tree) bool { return true })
 	} else {
-		s.forgetLocked(func(t Tree) bool {
-			o, ok := t.(Owned)
+		s.forgetLocked(func(t celtree.Tree) bool {
+			o, ok := t.(celtree.Owned)
 			return ok && o.Owner() == owner
 		})
 	}

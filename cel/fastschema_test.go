@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/celint/celint/internal/celtree"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
 )
@@ -39,19 +40,19 @@ func agree(t *testing.T, label string, s *Schema, v any) (sure bool) {
 	same := func(path string, ok, sure, treeOK, treeSure bool) {
 		if ok && sure != (treeOK && treeSure) {
 			vj, _ := json.Marshal(v)
-			t.Errorf("%s: the %s fast path says %v, %v for %s, and %v, %v for it as a Tree", label, path, ok, sure, vj, treeOK, treeSure)
+			t.Errorf("%s: the %s fast path says %v, %v for %s, and %v, %v for it as a celtree.Tree", label, path, ok, sure, vj, treeOK, treeSure)
 		}
 	}
 	if s.raw != nil {
 		ok, sure := rawValid(s.raw, jvOf(v), 0)
-		treeOK, treeSure := rawValid(s.raw, jvOf(TreeOf(v)), 0)
+		treeOK, treeSure := rawValid(s.raw, jvOf(celtree.TreeOf(v)), 0)
 		same("raw", ok, sure, treeOK, treeSure)
 		sure = check("raw", ok, sure)
 		if fast == nil {
 			return sure
 		}
 		ok, compiledSure := fast.valid(v)
-		treeOK, treeSure = fast.valid(TreeOf(v))
+		treeOK, treeSure = fast.valid(celtree.TreeOf(v))
 		same("compiled", ok, compiledSure, treeOK, treeSure)
 		return check("compiled", ok, compiledSure) || sure
 	}
@@ -59,7 +60,7 @@ func agree(t *testing.T, label string, s *Schema, v any) (sure bool) {
 		return false
 	}
 	ok, sure := fast.valid(v)
-	treeOK, treeSure := fast.valid(TreeOf(v))
+	treeOK, treeSure := fast.valid(celtree.TreeOf(v))
 	same("compiled", ok, sure, treeOK, treeSure)
 	return check("compiled", ok, sure)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/celint/celint/internal/celtree"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 )
@@ -13,21 +14,21 @@ import (
 type ownedTree struct{ n *ownedNode }
 
 type ownedNode struct {
-	Tree
+	celtree.Tree
 	owner string
 }
 
-func (t ownedTree) JSONType() TreeType              { return t.n.JSONType() }
-func (t ownedTree) Scalar() any                     { return t.n.Scalar() }
-func (t ownedTree) Len() int                        { return t.n.Len() }
-func (t ownedTree) Member(name string) (Tree, bool) { return t.n.Member(name) }
-func (t ownedTree) At(i int) (name string, v Tree)  { return t.n.At(i) }
-func (t ownedTree) Native() any                     { return t.n.Native() }
-func (t ownedTree) Owner() any                      { return t.n.owner }
-func (v ownedVal) Tree() Tree                       { return v.t }
-func (v ownedVal) ImmutableValue() any              { return v.native }
+func (t ownedTree) JSONType() celtree.TreeType              { return t.n.JSONType() }
+func (t ownedTree) Scalar() any                             { return t.n.Scalar() }
+func (t ownedTree) Len() int                                { return t.n.Len() }
+func (t ownedTree) Member(name string) (celtree.Tree, bool) { return t.n.Member(name) }
+func (t ownedTree) At(i int) (name string, v celtree.Tree)  { return t.n.At(i) }
+func (t ownedTree) Native() any                             { return t.n.Native() }
+func (t ownedTree) Owner() any                              { return t.n.owner }
+func (v ownedVal) Tree() celtree.Tree                       { return v.t }
+func (v ownedVal) ImmutableValue() any                      { return v.native }
 func newOwned(owner string, schema map[string]any) ownedVal {
-	return ownedVal{types.DefaultTypeAdapter.NativeToValue(schema), ownedTree{&ownedNode{TreeOf(schema), owner}}, schema}
+	return ownedVal{types.DefaultTypeAdapter.NativeToValue(schema), ownedTree{&ownedNode{celtree.TreeOf(schema), owner}}, schema}
 }
 
 // ownedVal is the CEL view of an ownedTree.
@@ -49,12 +50,12 @@ func TestForgetOwner(t *testing.T) {
 	held := func(owner string) (n int) {
 		s := &c.schemas
 		for id := range s.byIdentity {
-			if o, ok := id.m.(Owned); ok && o.Owner() == owner {
+			if o, ok := id.m.(celtree.Owned); ok && o.Owner() == owner {
 				n++
 			}
 		}
 		for id := range s.extRefs {
-			if o, ok := id.(Owned); ok && o.Owner() == owner {
+			if o, ok := id.(celtree.Owned); ok && o.Owner() == owner {
 				n++
 			}
 		}
@@ -95,7 +96,7 @@ func TestForgetOwner(t *testing.T) {
 	}
 	// A value that is not Owned is never forgotten by owner.
 	plain := newOwned("d", map[string]any{"type": "string"})
-	l.compiledSchemaWith(treeVal{plain.Val, TreeOf(map[string]any{"type": "string"})}, schemaOptions{dialect: "2020-12"})
+	l.compiledSchemaWith(treeVal{plain.Val, celtree.TreeOf(map[string]any{"type": "string"})}, schemaOptions{dialect: "2020-12"})
 	c.ForgetOwner("c")
 	if held("c") != 0 {
 		t.Errorf("c's values stayed")

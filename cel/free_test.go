@@ -1,9 +1,10 @@
 package cel
 
 import (
-	gocel "github.com/google/cel-go/cel"
 	"reflect"
 	"testing"
+
+	gocel "github.com/google/cel-go/cel"
 )
 
 // TestFreeVariables: the variables an expression reads, not those its

@@ -3,6 +3,7 @@ package cel
 import (
 	"reflect"
 
+	"github.com/celint/celint/internal/celtree"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
@@ -169,7 +170,7 @@ func (l *indexList) IsZeroValue() bool { return len(l.vals) == 0 }
 
 // valIterator iterates a list of values.
 type valIterator struct {
-	IteratorVal
+	celtree.IteratorVal
 	vals []ref.Val
 	i    int
 }
@@ -185,25 +186,3 @@ func (it *valIterator) Next() ref.Val {
 	it.i++
 	return it.vals[it.i-1]
 }
-
-// IteratorVal is the ref.Val side of an iterator, which CEL never
-// converts or compares: a traits.Iterator embeds it and adds HasNext and
-// Next.
-type IteratorVal struct{}
-
-// ConvertToNative implements ref.Val (iterators are never converted).
-func (IteratorVal) ConvertToNative(reflect.Type) (any, error) {
-	return nil, types.NewErr("type conversion on iterators not supported").(*types.Err)
-}
-
-// ConvertToType implements ref.Val.
-func (IteratorVal) ConvertToType(ref.Type) ref.Val { return types.NewErr("no such overload") }
-
-// Equal implements ref.Val.
-func (IteratorVal) Equal(ref.Val) ref.Val { return types.NewErr("no such overload") }
-
-// Type implements ref.Val.
-func (IteratorVal) Type() ref.Type { return types.IteratorType }
-
-// Value implements ref.Val.
-func (IteratorVal) Value() any { return nil }

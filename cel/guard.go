@@ -3,6 +3,7 @@ package cel
 import (
 	"fmt"
 
+	"github.com/celint/celint/internal/celtree"
 	gocel "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/functions"
 	"github.com/google/cel-go/common/types"
@@ -73,16 +74,16 @@ func (w *weigher) walkNative(v any) {
 
 // walkTree weighs a document value in place, as walkNative weighs its
 // native value.
-func (w *weigher) walkTree(t Tree) {
+func (w *weigher) walkTree(t celtree.Tree) {
 	if w.n > w.limit {
 		return
 	}
 	w.n++
 	switch t.JSONType() {
-	case TreeString:
+	case celtree.TreeString:
 		s, _ := t.Scalar().(string)
 		w.n += uint64(len(s)) / 10
-	case TreeArray, TreeObject:
+	case celtree.TreeArray, celtree.TreeObject:
 		for i, n := 0, t.Len(); i < n && w.n <= w.limit; i++ {
 			name, e := t.At(i)
 			w.n += uint64(len(name)) / 10
@@ -99,7 +100,7 @@ func (w *weigher) walk(v ref.Val) {
 	if w.n > w.limit {
 		return
 	}
-	if tv, ok := v.(TreeValue); ok {
+	if tv, ok := v.(celtree.TreeValue); ok {
 		w.walkTree(tv.Tree())
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/celint/celint/internal/celtree"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 )
@@ -118,8 +119,8 @@ func TestWeight(t *testing.T) {
 	if got := Weight(built, 1000); got != want || want != 8 {
 		t.Errorf("Weight of a map built in CEL = %d, of the native map %d; want 8", got, want)
 	}
-	if got := Weight(treeVal{types.DefaultTypeAdapter.NativeToValue(native), TreeOf(native)}, 1000); got != want {
-		t.Errorf("Weight of the map as a Tree = %d, want %d", got, want)
+	if got := Weight(treeVal{types.DefaultTypeAdapter.NativeToValue(native), celtree.TreeOf(native)}, 1000); got != want {
+		t.Errorf("Weight of the map as a celtree.Tree = %d, want %d", got, want)
 	}
 }
 
@@ -168,7 +169,7 @@ func TestExplodingSchemaRefused(t *testing.T) {
 // document values are.
 type treeVal struct {
 	ref.Val
-	t Tree
+	t celtree.Tree
 }
 
-func (v treeVal) Tree() Tree { return v.t }
+func (v treeVal) Tree() celtree.Tree { return v.t }

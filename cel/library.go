@@ -9,6 +9,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 
+	"github.com/celint/celint/internal/celtree"
 	"github.com/celint/celint/internal/jsonpointer"
 )
 
@@ -265,7 +266,7 @@ func (l *library) hasNestedKeyBinding(v, key ref.Val) ref.Val {
 	visited := 0
 	var found bool
 	var err error
-	if tv, ok := v.(TreeValue); ok {
+	if tv, ok := v.(celtree.TreeValue); ok {
 		// A document value is walked in place, in document order, without
 		// building its native value.
 		found, err = hasNestedKeyTree(tv.Tree(), string(k), &visited, l.walkBound)
@@ -284,18 +285,18 @@ func (l *library) hasNestedKeyBinding(v, key ref.Val) ref.Val {
 
 // hasNestedKeyTree is hasNestedKey on a document value: a map's own
 // members first, then its values and a list's elements in order.
-func hasNestedKeyTree(t Tree, key string, visited *int, bound int) (bool, error) {
+func hasNestedKeyTree(t celtree.Tree, key string, visited *int, bound int) (bool, error) {
 	*visited++
 	if *visited > bound {
 		return false, fmt.Errorf("hasNestedKey: more than %d nodes", bound)
 	}
 	switch t.JSONType() {
-	case TreeObject:
+	case celtree.TreeObject:
 		if _, ok := t.Member(key); ok {
 			return true, nil
 		}
 		fallthrough
-	case TreeArray:
+	case celtree.TreeArray:
 		for i, n := 0, t.Len(); i < n; i++ {
 			_, e := t.At(i)
 			if found, err := hasNestedKeyTree(e, key, visited, bound); found || err != nil {

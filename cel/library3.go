@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/celint/celint/internal/celtree"
 	"github.com/celint/celint/internal/jsonpointer"
 	"github.com/celint/celint/internal/librarypaths"
 	"github.com/google/cel-go/common/types"
@@ -204,20 +205,10 @@ func (l *library) compiledSchemaWith(schema ref.Val, o schemaOptions) (*Schema, 
 // that the document keeps no native copy of it; any other value as its
 // native value.
 func schemaValue(schema ref.Val, ident any) (any, error) {
-	if t, ok := ident.(Tree); ok {
+	if t, ok := ident.(celtree.Tree); ok {
 		return t, nil
 	}
 	return ToNative(schema)
-}
-
-// Immutable is implemented by CEL values whose native value never changes
-// while it can be reached, such as the views of a parsed document: what a
-// function computes from such a value may be cached by its identity (a
-// view's comparable Tree, or else its native map's address). A program
-// that caches by Tree calls Caches.Forget when it is done with a document.
-type Immutable interface {
-	// ImmutableValue is the native value, as ref.Val.Value returns it.
-	ImmutableValue() any
 }
 
 // identity returns the key under which what is computed from a document
@@ -227,12 +218,12 @@ type Immutable interface {
 // the address names no other map while the entry lasts. nil for any other
 // value.
 func identity(v ref.Val) (key, keep any) {
-	im, ok := v.(Immutable)
+	im, ok := v.(celtree.Immutable)
 	if !ok {
 		return nil, nil
 	}
-	if tv, ok := v.(TreeValue); ok {
-		if t := tv.Tree(); t.JSONType() == TreeObject && reflect.TypeOf(t).Comparable() {
+	if tv, ok := v.(celtree.TreeValue); ok {
+		if t := tv.Tree(); t.JSONType() == celtree.TreeObject && reflect.TypeOf(t).Comparable() {
 			return t, nil
 		}
 	}
@@ -286,12 +277,12 @@ func (c *schema3Cache) rememberLocked(id identityKey, e *identityEntry) {
 // Caches.ForgetOwner). The value was just read: finding its document now
 // costs little.
 func (c *schema3Cache) own(id any) {
-	t, ok := id.(Tree)
+	t, ok := id.(celtree.Tree)
 	if !ok {
 		return
 	}
 	var owner any = unowned{}
-	if o, ok := t.(Owned); ok {
+	if o, ok := t.(celtree.Owned); ok {
 		owner = o.Owner()
 	}
 	if _, ok := c.owners[owner]; !ok {
@@ -307,14 +298,14 @@ type unowned struct{}
 
 // forgetLocked drops what the identity indexes keep for the trees in
 // reports.
-func (c *schema3Cache) forgetLocked(in func(Tree) bool) {
+func (c *schema3Cache) forgetLocked(in func(celtree.Tree) bool) {
 	for id := range c.byIdentity {
-		if t, ok := id.m.(Tree); ok && in(t) {
+		if t, ok := id.m.(celtree.Tree); ok && in(t) {
 			delete(c.byIdentity, id)
 		}
 	}
 	for id := range c.extRefs {
-		if t, ok := id.(Tree); ok && in(t) {
+		if t, ok := id.(celtree.Tree); ok && in(t) {
 			delete(c.extRefs, id)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/celint/celint/internal/celtree"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/traits"
 )
@@ -272,14 +273,14 @@ func TestHasNestedKey(t *testing.T) {
 	if got := lib.hasNestedKeyBinding(deep, types.String("d")); !types.IsError(got) || !strings.Contains(fmt.Sprint(got), "more than 3 nodes") {
 		t.Errorf("past the walk bound: %v", got)
 	}
-	if got := lib.hasNestedKeyBinding(treeVal{deep, TreeOf(deep.Value())}, types.String("d")); !types.IsError(got) || !strings.Contains(fmt.Sprint(got), "more than 3 nodes") {
+	if got := lib.hasNestedKeyBinding(treeVal{deep, celtree.TreeOf(deep.Value())}, types.String("d")); !types.IsError(got) || !strings.Contains(fmt.Sprint(got), "more than 3 nodes") {
 		t.Errorf("a document value past the walk bound: %v", got)
 	}
 	// A document value (a Tree) is walked in place, with the same answers.
 	lib.walkBound = 1000
 	for _, key := range []string{"x-mcp-header", "type", "items", "x-other", "X-B", "a"} {
 		want := lib.hasNestedKeyBinding(types.DefaultTypeAdapter.NativeToValue(doc), types.String(key))
-		got := lib.hasNestedKeyBinding(treeVal{types.DefaultTypeAdapter.NativeToValue(doc), TreeOf(doc)}, types.String(key))
+		got := lib.hasNestedKeyBinding(treeVal{types.DefaultTypeAdapter.NativeToValue(doc), celtree.TreeOf(doc)}, types.String(key))
 		if got != want {
 			t.Errorf("hasNestedKey(tree, %q) = %v, the native value gives %v", key, got, want)
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/celint/celint/internal/celtree"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
@@ -26,7 +27,7 @@ func ToNative(v ref.Val) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
-	if tv, ok := v.(TreeValue); ok {
+	if tv, ok := v.(celtree.TreeValue); ok {
 		// A document's map or list: JSON by construction (Tree.Native),
 		// not walked again to check it.
 		switch n := tv.Tree().Native().(type) {

@@ -3,6 +3,7 @@ package cel
 import (
 	"strings"
 
+	"github.com/celint/celint/internal/celtree"
 	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/functions"
 	"github.com/google/cel-go/common/overloads"
@@ -213,7 +214,7 @@ type nstep struct {
 	// that this last step is the presence test
 	presence, test bool
 	// hint is where name was last found, for a PositionedMapper.
-	hint Hint
+	hint celtree.Hint
 }
 
 func (c *nchain) exec(s *nstate) ref.Val {
@@ -247,7 +248,7 @@ func (c *nchain) exec(s *nstate) ref.Val {
 			return nil
 		}
 		st := &c.steps[0]
-		if pm, isPM := obj.(PositionedMapper); isPM {
+		if pm, isPM := obj.(celtree.PositionedMapper); isPM {
 			_, found := pm.FindAt(st.name, &st.hint)
 			return types.Bool(found)
 		}
@@ -410,7 +411,7 @@ func (c *nchain) walk(s *nstate) (ref.Val, int) {
 		var v ref.Val
 		var found, ok bool
 		if st.name != "" { // a constant string key
-			if pm, isPM := obj.(PositionedMapper); isPM {
+			if pm, isPM := obj.(celtree.PositionedMapper); isPM {
 				// A document object finds a constant key at once where
 				// the last object read had it.
 				v, found = pm.FindAt(st.name, &st.hint)
@@ -499,7 +500,7 @@ func (c *nchain) setPlain() {
 func (c *nchain) walkPlain(obj ref.Val) ref.Val {
 	for i := range c.steps {
 		st := &c.steps[i]
-		if pm, isPM := obj.(PositionedMapper); isPM {
+		if pm, isPM := obj.(celtree.PositionedMapper); isPM {
 			v, found := pm.FindAt(st.name, &st.hint)
 			if !found {
 				return nil
@@ -1049,7 +1050,7 @@ func forEach(r ref.Val, step func(ref.Val) (more, ok bool)) bool {
 			}
 		}
 		return true
-	case KeyLister:
+	case celtree.KeyLister:
 		n, ok := c.Size().(types.Int)
 		if !ok {
 			return false

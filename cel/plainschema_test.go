@@ -3,6 +3,7 @@ package cel
 import (
 	"testing"
 
+	"github.com/celint/celint/internal/celtree"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -49,8 +50,8 @@ func TestPlainValid(t *testing.T) {
 			t.Errorf("plainValid(%s) = %v, want %v", tc.schema, got, tc.want)
 		}
 		// A document's schema is read in place, as a Tree.
-		if got := plainValid(TreeOf(doc)); got != tc.want {
-			t.Errorf("plainValid(%s as a Tree) = %v, want %v", tc.schema, got, tc.want)
+		if got := plainValid(celtree.TreeOf(doc)); got != tc.want {
+			t.Errorf("plainValid(%s as a celtree.Tree) = %v, want %v", tc.schema, got, tc.want)
 		}
 		if plainValid(doc) && !(plainSchema(doc) && metaValid(doc)) {
 			t.Errorf("plainValid accepts %s, which plainSchema and metaValid refuse", tc.schema)
@@ -72,8 +73,8 @@ func FuzzPlainValid(f *testing.F) {
 		if !ok {
 			return
 		}
-		if plainValid(doc) != plainValid(TreeOf(doc)) {
-			t.Fatalf("plainValid(%s) = %v, and %v as a Tree", schema, plainValid(doc), !plainValid(doc))
+		if plainValid(doc) != plainValid(celtree.TreeOf(doc)) {
+			t.Fatalf("plainValid(%s) = %v, and %v as a celtree.Tree", schema, plainValid(doc), !plainValid(doc))
 		}
 		if !plainValid(doc) {
 			return

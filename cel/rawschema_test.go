@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/celint/celint/internal/celtree"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -107,7 +108,7 @@ func TestRawSchemaAgrees(t *testing.T) {
 			// verdicts (which failing keyword is seen first follows a
 			// map's order, so only "surely valid" must agree).
 			ok, isSure := rawValid(s.raw, jvOf(v), 0)
-			if treeOK, treeSure := rawValid(TreeOf(s.raw), jvOf(TreeOf(v)), 0); (ok && isSure) != (treeOK && treeSure) {
+			if treeOK, treeSure := rawValid(celtree.TreeOf(s.raw), jvOf(celtree.TreeOf(v)), 0); (ok && isSure) != (treeOK && treeSure) {
 				t.Errorf("%s on %s: raw says %v, %v, and %v, %v with both as Trees", toJSON(doc), toJSON(v), ok, isSure, treeOK, treeSure)
 			}
 			if isSure {

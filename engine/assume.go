@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/celint/celint/cel"
+	"github.com/celint/celint/internal/celtree"
 	"github.com/celint/celint/loader"
 )
 
@@ -129,7 +129,7 @@ func stringsOf(n *loader.Node) []string {
 }
 
 // holds reports whether v has the shape.
-func (s *shape) holds(v cel.Tree) bool {
+func (s *shape) holds(v celtree.Tree) bool {
 	if s.never {
 		return false
 	}
@@ -138,7 +138,7 @@ func (s *shape) holds(v cel.Tree) bool {
 	}
 	if s.enum != nil {
 		var x any
-		if t := v.JSONType(); t == cel.TreeArray || t == cel.TreeObject {
+		if t := v.JSONType(); t == celtree.TreeArray || t == celtree.TreeObject {
 			x = v.Native()
 		} else {
 			x = v.Scalar()
@@ -148,7 +148,7 @@ func (s *shape) holds(v cel.Tree) bool {
 		}
 	}
 	switch v.JSONType() {
-	case cel.TreeObject:
+	case celtree.TreeObject:
 		for _, r := range s.required {
 			if _, ok := v.Member(r); !ok {
 				return false
@@ -159,7 +159,7 @@ func (s *shape) holds(v cel.Tree) bool {
 				return false
 			}
 		}
-	case cel.TreeArray:
+	case celtree.TreeArray:
 		if v.Len() < s.minItems {
 			return false
 		}
@@ -170,7 +170,7 @@ func (s *shape) holds(v cel.Tree) bool {
 				}
 			}
 		}
-	case cel.TreeString:
+	case celtree.TreeString:
 		if t, _ := v.Scalar().(string); s.minLength > 0 && utf8.RuneCountInString(t) < s.minLength {
 			return false
 		}
@@ -179,11 +179,11 @@ func (s *shape) holds(v cel.Tree) bool {
 }
 
 // treeHasType reports whether v has the JSON Schema type t.
-func treeHasType(v cel.Tree, t string) bool {
+func treeHasType(v celtree.Tree, t string) bool {
 	switch v.JSONType() {
-	case cel.TreeArray:
+	case celtree.TreeArray:
 		return t == "array"
-	case cel.TreeObject:
+	case celtree.TreeObject:
 		return t == "object"
 	}
 	return hasType(v.Scalar(), t)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/celint/celint/cel"
+	"github.com/celint/celint/internal/celtree"
 	"github.com/celint/celint/loader"
 )
 
@@ -32,7 +33,7 @@ func assumeAgrees(schemaText, valueText string) string {
 	if err != nil {
 		return ""
 	}
-	if holds, valid := sh.holds(cel.TreeOf(docTree{vdoc.Root})), len(violations) == 0; holds != valid {
+	if holds, valid := sh.holds(celtree.TreeOf(docTree{vdoc.Root})), len(violations) == 0; holds != valid {
 		return "the shape holds: " + map[bool]string{true: "yes", false: "no"}[holds] + "; the library finds the value valid: " + map[bool]string{true: "yes", false: "no"}[valid]
 	}
 	return ""

@@ -16,6 +16,7 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 
 	"github.com/celint/celint/cel"
+	"github.com/celint/celint/internal/celtree"
 	"github.com/celint/celint/internal/jsonpointer"
 	"github.com/celint/celint/loader"
 )
@@ -510,7 +511,7 @@ func (rr *ruleRun) assumed(a *assumption, fr *frame) (bool, error) {
 	case a == nil:
 		return true, nil
 	case a.shape != nil:
-		return a.shape.holds(cel.TreeOf(fr.self)), nil
+		return a.shape.holds(celtree.TreeOf(fr.self)), nil
 	}
 	return rr.evalBool(a.expr, fr)
 }

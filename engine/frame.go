@@ -6,7 +6,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/celint/celint/cel"
+	"github.com/celint/celint/internal/celtree"
 	"github.com/celint/celint/loader"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -25,7 +25,7 @@ type frame struct {
 	names  []string
 	vals   []any
 	buf    [3]any   // vals' storage for a node's or an item's frame, allocated with it
-	self   any      // a selected node's frame: its node as a cel.Tree, or its resolved native value when the rule resolves references
+	self   any      // a selected node's frame: its node as a celtree.Tree, or its resolved native value when the rule resolves references
 	node   nodeVars // a selected node's other variables; zero in other frames
 	lazy   []lazyVar
 
@@ -185,7 +185,7 @@ func (f *frame) ResolveName(name string) (any, bool) {
 					return fr.scope(), true
 				}
 				if k, ok := fr.vals[i].(memberKey); ok {
-					return cel.StringAt(k.n.KeyRef()), true
+					return celtree.StringAt(k.n.KeyRef()), true
 				}
 				return fr.vals[i], true
 			}

@@ -7,7 +7,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 
-	"github.com/celint/celint/cel"
+	"github.com/celint/celint/internal/celtree"
 	"github.com/celint/celint/loader"
 )
 
@@ -27,7 +27,7 @@ func celValue(n *loader.Node) ref.Val {
 	case loader.Array:
 		return nodeList{n}
 	}
-	return cel.ScalarValue(n.Value())
+	return celtree.ScalarValue(n.Value())
 }
 
 // nativeVal is the cel-go value of the node's native value, for the rarer
@@ -87,7 +87,7 @@ func (m nodeMap) Type() ref.Type { return types.MapType }
 // Value implements ref.Val: the node's map[string]any.
 func (m nodeMap) Value() any { return m.n.Value() }
 
-// ImmutableValue implements cel.Immutable: a document is never modified.
+// ImmutableValue implements celtree.Immutable: a document is never modified.
 func (m nodeMap) ImmutableValue() any { return m.n.Value() }
 
 // Contains implements traits.Container.
@@ -118,8 +118,8 @@ func (m nodeMap) Find(key ref.Val) (ref.Val, bool) {
 	return celValue(c), true
 }
 
-// FindAt implements cel.PositionedMapper.
-func (m nodeMap) FindAt(key string, h *cel.Hint) (ref.Val, bool) {
+// FindAt implements celtree.PositionedMapper.
+func (m nodeMap) FindAt(key string, h *celtree.Hint) (ref.Val, bool) {
 	hint, name := h.Get()
 	c, at := m.n.MemberHinted(key, hint, name)
 	if c == nil {
@@ -131,8 +131,8 @@ func (m nodeMap) FindAt(key string, h *cel.Hint) (ref.Val, bool) {
 	return celValue(c), true
 }
 
-// KeyAt implements cel.KeyLister: the i-th member name in document order.
-func (m nodeMap) KeyAt(i int) ref.Val { return cel.StringAt(m.n.Children()[i].KeyRef()) }
+// KeyAt implements celtree.KeyLister: the i-th member name in document order.
+func (m nodeMap) KeyAt(i int) ref.Val { return celtree.StringAt(m.n.Children()[i].KeyRef()) }
 
 // Iterator implements traits.Iterable: the member names in document order.
 func (m nodeMap) Iterator() traits.Iterator { return &keyIterator{nodes: m.n.Children()} }
@@ -146,7 +146,7 @@ func (m nodeMap) IsZeroValue() bool { return m.n.Len() == 0 }
 // Fold implements traits.Foldable, in document order.
 func (m nodeMap) Fold(f traits.Folder) {
 	for _, c := range m.n.Children() {
-		if !f.FoldEntry(cel.StringAt(c.KeyRef()), celValue(c)) {
+		if !f.FoldEntry(celtree.StringAt(c.KeyRef()), celValue(c)) {
 			break
 		}
 	}
@@ -154,7 +154,7 @@ func (m nodeMap) Fold(f traits.Folder) {
 
 // keyIterator iterates an object's member names.
 type keyIterator struct {
-	cel.IteratorVal
+	celtree.IteratorVal
 	nodes []*loader.Node
 	i     int
 }
@@ -168,7 +168,7 @@ func (it *keyIterator) Next() ref.Val {
 		return nil
 	}
 	it.i++
-	return cel.StringAt(it.nodes[it.i-1].KeyRef())
+	return celtree.StringAt(it.nodes[it.i-1].KeyRef())
 }
 
 // nodeList is an array node as a CEL list.
@@ -272,13 +272,13 @@ func (it *elemIterator) Next() ref.Val {
 	return celValue(it.nodes[it.i-1])
 }
 
-// docTree is a document node as a cel.Tree, which the schema functions
+// docTree is a document node as a celtree.Tree, which the schema functions
 // read in place.
 type docTree struct{ n *loader.Node }
 
-var _ cel.Owned = docTree{}
+var _ celtree.Owned = docTree{}
 
-// Owner implements cel.Owned: the document's root.
+// Owner implements celtree.Owned: the document's root.
 func (t docTree) Owner() any {
 	n := t.n
 	for n.Parent != nil {
@@ -287,10 +287,10 @@ func (t docTree) Owner() any {
 	return n
 }
 
-// JSONType implements cel.Tree.
-func (t docTree) JSONType() cel.TreeType { return cel.TreeType(t.n.Kind) }
+// JSONType implements celtree.Tree.
+func (t docTree) JSONType() celtree.TreeType { return celtree.TreeType(t.n.Kind) }
 
-// Scalar implements cel.Tree.
+// Scalar implements celtree.Tree.
 func (t docTree) Scalar() any {
 	if t.n.Kind == loader.Array || t.n.Kind == loader.Object {
 		return nil
@@ -298,19 +298,19 @@ func (t docTree) Scalar() any {
 	return t.n.Value()
 }
 
-// Len implements cel.Tree.
+// Len implements celtree.Tree.
 func (t docTree) Len() int { return t.n.Len() }
 
-// Member implements cel.Tree.
-func (t docTree) Member(name string) (cel.Tree, bool) {
+// Member implements celtree.Tree.
+func (t docTree) Member(name string) (celtree.Tree, bool) {
 	if c := t.n.Member(name); c != nil {
 		return docTree{c}, true
 	}
 	return nil, false
 }
 
-// At implements cel.Tree.
-func (t docTree) At(i int) (string, cel.Tree) {
+// At implements celtree.Tree.
+func (t docTree) At(i int) (string, celtree.Tree) {
 	c := t.n.Children()[i]
 	if t.n.Kind == loader.Array {
 		return "", docTree{c}
@@ -318,11 +318,11 @@ func (t docTree) At(i int) (string, cel.Tree) {
 	return c.Key(), docTree{c}
 }
 
-// Native implements cel.Tree.
+// Native implements celtree.Tree.
 func (t docTree) Native() any { return t.n.Value() }
 
-// Tree implements cel.TreeValue.
-func (m nodeMap) Tree() cel.Tree { return docTree{m.n} }
+// Tree implements celtree.TreeValue.
+func (m nodeMap) Tree() celtree.Tree { return docTree{m.n} }
 
-// Tree implements cel.TreeValue.
-func (l nodeList) Tree() cel.Tree { return docTree{l.n} }
+// Tree implements celtree.TreeValue.
+func (l nodeList) Tree() celtree.Tree { return docTree{l.n} }

@@ -1,4 +1,4 @@
-package cel
+package celtree
 
 import (
 	"unsafe"
