@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/celint/celint/internal/schemafast"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -60,12 +61,12 @@ func TestSchemaBoundsBeyondInt(t *testing.T) {
 					t.Errorf("%s: the library says %s valid=%v, want %v", tc.schema, text, got, want)
 				}
 				if fast != nil {
-					if ok, sure := fast.valid(v); sure && ok != want {
+					if ok, sure := fast.Valid(v); sure && ok != want {
 						t.Errorf("%s: the compiled fast path says %s valid=%v, want %v", tc.schema, text, ok, want)
 					}
 				}
 				if s.raw != nil {
-					if ok, sure := rawValid(s.raw, jvOf(v), 0); sure && ok != want {
+					if ok, sure := schemafast.RawValid(s.raw, v); sure && ok != want {
 						t.Errorf("%s: the raw path says %s valid=%v, want %v", tc.schema, text, ok, want)
 					}
 				}

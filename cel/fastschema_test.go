@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/celint/celint/internal/celtree"
+	"github.com/celint/celint/internal/schemafast"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
 )
@@ -44,23 +45,23 @@ func agree(t *testing.T, label string, s *Schema, v any) (sure bool) {
 		}
 	}
 	if s.raw != nil {
-		ok, sure := rawValid(s.raw, jvOf(v), 0)
-		treeOK, treeSure := rawValid(s.raw, jvOf(celtree.TreeOf(v)), 0)
+		ok, sure := schemafast.RawValid(s.raw, v)
+		treeOK, treeSure := schemafast.RawValid(s.raw, celtree.TreeOf(v))
 		same("raw", ok, sure, treeOK, treeSure)
 		sure = check("raw", ok, sure)
 		if fast == nil {
 			return sure
 		}
-		ok, compiledSure := fast.valid(v)
-		treeOK, treeSure = fast.valid(celtree.TreeOf(v))
+		ok, compiledSure := fast.Valid(v)
+		treeOK, treeSure = fast.Valid(celtree.TreeOf(v))
 		same("compiled", ok, compiledSure, treeOK, treeSure)
 		return check("compiled", ok, compiledSure) || sure
 	}
 	if fast == nil {
 		return false
 	}
-	ok, sure := fast.valid(v)
-	treeOK, treeSure := fast.valid(celtree.TreeOf(v))
+	ok, sure := fast.Valid(v)
+	treeOK, treeSure := fast.Valid(celtree.TreeOf(v))
 	same("compiled", ok, sure, treeOK, treeSure)
 	return check("compiled", ok, sure)
 }
@@ -358,7 +359,7 @@ var metaCases = []string{
 // library's second validation gives the same schema: the same violations,
 // at the same places, for every value.
 func TestMetaValidAgrees(t *testing.T) {
-	if metaschema2020() == nil {
+	if !schemafast.MetaValid(map[string]any{"type": "string"}) {
 		t.Fatal("no fast path for the 2020-12 metaschema")
 	}
 	schemas, values := rulesetSchemasAndValues(t)
@@ -388,7 +389,7 @@ func TestMetaValidAgrees(t *testing.T) {
 		t.Errorf("the fast path passed %d of %d schemas, fewer than the rulesets' %d fragments", passed, len(docs), len(schemas))
 	}
 	for _, text := range []string{`{"type": 1}`, `{"minLength": -1}`, `{"pattern": "("}`, `{"$ref": 1}`, `{"$id": "https://example.com/s"}`} {
-		if metaValid(mustDecode(t, text)) {
+		if schemafast.MetaValid(mustDecode(t, text)) {
 			t.Errorf("%s passed the fast path", text)
 		}
 	}
@@ -401,7 +402,7 @@ func TestMetaValidAgrees(t *testing.T) {
 // passed it.
 func checkMetaValid(t *testing.T, doc any, values []any) bool {
 	t.Helper()
-	if !metaValid(doc) {
+	if !schemafast.MetaValid(doc) {
 		return false
 	}
 	label := toJSON(doc)

@@ -19,6 +19,7 @@ import (
 	"github.com/celint/celint/internal/celtree"
 	"github.com/celint/celint/internal/jsonpointer"
 	"github.com/celint/celint/internal/librarypaths"
+	"github.com/celint/celint/internal/schemafast"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
@@ -360,7 +361,7 @@ func compileSchemaDraft(doc any, draft *jsonschema.Draft) (*Schema, error) {
 	if raw := rawSchema(doc, draft); raw != nil {
 		return raw, nil
 	}
-	if draft == jsonschema.Draft2020 && metaValid(doc) {
+	if draft == jsonschema.Draft2020 && schemafast.MetaValid(doc) {
 		if s, err := compileSchemaAt(doc, draft, trustedLocation); err == nil {
 			return s, nil
 		}
@@ -394,7 +395,7 @@ func compileSchemaAt(doc any, draft *jsonschema.Draft, location string) (*Schema
 	if librarypaths.On {
 		return &Schema{s: s}, nil // no fast path: the library validates every value
 	}
-	return &Schema{s: s, fast: newFastSchema(s)}, nil
+	return &Schema{s: s, fast: schemafast.New(s)}, nil
 }
 
 // boundKeywords are the keywords whose value is a count that the library

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/celint/celint/internal/celtree"
+	"github.com/celint/celint/internal/schemafast"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -46,14 +47,14 @@ var plainCases = []struct {
 func TestPlainValid(t *testing.T) {
 	for _, tc := range plainCases {
 		doc := mustDecode(t, tc.schema)
-		if got := plainValid(doc); got != tc.want {
-			t.Errorf("plainValid(%s) = %v, want %v", tc.schema, got, tc.want)
+		if got := schemafast.PlainValid(doc, MaxSchemaExpansion); got != tc.want {
+			t.Errorf("schemafast.PlainValid(%s, MaxSchemaExpansion) = %v, want %v", tc.schema, got, tc.want)
 		}
 		// A document's schema is read in place, as a Tree.
-		if got := plainValid(celtree.TreeOf(doc)); got != tc.want {
-			t.Errorf("plainValid(%s as a celtree.Tree) = %v, want %v", tc.schema, got, tc.want)
+		if got := schemafast.PlainValid(celtree.TreeOf(doc), MaxSchemaExpansion); got != tc.want {
+			t.Errorf("schemafast.PlainValid(%s as a celtree.Tree, MaxSchemaExpansion) = %v, want %v", tc.schema, got, tc.want)
 		}
-		if plainValid(doc) && !(plainSchema(doc) && metaValid(doc)) {
+		if schemafast.PlainValid(doc, MaxSchemaExpansion) && !(plainSchema(doc) && schemafast.MetaValid(doc)) {
 			t.Errorf("plainValid accepts %s, which plainSchema and metaValid refuse", tc.schema)
 		}
 	}
@@ -73,13 +74,13 @@ func FuzzPlainValid(f *testing.F) {
 		if !ok {
 			return
 		}
-		if plainValid(doc) != plainValid(celtree.TreeOf(doc)) {
-			t.Fatalf("plainValid(%s) = %v, and %v as a celtree.Tree", schema, plainValid(doc), !plainValid(doc))
+		if schemafast.PlainValid(doc, MaxSchemaExpansion) != schemafast.PlainValid(celtree.TreeOf(doc), MaxSchemaExpansion) {
+			t.Fatalf("schemafast.PlainValid(%s, MaxSchemaExpansion) = %v, and %v as a celtree.Tree", schema, schemafast.PlainValid(doc, MaxSchemaExpansion), !schemafast.PlainValid(doc, MaxSchemaExpansion))
 		}
-		if !plainValid(doc) {
+		if !schemafast.PlainValid(doc, MaxSchemaExpansion) {
 			return
 		}
-		if !plainSchema(doc) || !metaValid(doc) {
+		if !plainSchema(doc) || !schemafast.MetaValid(doc) {
 			t.Fatalf("plainValid accepts %s, which plainSchema and metaValid refuse", schema)
 		}
 		if _, err := compileSchemaAt(doc, jsonschema.Draft2020, schemaLocation); err != nil {

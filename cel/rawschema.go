@@ -1,49 +1,21 @@
 package cel
 
 import (
-	"fmt"
-	"math"
-	"math/big"
-	"unicode/utf8"
-
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/celint/celint/internal/schemafast"
 )
 
 // A document usually embeds many small schemas (a tool's input and output
 // schemas, a form's fields), each validated against a value or two. For
 // such a schema, compiling it with the library costs far more than the
-// validations. So a 2020-12 schema of the plain subset below, with no
-// reference and valid against the metaschema (metaValid), is not compiled
-// when it is asked for: such a schema is known to compile, and a value is
-// first checked against the schema's own value by rawValid, which answers
-// only "valid" or "not sure". The library compiles the schema when a value
-// is not surely valid, or when its compiled form is needed, so that every
-// finding is still the library's (TestRawSchemaAgrees, FuzzRawSchema).
-
-// rawKeywords are the keywords of the plain subset: what rawValid
-// implements, plus the annotations, which do not affect validity. A
-// keyword is an annotation, data (its value is not a schema), one
-// subschema, a list of them or a map of them.
-var rawKeywords = map[string]rawKeyword{
-	"$schema": rawData, "title": rawData, "description": rawData, "default": rawData, "examples": rawData,
-	"deprecated": rawData, "readOnly": rawData, "writeOnly": rawData, "$comment": rawData,
-	"type": rawData, "enum": rawData, "const": rawData, "required": rawData, "uniqueItems": rawData,
-	"minimum": rawData, "maximum": rawData, "exclusiveMinimum": rawData, "exclusiveMaximum": rawData,
-	"minLength": rawData, "maxLength": rawData, "minItems": rawData, "maxItems": rawData,
-	"minProperties": rawData, "maxProperties": rawData,
-	"additionalProperties": rawOne, "items": rawOne, "not": rawOne,
-	"allOf": rawList, "anyOf": rawList, "oneOf": rawList,
-	"properties": rawMap, "$defs": rawMap,
-}
-
-type rawKeyword uint8
-
-const (
-	rawData rawKeyword = iota
-	rawOne
-	rawList
-	rawMap
-)
+// validations. So a 2020-12 schema of a plain subset, with no reference
+// and valid against the metaschema, is not compiled when it is asked for:
+// such a schema is known to compile, and a value is first checked against
+// the schema's own value (schemafast.RawValid), which answers only "valid"
+// or "not sure". The library compiles the schema when a value is not
+// surely valid, or when its compiled form is needed, so that every finding
+// is still the library's (TestRawSchemaAgrees, FuzzRawSchema).
 
 // rawSchema is doc as a Schema compiled only when needed, when it is a
 // 2020-12 schema of the plain subset that is valid against the metaschema;
@@ -53,351 +25,24 @@ func rawSchema(doc any, draft *jsonschema.Draft) *Schema {
 	if draft != jsonschema.Draft2020 {
 		return nil
 	}
-	if !plainValid(doc) {
+	if !schemafast.PlainValid(doc, MaxSchemaExpansion) {
 		native := copyOf(doc)
-		if !plainSchema(native) || !metaValid(native) {
+		if !plainSchema(native) || !schemafast.MetaValid(native) {
 			return nil
 		}
 	}
 	return &Schema{raw: doc}
 }
 
-// plainSchema reports whether doc, a 2020-12 schema that metaValid
-// passes, may be validated by rawValid and compiled only when needed: a
-// schema of the plain subset, with no reference and no more values than
-// MaxSchemaExpansion, which the library compiles without error.
+// plainSchema reports whether doc, a 2020-12 schema that
+// schemafast.MetaValid passes, may be read by schemafast.RawValid and
+// compiled only when needed: a schema of the plain subset, with no
+// reference and no more values than MaxSchemaExpansion, which the library
+// compiles without error.
 func plainSchema(doc any) bool {
-	if !rawSubset(doc, 0) {
+	if !schemafast.RawSubset(doc) {
 		return false
 	}
 	refs, nodes := schemaShape(doc)
 	return !refs && nodes < MaxSchemaExpansion
-}
-
-// rawSubset reports whether every keyword of the schema v and of its
-// subschemas is one of rawKeywords (the shapes of their values are the
-// metaschema's business).
-func rawSubset(v any, depth int) bool {
-	if depth > maxFastDepth {
-		return false
-	}
-	switch s := v.(type) {
-	case bool:
-		return true
-	case map[string]any:
-		for k, e := range s {
-			kind, ok := rawKeywords[k]
-			if !ok {
-				return false
-			}
-			switch kind {
-			case rawOne:
-				if !rawSubset(e, depth+1) {
-					return false
-				}
-			case rawList:
-				l, _ := e.([]any)
-				for _, x := range l {
-					if !rawSubset(x, depth+1) {
-						return false
-					}
-				}
-			case rawMap:
-				m, _ := e.(map[string]any)
-				for _, x := range m {
-					if !rawSubset(x, depth+1) {
-						return false
-					}
-				}
-			}
-		}
-		return true
-	}
-	return false
-}
-
-// rawValid reports whether v is valid against the raw schema s, a schema
-// for which plainSchema holds, when sure is true; when sure is false it
-// cannot tell, and the library must. It follows fastSchema.check keyword
-// by keyword. The schema is a native value or a Tree, which it reads in
-// place.
-func rawValid(s any, v jv, depth int) (ok, sure bool) { return rawValidAt(jvOf(s), v, depth) }
-
-func rawValidAt(s jv, v jv, depth int) (ok, sure bool) {
-	if depth > maxFastDepth {
-		return false, false
-	}
-	if s.isObject() {
-		return rawValidObject(s, v, depth)
-	}
-	if b, isBool := s.leaf().(bool); isBool {
-		return b, true
-	}
-	return false, false
-}
-
-func rawValidObject(s jv, v jv, depth int) (ok, sure bool) {
-	t, known := v.typeBit()
-	if !known {
-		return false, false
-	}
-	ok, sure = true, true
-	s.each(func(k string, kv jv) bool {
-		ok, sure = rawCheck(k, kv, s, v, t, depth)
-		return ok && sure
-	})
-	return ok, sure
-}
-
-// rawCheck applies one keyword of the schema s to v.
-func rawCheck(k string, kv jv, s jv, v jv, t uint8, depth int) (ok, sure bool) {
-	switch k {
-	case "type":
-		bits, ok := rawTypeBits(kv)
-		if !ok {
-			return false, false
-		}
-		if bits&t == 0 && !(bits&integerBit != 0 && t == numberBit && isWhole(v.scalar())) {
-			return false, true
-		}
-	case "const":
-		if eq, sure := v.equal(kv.scalar()); !eq || !sure {
-			return false, sure
-		}
-	case "enum":
-		if !kv.isArray() {
-			return false, false
-		}
-		found, sure := false, true
-		kv.each(func(_ string, e jv) bool {
-			var eq bool
-			eq, sure = v.equal(e.scalar())
-			found = eq && sure
-			return sure && !eq
-		})
-		if !found || !sure {
-			return false, sure
-		}
-	case "not":
-		ok, sure := rawValidAt(kv, v, depth+1)
-		if !sure || ok {
-			return false, sure
-		}
-	case "allOf", "anyOf", "oneOf":
-		if !kv.isArray() {
-			return false, false
-		}
-		matched, sure := 0, true
-		allOK := true
-		kv.each(func(_ string, sub jv) bool {
-			var ok bool
-			ok, sure = rawValidAt(sub, v, depth+1)
-			if !sure {
-				return false
-			}
-			if ok {
-				matched++
-			} else if k == "allOf" {
-				allOK = false
-				return false
-			}
-			return true
-		})
-		if !sure {
-			return false, false
-		}
-		if !allOK || k == "anyOf" && matched == 0 || k == "oneOf" && matched != 1 {
-			return false, true
-		}
-	default:
-		return rawValidKind(k, kv, s, v, t, depth)
-	}
-	return true, true
-}
-
-// rawValidKind applies the keywords that concern one kind of value (t is
-// v's type bit); any other keyword here is an annotation.
-func rawValidKind(k string, kv jv, s jv, v jv, t uint8, depth int) (ok, sure bool) {
-	ok, sure = true, true
-	switch t {
-	case objectBit:
-		switch k {
-		case "required":
-			if !kv.isArray() {
-				return false, false
-			}
-			kv.each(func(_ string, name jv) bool {
-				n, isString := name.leaf().(string)
-				if !isString {
-					ok, sure = false, false
-				} else if _, found := v.member(n); !found {
-					ok = false
-				}
-				return ok && sure
-			})
-		case "minProperties", "maxProperties":
-			return rawBound(k == "minProperties", v.length(), kv)
-		case "properties":
-			if !kv.isObject() {
-				return false, false
-			}
-			kv.each(func(name string, ps jv) bool {
-				if pv, found := v.member(name); found {
-					ok, sure = rawValidAt(ps, pv, depth+1)
-				}
-				return ok && sure
-			})
-		case "additionalProperties":
-			props, _ := s.member("properties")
-			declared := func(name string) bool {
-				if !props.isObject() {
-					return false
-				}
-				_, found := props.member(name)
-				return found
-			}
-			v.each(func(name string, pv jv) bool {
-				if !declared(name) {
-					ok, sure = rawValidAt(kv, pv, depth+1)
-				}
-				return ok && sure
-			})
-		}
-	case arrayBit:
-		switch k {
-		case "minItems", "maxItems":
-			return rawBound(k == "minItems", v.length(), kv)
-		case "uniqueItems":
-			if u, _ := kv.leaf().(bool); u {
-				return v.unique()
-			}
-		case "items":
-			v.each(func(_ string, it jv) bool {
-				ok, sure = rawValidAt(kv, it, depth+1)
-				return ok && sure
-			})
-		}
-	case stringBit:
-		switch k {
-		case "minLength", "maxLength":
-			x, _ := v.scalar().(string)
-			return rawBound(k == "minLength", utf8.RuneCountInString(x), kv)
-		}
-	case numberBit:
-		switch k {
-		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
-			c, ok := compareNumbers(v.scalar(), kv.leaf())
-			if !ok {
-				return false, false
-			}
-			switch {
-			case k == "minimum" && c < 0, k == "maximum" && c > 0,
-				k == "exclusiveMinimum" && c <= 0, k == "exclusiveMaximum" && c >= 0:
-				return false, true
-			}
-		}
-	}
-	return ok, sure
-}
-
-// rawTypeBits is the typeBits of a type keyword's value.
-func rawTypeBits(v jv) (uint8, bool) {
-	if s, ok := v.leaf().(string); ok {
-		bit, ok := typeBits[s]
-		return bit, ok
-	}
-	if !v.isArray() {
-		return 0, false
-	}
-	var bits uint8
-	ok := v.each(func(_ string, e jv) bool {
-		s, _ := e.leaf().(string)
-		bit, ok := typeBits[s]
-		bits |= bit
-		return ok
-	})
-	return bits, ok
-}
-
-// rawBound checks a count against a min* (min true) or max* keyword's
-// value, a non-negative integer (written 2 or 2.0). It is not sure of a
-// bound beyond 2^53 (a uint64, or a float64 that large): the library keeps
-// a bound as an int, and one beyond its range needs the care of
-// clampBounds.
-func rawBound(min bool, n int, bound jv) (ok, sure bool) {
-	var b float64
-	switch x := bound.leaf().(type) {
-	case int64:
-		b = float64(x)
-	case float64:
-		b = x
-	default:
-		return false, false
-	}
-	if b > 1<<53 {
-		return false, false
-	}
-	if min {
-		return float64(n) >= b, true
-	}
-	return float64(n) <= b, true
-}
-
-// compareNumbers compares two document numbers by their decimal values,
-// as the library does: -1, 0 or 1; false when either is not a number.
-func compareNumbers(a, b any) (int, bool) {
-	switch x := a.(type) {
-	case int64:
-		switch y := b.(type) {
-		case int64:
-			return cmpOrdered(x, y), true
-		case float64:
-			if exactFloat(x) {
-				return cmpOrdered(float64(x), y), true
-			}
-		}
-	case float64:
-		switch y := b.(type) {
-		case float64:
-			return cmpOrdered(x, y), true
-		case int64:
-			if exactFloat(y) {
-				return cmpOrdered(x, float64(y)), true
-			}
-		}
-	}
-	// Large integers against floats: exact rational arithmetic.
-	ra, ok1 := ratOf(a)
-	rb, ok2 := ratOf(b)
-	if !ok1 || !ok2 {
-		return 0, false
-	}
-	return ra.Cmp(rb), true
-}
-
-// exactFloat reports whether float64 holds i exactly.
-func exactFloat(i int64) bool { return i >= -1<<53 && i <= 1<<53 }
-
-func cmpOrdered[T int64 | float64](a, b T) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// ratOf is a number's decimal value, as the fast path reads it.
-func ratOf(v any) (*big.Rat, bool) {
-	switch x := v.(type) {
-	case int64:
-		return new(big.Rat).SetInt64(x), true
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, false
-		}
-		return new(big.Rat).SetString(fmt.Sprintf("%v", x))
-	}
-	return nil, false
 }

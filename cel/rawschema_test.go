@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/celint/celint/internal/celtree"
+	"github.com/celint/celint/internal/schemafast"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -54,7 +55,7 @@ func TestRawSchemaAgrees(t *testing.T) {
 			continue
 		}
 		for _, v := range tc.values {
-			if ok, isSure := rawValid(s.raw, jvOf(mustDecode(t, v)), 0); isSure {
+			if ok, isSure := schemafast.RawValid(s.raw, mustDecode(t, v)); isSure {
 				sure++
 				if lib, _, err := s.compiled(); err != nil || (lib.Validate(mustDecode(t, v)) == nil) != ok {
 					t.Errorf("%s on %s: raw says valid=%v; the library disagrees (%v)", tc.schema, v, ok, err)
@@ -107,8 +108,8 @@ func TestRawSchemaAgrees(t *testing.T) {
 			// The schema read as a Tree, in place, gives the same sure
 			// verdicts (which failing keyword is seen first follows a
 			// map's order, so only "surely valid" must agree).
-			ok, isSure := rawValid(s.raw, jvOf(v), 0)
-			if treeOK, treeSure := rawValid(celtree.TreeOf(s.raw), jvOf(celtree.TreeOf(v)), 0); (ok && isSure) != (treeOK && treeSure) {
+			ok, isSure := schemafast.RawValid(s.raw, v)
+			if treeOK, treeSure := schemafast.RawValid(celtree.TreeOf(s.raw), celtree.TreeOf(v)); (ok && isSure) != (treeOK && treeSure) {
 				t.Errorf("%s on %s: raw says %v, %v, and %v, %v with both as Trees", toJSON(doc), toJSON(v), ok, isSure, treeOK, treeSure)
 			}
 			if isSure {

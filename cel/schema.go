@@ -18,7 +18,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
+	"github.com/celint/celint/internal/celtree"
 	"github.com/celint/celint/internal/jsonpointer"
+	"github.com/celint/celint/internal/schemafast"
 )
 
 // schemaLocation is the URL under which a schema value is compiled. Nothing
@@ -69,8 +71,8 @@ type Schema struct {
 	uses     atomic.Int64 // validations of a raw schema, up to rawUses
 	once     sync.Once
 	s        *jsonschema.Schema
-	fast     *fastSchema // nil when the schema uses a keyword it does not know
-	err      error       // compiling raw failed, which plainSchema rules out
+	fast     *schemafast.Schema // nil when the schema uses a keyword it does not know
+	err      error              // compiling raw failed, which plainSchema rules out
 	messages SchemaMessages
 
 	workOnce sync.Once
@@ -79,7 +81,7 @@ type Schema struct {
 
 // compiled is the library's compiled schema and its fast path, compiled
 // now if the schema was raw.
-func (s *Schema) compiled() (*jsonschema.Schema, *fastSchema, error) {
+func (s *Schema) compiled() (*jsonschema.Schema, *schemafast.Schema, error) {
 	if s.raw == nil {
 		return s.s, s.fast, nil
 	}
@@ -105,7 +107,7 @@ func (s *Schema) compiled() (*jsonschema.Schema, *fastSchema, error) {
 func (s *Schema) library(v any) (*jsonschema.Schema, error) {
 	if s.raw != nil {
 		if s.uses.Load() < rawUses && s.uses.Add(1) <= rawUses {
-			if ok, sure := rawValid(s.raw, jvOf(v), 0); ok && sure {
+			if ok, sure := schemafast.RawValid(s.raw, v); ok && sure {
 				return nil, nil
 			}
 			lib, _, err := s.compiled()
@@ -116,14 +118,14 @@ func (s *Schema) library(v any) (*jsonschema.Schema, error) {
 			return nil, err
 		}
 		if fast != nil {
-			if ok, sure := fast.valid(v); ok && sure {
+			if ok, sure := fast.Valid(v); ok && sure {
 				return nil, nil
 			}
 		}
 		return lib, nil
 	}
 	if s.fast != nil {
-		if ok, sure := s.fast.valid(v); ok && sure {
+		if ok, sure := s.fast.Valid(v); ok && sure {
 			return nil, nil
 		}
 	}
@@ -230,7 +232,7 @@ func (s *Schema) validate(v any) error {
 	if lib == nil || err != nil {
 		return err
 	}
-	return lib.Validate(nativeOf(v))
+	return lib.Validate(celtree.Native(v))
 }
 
 // Validate validates a JSON-compatible Go value, or a Tree, and returns its
@@ -243,7 +245,7 @@ func (s *Schema) Validate(v any) ([]SchemaViolation, error) {
 	if lib == nil || err != nil {
 		return nil, err
 	}
-	v = nativeOf(v)
+	v = celtree.Native(v)
 	err = lib.Validate(v)
 	if err == nil {
 		return nil, nil

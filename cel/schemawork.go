@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/celint/celint/internal/celtree"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -82,7 +83,7 @@ func (s *Schema) Work(v any, limit uint64) uint64 {
 	if g == nil {
 		return 0
 	}
-	return g.work(jvOf(v), limit)
+	return g.work(celtree.ViewOf(v), limit)
 }
 
 // workGraph is the schema's graph for Work, built once; nil when the
@@ -107,7 +108,7 @@ const exactFrom = 1 << 16
 
 // work is the bound for v: the levels' bound, or, when that is large, the
 // count of a walk over v that knows its member names and positions.
-func (g *workGraph) work(v jv, limit uint64) uint64 {
+func (g *workGraph) work(v celtree.View, limit uint64) uint64 {
 	if g.cyclic {
 		return workCap
 	}
@@ -135,7 +136,7 @@ func (g *workGraph) work(v jv, limit uint64) uint64 {
 // schema of its position. Dynamic references count each schema they may
 // resolve to, patternProperties every member. Its own steps are bounded
 // by limit: past it, the result is past limit too.
-func (g *workGraph) exact(v jv, limit uint64) uint64 {
+func (g *workGraph) exact(v celtree.View, limit uint64) uint64 {
 	e := exactWalk{g: g, limit: limit, pos: make([]int32, len(g.nodes))}
 	for p, i := range g.order {
 		e.pos[i] = int32(p)
@@ -153,7 +154,7 @@ type exactWalk struct {
 
 // walk counts the visits of v, entered by the schemas of entry (with how
 // many times each), and of its members or items.
-func (e *exactWalk) walk(v jv, entry map[int32]uint64) {
+func (e *exactWalk) walk(v celtree.View, entry map[int32]uint64) {
 	if e.total > e.limit || e.steps > e.limit {
 		e.total = max(e.total, e.limit+1)
 		return
@@ -189,15 +190,15 @@ func (e *exactWalk) walk(v jv, entry map[int32]uint64) {
 			}
 		}
 	}
-	if e.total > e.limit || v.length() == 0 {
+	if e.total > e.limit || v.Len() == 0 {
 		return
 	}
 	isArray := false
-	if b, _ := v.typeBit(); b == arrayBit {
+	if v.IsArray() {
 		isArray = true
 	}
 	index := 0
-	v.each(func(name string, m jv) bool {
+	v.Each(func(name string, m celtree.View) bool {
 		next := map[int32]uint64{}
 		for _, i := range applied {
 			c, w := all[i], &e.g.nodes[i]
@@ -258,7 +259,7 @@ func (h *nodeHeap) Pop() any {
 
 // levelCounts is the number of v's nodes at each depth, counted until
 // their sum passes limit.
-func levelCounts(v jv, limit uint64) []uint64 {
+func levelCounts(v celtree.View, limit uint64) []uint64 {
 	c := levelCounter{limit: limit, counts: make([]uint64, 0, 8)}
 	c.count(v, 0)
 	return c.counts
@@ -269,7 +270,7 @@ type levelCounter struct {
 	seen, limit uint64
 }
 
-func (c *levelCounter) count(v jv, depth int) bool {
+func (c *levelCounter) count(v celtree.View, depth int) bool {
 	if depth == len(c.counts) {
 		c.counts = append(c.counts, 0)
 	}
@@ -278,10 +279,10 @@ func (c *levelCounter) count(v jv, depth int) bool {
 	if c.seen > c.limit {
 		return false
 	}
-	if v.length() == 0 {
+	if v.Len() == 0 {
 		return true
 	}
-	return v.each(func(_ string, e jv) bool { return c.count(e, depth+1) })
+	return v.Each(func(_ string, e celtree.View) bool { return c.count(e, depth+1) })
 }
 
 // level returns visits[k] for every node, computing the levels up to k;
@@ -532,26 +533,26 @@ func libWorkGraph(root *jsonschema.Schema) *workGraph {
 // rawschema.go), read in place.
 func rawWorkGraph(raw any) *workGraph {
 	g := &workGraph{}
-	var add func(s jv) int32
-	add = func(s jv) int32 {
+	var add func(s celtree.View) int32
+	add = func(s celtree.View) int32 {
 		i := int32(len(g.nodes))
 		g.nodes = append(g.nodes, workNode{addl: -1, rest: -1})
-		if s.length() == 0 {
+		if s.Len() == 0 {
 			return i
 		}
 		var w workNode
 		w.addl, w.rest = -1, -1
-		s.each(func(kw string, sub jv) bool {
+		s.Each(func(kw string, sub celtree.View) bool {
 			switch kw {
 			case "not":
 				w.inPlace = append(w.inPlace, add(sub))
 			case "allOf", "anyOf", "oneOf":
-				sub.each(func(_ string, e jv) bool {
+				sub.Each(func(_ string, e celtree.View) bool {
 					w.inPlace = append(w.inPlace, add(e))
 					return true
 				})
 			case "properties":
-				sub.each(func(name string, e jv) bool {
+				sub.Each(func(name string, e celtree.View) bool {
 					w.props = append(w.props, add(e))
 					w.pnames = append(w.pnames, name)
 					return true
@@ -566,7 +567,7 @@ func rawWorkGraph(raw any) *workGraph {
 		g.nodes[i] = w
 		return i
 	}
-	add(jvOf(raw))
+	add(celtree.ViewOf(raw))
 	g.sort()
 	return g
 }

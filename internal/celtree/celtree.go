@@ -228,3 +228,11 @@ type Immutable interface {
 	// ImmutableValue is the native value, as ref.Val.Value returns it.
 	ImmutableValue() any
 }
+
+// Native is v's native value: a Tree's, else v itself.
+func Native(v any) any {
+	if t, ok := v.(Tree); ok {
+		return t.Native()
+	}
+	return v
+}

@@ -1,4 +1,4 @@
-package cel
+package schemafast
 
 import (
 	"fmt"
@@ -11,47 +11,44 @@ import (
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/celint/celint/internal/celtree"
 )
 
-// A fastSchema answers one question about a value quickly: is it valid?
-// It is built from the compiled schema (so that references, drafts and
-// keywords mean exactly what the JSON Schema library made of them) for
-// the keywords most schemas use, and it gives up ("not sure") on anything
-// else. Schema.Validate asks it first and returns at once when the value
-// is valid, which most values are; otherwise the library validates, and
-// its violations are the ones reported. The fast path therefore never
-// changes a finding: it only skips the library's work, and its
-// allocations, for a value the library would find valid
-// (TestFastSchemaAgrees compares the two verdicts).
-type fastSchema struct {
+// Schema is the fast path of a schema the library compiled. It is built
+// from the compiled schema (so that references, drafts and keywords mean
+// exactly what the JSON Schema library made of them) for the keywords
+// most schemas use, and it gives up ("not sure") on anything else. It is
+// safe for concurrent use.
+type Schema struct {
 	boolean *bool // a boolean schema
 	types   uint8 // of the typeBits; 0: any type
 	constv  *any
 	enum    []any
-	ref     *fastSchema
-	refOnly bool        // drafts before 2019-09: $ref replaces its siblings
-	dynRef  *fastSchema // a metaschema's $dynamicRef, to the metaschema itself
-	not     *fastSchema
-	allOf   []*fastSchema
-	anyOf   []*fastSchema
-	oneOf   []*fastSchema
-	ifs     *fastSchema
-	thens   *fastSchema
-	elses   *fastSchema
+	ref     *Schema
+	refOnly bool    // drafts before 2019-09: $ref replaces its siblings
+	dynRef  *Schema // a metaschema's $dynamicRef, to the metaschema itself
+	not     *Schema
+	allOf   []*Schema
+	anyOf   []*Schema
+	oneOf   []*Schema
+	ifs     *Schema
+	thens   *Schema
+	elses   *Schema
 	format  func(any) error
 
 	minProps, maxProps int // -1: absent
 	required           []string
-	propNames          *fastSchema
-	props              map[string]*fastSchema
+	propNames          *Schema
+	props              map[string]*Schema
 	propList           []namedSchema // props, when they are few: a scan is quicker than the map
 	patProps           []fastPattern
 	addlFalse          bool // additionalProperties: false
-	addl               *fastSchema
+	addl               *Schema
 
 	minItems, maxItems int // -1: absent
 	unique             bool
-	items              *fastSchema
+	items              *Schema
 
 	minLen, maxLen int // -1: absent
 	pattern        jsonschema.Regexp
@@ -65,10 +62,10 @@ type fastSchema struct {
 
 type fastPattern struct {
 	re jsonschema.Regexp
-	s  *fastSchema
+	s  *Schema
 }
 
-// The JSON types as bits of fastSchema.types.
+// The JSON types as bits of Schema.types.
 const (
 	nullBit uint8 = 1 << iota
 	boolBit
@@ -84,11 +81,11 @@ var typeBits = map[string]uint8{"null": nullBit, "boolean": boolBit, "number": n
 // maxFastDepth bounds the fast path's recursion; deeper, it is not sure.
 const maxFastDepth = 512
 
-// newFastSchema returns the fast path of a compiled schema, or nil when
-// the schema, or a schema it refers to, uses a keyword the fast path does
-// not implement.
-func newFastSchema(s *jsonschema.Schema) *fastSchema {
-	b := fastBuilder{built: map[*jsonschema.Schema]*fastSchema{}}
+// New returns the fast path of a compiled schema, or nil when the schema,
+// or a schema it refers to, uses a keyword the fast path does not
+// implement.
+func New(s *jsonschema.Schema) *Schema {
+	b := fastBuilder{built: map[*jsonschema.Schema]*Schema{}}
 	f := b.build(s)
 	if b.unsupported {
 		return nil
@@ -97,7 +94,7 @@ func newFastSchema(s *jsonschema.Schema) *fastSchema {
 }
 
 type fastBuilder struct {
-	built       map[*jsonschema.Schema]*fastSchema
+	built       map[*jsonschema.Schema]*Schema
 	unsupported bool
 	// meta is set when building a metaschema, to validate schemas as the
 	// library does before it compiles them: each $dynamicRef to the
@@ -107,14 +104,14 @@ type fastBuilder struct {
 	meta *jsonschema.Schema
 }
 
-func (b *fastBuilder) build(s *jsonschema.Schema) *fastSchema {
+func (b *fastBuilder) build(s *jsonschema.Schema) *Schema {
 	if s == nil || b.unsupported {
 		return nil
 	}
 	if f, ok := b.built[s]; ok {
 		return f // a reference cycle: the schema being built
 	}
-	f := &fastSchema{minProps: -1, maxProps: -1, minItems: -1, maxItems: -1, minLen: -1, maxLen: -1}
+	f := &Schema{minProps: -1, maxProps: -1, minItems: -1, maxItems: -1, minLen: -1, maxLen: -1}
 	b.built[s] = f
 	if s.Bool != nil {
 		f.boolean = s.Bool
@@ -171,7 +168,7 @@ func (b *fastBuilder) build(s *jsonschema.Schema) *fastSchema {
 	f.required = s.Required
 	f.propNames = b.build(s.PropertyNames)
 	if len(s.Properties) > 0 {
-		f.props = make(map[string]*fastSchema, len(s.Properties))
+		f.props = make(map[string]*Schema, len(s.Properties))
 		for name, ps := range s.Properties {
 			f.props[name] = b.build(ps)
 		}
@@ -227,14 +224,14 @@ func validRegexp(v any) error {
 // metaschema2020 is the fast path of the 2020-12 metaschema, compiled as
 // the library compiles the metaschemas it validates schemas against (with
 // formats asserted); nil if it cannot be built.
-var metaschema2020 = sync.OnceValue(func() *fastSchema {
+var metaschema2020 = sync.OnceValue(func() *Schema {
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
 	meta, err := c.Compile(jsonschema.Draft2020.String())
 	if err != nil {
 		return nil
 	}
-	b := fastBuilder{built: map[*jsonschema.Schema]*fastSchema{}, meta: meta}
+	b := fastBuilder{built: map[*jsonschema.Schema]*Schema{}, meta: meta}
 	f := b.build(meta)
 	if b.unsupported {
 		return nil
@@ -242,17 +239,17 @@ var metaschema2020 = sync.OnceValue(func() *fastSchema {
 	return f
 })
 
-// metaValid reports whether the fast path is sure that doc, a 2020-12
+// MetaValid reports whether the fast path is sure that doc, a 2020-12
 // schema, is valid against the metaschema, and that doc does not depend
 // on where it is compiled: it names no dialect but 2020-12 (and that only
 // at its root), declares no $id or vocabulary, and every $ref in it is a
 // fragment of itself. Anything else is left to the library.
-func metaValid(doc any) bool {
+func MetaValid(doc any) bool {
 	meta := metaschema2020()
 	if meta == nil || !locationFree(doc, true) {
 		return false
 	}
-	ok, sure := meta.valid(doc)
+	ok, sure := meta.Valid(doc)
 	return ok && sure
 }
 
@@ -288,11 +285,11 @@ func locationFree(v any, root bool) bool {
 	return true
 }
 
-func (b *fastBuilder) list(ss []*jsonschema.Schema) []*fastSchema {
+func (b *fastBuilder) list(ss []*jsonschema.Schema) []*Schema {
 	if len(ss) == 0 {
 		return nil
 	}
-	out := make([]*fastSchema, len(ss))
+	out := make([]*Schema, len(ss))
 	for i, s := range ss {
 		out[i] = b.build(s)
 	}
@@ -306,25 +303,26 @@ func intOr(p *int) int {
 	return *p
 }
 
-// valid reports whether v is valid, when sure is true; when sure is false
-// the fast path cannot tell (a value of a kind it does not know, a format
-// that fails, a recursion too deep), and the library must.
-func (f *fastSchema) valid(v any) (ok, sure bool) {
-	return f.check(jvOf(v), 0)
+// Valid reports whether v, a native value or a celtree.Tree, is valid,
+// when sure is true; when sure is false the fast path cannot tell (a value
+// of a kind it does not know, a format that fails, a recursion too deep),
+// and the library must.
+func (f *Schema) Valid(v any) (ok, sure bool) {
+	return f.check(celtree.ViewOf(v), 0)
 }
 
-func (f *fastSchema) check(v jv, depth int) (ok, sure bool) {
+func (f *Schema) check(v jv, depth int) (ok, sure bool) {
 	if depth > maxFastDepth {
 		return false, false
 	}
 	if f.boolean != nil {
 		return *f.boolean, true
 	}
-	t, known := v.typeBit()
+	t, known := typeBit(v)
 	if !known {
 		return false, false
 	}
-	if f.types != 0 && f.types&t == 0 && !(f.types&integerBit != 0 && t == numberBit && isWhole(v.scalar())) {
+	if f.types != 0 && f.types&t == 0 && !(f.types&integerBit != 0 && t == numberBit && isWhole(v.Scalar())) {
 		return false, true
 	}
 	if f.plain {
@@ -337,17 +335,17 @@ func (f *fastSchema) check(v jv, depth int) (ok, sure bool) {
 		return true, true
 	}
 	if f.constv != nil {
-		eq, sure := v.equal(*f.constv)
+		eq, sure := equal(v, *f.constv)
 		if !sure || !eq {
 			return false, sure
 		}
 	}
 	if f.enum != nil {
-		if ok, sure := v.in(f.enum); !ok || !sure {
+		if ok, sure := in(v, f.enum); !ok || !sure {
 			return ok, sure
 		}
 	}
-	if f.format != nil && t&(arrayBit|objectBit) == 0 && f.format(v.scalar()) != nil { // (formats ignore collections)
+	if f.format != nil && t&(arrayBit|objectBit) == 0 && f.format(v.Scalar()) != nil { // (formats ignore collections)
 		return false, false // let the library say why
 	}
 	if f.ref != nil {
@@ -372,7 +370,7 @@ func (f *fastSchema) check(v jv, depth int) (ok, sure bool) {
 	}
 	var sv any
 	if t&(arrayBit|objectBit) == 0 {
-		sv = v.scalar()
+		sv = v.Scalar()
 	}
 	switch x := sv.(type) {
 	case string:
@@ -457,30 +455,30 @@ func (f *fastSchema) check(v jv, depth int) (ok, sure bool) {
 	return true, true
 }
 
-func (f *fastSchema) checkObject(obj jv, depth int) (ok, sure bool) {
-	n := obj.length()
+func (f *Schema) checkObject(obj jv, depth int) (ok, sure bool) {
+	n := obj.Len()
 	if f.minProps >= 0 && n < f.minProps || f.maxProps >= 0 && n > f.maxProps {
 		return false, true
 	}
 	for _, name := range f.required {
-		if _, ok := obj.member(name); !ok {
+		if _, ok := obj.Member(name); !ok {
 			return false, true
 		}
 	}
 	if f.props == nil && f.patProps == nil && !f.addlFalse && f.addl == nil && f.propNames == nil {
 		return true, true
 	}
-	if obj.t != nil {
+	if t := obj.Tree(); t != nil {
 		for i := range n {
-			name, e := obj.t.At(i)
-			if ok, sure := f.checkMember(name, jv{t: e}, depth); !ok || !sure {
+			name, e := t.At(i)
+			if ok, sure := f.checkMember(name, celtree.TreeView(e), depth); !ok || !sure {
 				return ok, sure
 			}
 		}
 		return true, true
 	}
 	ok, sure = true, true
-	obj.each(func(name string, pv jv) bool {
+	obj.Each(func(name string, pv jv) bool {
 		ok, sure = f.checkMember(name, pv, depth)
 		return ok && sure
 	})
@@ -490,14 +488,14 @@ func (f *fastSchema) checkObject(obj jv, depth int) (ok, sure bool) {
 // namedSchema is a property's name and schema.
 type namedSchema struct {
 	name string
-	s    *fastSchema
+	s    *Schema
 }
 
 // fewProps is the most properties a schema looks up by scanning a list.
 const fewProps = 8
 
 // prop returns the schema of property name; nil when there is none.
-func (f *fastSchema) prop(name string) *fastSchema {
+func (f *Schema) prop(name string) *Schema {
 	if f.propList != nil {
 		for i := range f.propList {
 			if f.propList[i].name == name {
@@ -509,7 +507,7 @@ func (f *fastSchema) prop(name string) *fastSchema {
 	return f.props[name]
 }
 
-func (f *fastSchema) checkMember(name string, pv jv, depth int) (ok, sure bool) {
+func (f *Schema) checkMember(name string, pv jv, depth int) (ok, sure bool) {
 	evaluated := false
 	if ps := f.prop(name); ps != nil {
 		evaluated = true
@@ -536,27 +534,27 @@ func (f *fastSchema) checkMember(name string, pv jv, depth int) (ok, sure bool) 
 		}
 	}
 	if f.propNames != nil {
-		if ok, sure := f.propNames.check(jv{native: name}, depth+1); !ok || !sure {
+		if ok, sure := f.propNames.check(celtree.NativeView(name), depth+1); !ok || !sure {
 			return ok, sure
 		}
 	}
 	return true, true
 }
 
-func (f *fastSchema) checkArray(arr jv, depth int) (ok, sure bool) {
-	n := arr.length()
+func (f *Schema) checkArray(arr jv, depth int) (ok, sure bool) {
+	n := arr.Len()
 	if f.minItems >= 0 && n < f.minItems || f.maxItems >= 0 && n > f.maxItems {
 		return false, true
 	}
 	if f.unique {
-		if ok, sure := arr.unique(); !ok || !sure {
+		if ok, sure := unique(arr); !ok || !sure {
 			return ok, sure
 		}
 	}
-	if f.items != nil && arr.t != nil {
+	if t := arr.Tree(); f.items != nil && t != nil {
 		for i := range n {
-			_, e := arr.t.At(i)
-			if ok, sure := f.items.check(jv{t: e}, depth+1); !ok || !sure {
+			_, e := t.At(i)
+			if ok, sure := f.items.check(celtree.TreeView(e), depth+1); !ok || !sure {
 				return ok, sure
 			}
 		}
@@ -564,7 +562,7 @@ func (f *fastSchema) checkArray(arr jv, depth int) (ok, sure bool) {
 	}
 	if f.items != nil {
 		ok, sure = true, true
-		arr.each(func(_ string, it jv) bool {
+		arr.Each(func(_ string, it jv) bool {
 			ok, sure = f.items.check(it, depth+1)
 			return ok && sure
 		})
