@@ -300,13 +300,11 @@ func TestResolveAll(t *testing.T) {
 		blow["l"+itoa(i)] = []any{map[string]any{"$ref": "#/l" + itoa(i+1)}, map[string]any{"$ref": "#/l" + itoa(i+1)}}
 	}
 	blow["l40"] = int64(1)
-	start := time.Now()
+	// The walk stops at its node bound (the error says so), whatever the
+	// machine: 2^40 nodes are never visited.
 	_, err := run(t, e, `resolveAll(root, root.l0)`, blow)
 	if err == nil || !strings.Contains(err.Error(), "nodes visited") {
 		t.Fatalf("exponential resolveAll: err = %v", err)
-	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Fatalf("exponential resolveAll took %v", d)
 	}
 }
 
