@@ -15,7 +15,7 @@ import (
 // githubPrinter prints GitHub Actions workflow commands, which GitHub shows
 // as annotations on the run and on the pull request's diff:
 //
-//	::error file=a.json,line=3,col=15,title=mcp.tool.name-format::tool name must … (/tools/0/name)
+//	::error file=a.json,line=3,col=15,title=acme.item.name-format::item name must … (/items/0/name)
 type githubPrinter struct{}
 
 func (githubPrinter) Print(w io.Writer, in Input) error { return printAll(newGithubStream(w, in), in) }

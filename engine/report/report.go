@@ -40,11 +40,11 @@
 //	  },
 //	  "diagnostics": [
 //	    {
-//	      "file": "servers/weather.json",
-//	      "ruleId": "mcp.tool.name-format",
+//	      "file": "items/weather.json",
+//	      "ruleId": "acme.item.name-format",
 //	      "severity": "error",
-//	      "message": "tool name must match ^[a-z][a-z0-9_-]*$",
-//	      "pointer": "/tools/0/name",
+//	      "message": "item name must match ^[a-z][a-z0-9_-]*$",
+//	      "pointer": "/items/0/name",
 //	      "line": 3,
 //	      "column": 15
 //	    }
@@ -143,9 +143,9 @@
 // input errors carry a "rule error: " or "input error: " label. A file's
 // header names the rulesets that checked it. A summary line ends the
 // report: "✖ 3 problems (2 errors, 1 warning, 0 infos) in 1 of 2 files with
-// mcpdesc@v0.8.0" or "✔ no problems in 2 files with mcpdesc@v0.7.0 (1),
-// mcpdesc@v0.8.0 (1)" (the rulesets that checked the files, with their
-// numbers of files when there are several), followed by "; N not shown"
+// acme@v2" or "✔ no problems in 2 files with acme@v1 (1), acme@v2 (1)"
+// (the rulesets that checked the files, with their numbers of files when
+// there are several), followed by "; N not shown"
 // when findings were left out, and "; N hidden by --quiet" when findings
 // below error were. Colours only when asked for. Control,
 // bidi and invisible characters of documents, file names and rules never
@@ -524,8 +524,8 @@ func (t *tallier) checkedWith(rulesets []string) {
 	}
 }
 
-// rulesetsPhrase says which rulesets checked the files: "mcpdesc@v0.8.0"
-// when one did, "mcpdesc@v0.7.0 (1), mcpdesc@v0.8.0 (2)" when several
+// rulesetsPhrase says which rulesets checked the files: "acme@v2" when
+// one did, "acme@v1 (1), acme@v2 (2)" when several
 // did, each with its number of files; "" when none did.
 func (t *tallier) rulesetsPhrase() string {
 	names := slices.Sorted(maps.Keys(t.rulesets))

@@ -18,9 +18,9 @@ import (
 // grouped by file, each with its JSON Pointer and a frame of the source line
 // with a caret under the column, then a summary.
 //
-//	servers/weather.json
-//	  3:15  error    tool name must match ^[a-z][a-z0-9_-]*$  mcp.tool.name-format
-//	    at /tools/0/name
+//	items/weather.json
+//	  3:15  error    item name must match ^[a-z][a-z0-9_-]*$  acme.item.name-format
+//	    at /items/0/name
 //	    3 |     "name": "Weather",
 //	      |             ^
 //
