@@ -3,6 +3,7 @@ package cel
 import (
 	"flag"
 	"fmt"
+	"iter"
 	"os"
 	"regexp"
 	"strings"
@@ -67,36 +68,30 @@ func docGoFunctions() string {
 			fmt.Fprintf(&b, "// Version %d adds:\n", v)
 		}
 		b.WriteString("//\n")
-		for i := range libraryFunctionRecords {
-			f := &libraryFunctionRecords[i]
-			for _, o := range f.overloads {
-				if o.version(f) != v {
-					continue
-				}
-				fmt.Fprintf(&b, "//\t%s(%s) -> %s\n", f.name, paramList(o.params, true), o.result.String())
-				if o.version(f) == f.since {
-					for _, line := range strings.Split(strings.TrimSpace(f.doc), "\n") {
-						if line = strings.TrimRight(line, " "); line == "" {
-							b.WriteString("//\n") // gofmt's form of an empty line in a code block
-							continue
-						}
-						fmt.Fprintf(&b, "//\t    %s\n", line)
+		for f, o := range overloadsAdded(v) {
+			fmt.Fprintf(&b, "//\t%s(%s) -> %s\n", f.name, paramList(o.params, true), o.result.String())
+			if v == f.since {
+				for _, line := range strings.Split(strings.TrimSpace(f.doc), "\n") {
+					if line = strings.TrimRight(line, " "); line == "" {
+						b.WriteString("//\n") // gofmt's form of an empty line in a code block
+						continue
 					}
-					for _, ex := range f.examples {
-						if ex.version != 0 || selfOrRoot.MatchString(ex.expr) || strings.Contains(ex.want, "error: ") {
-							continue // run by TestLibraryRecordExamples only
-						}
-						line := ex.expr + " == " + ex.want
-						if ex.note != "" {
-							line += "   (" + ex.note + ")"
-						}
-						fmt.Fprintf(&b, "//\t    %s\n", line)
-					}
-				} else if o.summary != "" {
-					fmt.Fprintf(&b, "//\t    %s\n", strings.ReplaceAll(o.summary, "`", ""))
+					fmt.Fprintf(&b, "//\t    %s\n", line)
 				}
-				b.WriteString("//\n")
+				for _, ex := range f.examples {
+					if ex.version != 0 || selfOrRoot.MatchString(ex.expr) || strings.Contains(ex.want, "error: ") {
+						continue // run by TestLibraryRecordExamples only
+					}
+					line := ex.expr + " == " + ex.want
+					if ex.note != "" {
+						line += "   (" + ex.note + ")"
+					}
+					fmt.Fprintf(&b, "//\t    %s\n", line)
+				}
+			} else if o.summary != "" {
+				fmt.Fprintf(&b, "//\t    %s\n", strings.ReplaceAll(o.summary, "`", ""))
 			}
+			b.WriteString("//\n")
 		}
 	}
 	return strings.TrimSuffix(b.String(), "//\n")
@@ -112,24 +107,33 @@ func ruleFormatTables() string {
 			fmt.Fprintf(&b, "\nLibrary version %d adds:\n\n", v)
 		}
 		b.WriteString("| function | gives |\n|---|---|\n")
-		for i := range libraryFunctionRecords {
-			f := &libraryFunctionRecords[i]
-			for _, o := range f.overloads {
-				if o.version(f) != v {
+		for f, o := range overloadsAdded(v) {
+			summary := o.summary
+			if summary == "" {
+				if v != f.since {
 					continue
 				}
-				summary := o.summary
-				if summary == "" {
-					if o.version(f) != f.since {
-						continue
-					}
-					summary = f.summary
-				}
-				fmt.Fprintf(&b, "| `%s(%s)` | %s |\n", f.name, paramList(o.params, false), summary)
+				summary = f.summary
 			}
+			fmt.Fprintf(&b, "| `%s(%s)` | %s |\n", f.name, paramList(o.params, false), summary)
 		}
 	}
 	return b.String()
+}
+
+// overloadsAdded yields the overloads library version v added, with
+// their functions, in the records' order.
+func overloadsAdded(v int) iter.Seq2[*libFunction, libOverload] {
+	return func(yield func(*libFunction, libOverload) bool) {
+		for i := range libraryFunctionRecords {
+			f := &libraryFunctionRecords[i]
+			for _, o := range f.overloads {
+				if o.version(f) == v && !yield(f, o) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // paramList writes an overload's parameters, with their types or without.

@@ -89,23 +89,14 @@ type Caches struct {
 // NewCaches returns empty caches for Config.Caches.
 func NewCaches() *Caches { return &Caches{} }
 
-// Forget drops what the caches keep for the document values that in
-// reports belong to a document: what is computed from a document's schema
-// is kept by the schema's Tree, which keeps the document alive, so a
-// program that is done with a document should forget it. What was
-// compiled stays cached by content.
-func (c *Caches) Forget(in func(celtree.Tree) bool) {
-	s := &c.schemas
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.forgetLocked(in)
-}
-
-// ForgetOwner is Forget for the values of the document owner, as Owned
-// trees report it. While the caches hold the values of that document
-// alone, it does not visit the values themselves: a description's
-// thousands of schemas are scattered over its tree, and reading each
-// cost more than the rest of a small rule's lint.
+// ForgetOwner drops what the caches keep for the values of the document
+// owner, as Owned trees report it: what is computed from a document's
+// schema is kept by the schema's Tree, which keeps the document alive, so
+// a program that is done with a document should forget it. What was
+// compiled stays cached by content. While the caches hold the values of
+// that document alone, it does not visit the values themselves: a
+// document's thousands of schemas are scattered over its tree, and
+// reading each would cost more than the rest of a small rule's lint.
 func (c *Caches) ForgetOwner(owner any) {
 	s := &c.schemas
 	s.mu.Lock()
@@ -183,19 +174,7 @@ func NewEnv(cfg Config) (*Env, error) {
 		{Name: "path", Type: gocel.StringType},
 	}
 	vars := append(base, cfg.Variables...)
-	opts := []gocel.EnvOption{
-		ext.Strings(),
-		ext.Lists(),
-		ext.Sets(),
-		ext.Math(),
-		ext.Bindings(),
-		ext.Encoders(),
-		gocel.OptionalTypes(), // before ext.Regex, which requires it
-		ext.TwoVarComprehensions(),
-		ext.Regex(),
-		gocel.CrossTypeNumericComparisons(true),
-		gocel.Lib(lib),
-	}
+	opts := append(extensions(), gocel.Lib(lib))
 	for _, v := range vars {
 		if err := checkVar(v); err != nil {
 			return nil, err
@@ -220,6 +199,23 @@ func NewEnv(cfg Config) (*Env, error) {
 		e.sig = exprcache.Scope(e.decl, varScopes(vars))
 	}
 	return e, nil
+}
+
+// extensions are the cel-go libraries and options every environment has
+// besides the celint library.
+func extensions() []gocel.EnvOption {
+	return []gocel.EnvOption{
+		ext.Strings(),
+		ext.Lists(),
+		ext.Sets(),
+		ext.Math(),
+		ext.Bindings(),
+		ext.Encoders(),
+		gocel.OptionalTypes(), // before ext.Regex, which requires it
+		ext.TwoVarComprehensions(),
+		ext.Regex(),
+		gocel.CrossTypeNumericComparisons(true),
+	}
 }
 
 // exitOnMismatch is VerifyNative under CELINT_VERIFY_NATIVE: a difference

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	gocel "github.com/google/cel-go/cel"
-	"github.com/google/cel-go/ext"
 )
 
 // TestLibraryRecordsComplete: every function the library adds to an
@@ -77,15 +76,10 @@ func TestLibraryRecordsComplete(t *testing.T) {
 	}
 }
 
-// bareOptions are NewEnv's options without the celint library: the
-// standard and extension libraries it declares beside it.
+// bareOptions are NewEnv's options without the celint library.
 func bareOptions() []gocel.EnvOption {
-	return []gocel.EnvOption{
-		ext.Strings(), ext.Lists(), ext.Sets(), ext.Math(), ext.Bindings(), ext.Encoders(),
-		gocel.OptionalTypes(), ext.TwoVarComprehensions(), ext.Regex(),
-		gocel.CrossTypeNumericComparisons(true),
-		gocel.Variable("self", gocel.DynType), gocel.Variable("root", gocel.DynType), gocel.Variable("path", gocel.StringType),
-	}
+	return append(extensions(),
+		gocel.Variable("self", gocel.DynType), gocel.Variable("root", gocel.DynType), gocel.Variable("path", gocel.StringType))
 }
 
 // TestLibraryRecordExamples runs every record's examples, each under the

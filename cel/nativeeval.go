@@ -1077,7 +1077,6 @@ func forEach(r ref.Val, step func(ref.Val) (more, ok bool)) bool {
 // cel-go's planner and the guard's decorations.
 type nativeCompiler struct {
 	ast      *celast.AST
-	free     []string // the program's free variables, sorted (Program.FreeVariables)
 	env      *Env
 	impls    map[string]*functions.Overload
 	adapter  types.Adapter
@@ -1097,8 +1096,8 @@ type nlocal struct {
 
 // compileNative returns the native plan of a checked AST, or nil when the
 // expression has a construct the evaluator does not cover.
-func (e *Env) compileNative(a *celast.AST, free []string) *nativeProgram {
-	c := &nativeCompiler{ast: a, free: free, env: e, impls: e.guard.impls, adapter: e.env.CELTypeAdapter(), provider: e.env.CELTypeProvider()}
+func (e *Env) compileNative(a *celast.AST) *nativeProgram {
+	c := &nativeCompiler{ast: a, env: e, impls: e.guard.impls, adapter: e.env.CELTypeAdapter(), provider: e.env.CELTypeProvider()}
 	root, ok := c.compile(a.Expr())
 	if !ok {
 		return nil

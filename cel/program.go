@@ -99,11 +99,6 @@ func (p *Program) OutputType() *gocel.Type { return p.out }
 // every 100 iterations of a comprehension), and otherwise the CEL runtime
 // error (for example "no such key").
 func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost uint64, err error) {
-	return p.eval(ctx, activation)
-}
-
-// eval is Eval.
-func (p *Program) eval(ctx context.Context, activation any) (out ref.Val, cost uint64, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("%w: %v", ErrPanic, r)
@@ -210,7 +205,7 @@ const scratchCheckEvery = 32
 // Eval.
 func (p *Program) EvalIn(ctx context.Context, s *Scratch, act interpreter.Activation) (ref.Val, uint64, error) {
 	if !p.direct || s == nil || act == nil || ctx == nil {
-		return p.eval(ctx, act)
+		return p.Eval(ctx, act)
 	}
 	if s.evals++; s.evals%scratchCheckEvery == 0 && ctx.Err() != nil {
 		return p.Eval(ctx, act) // which reports the interruption
@@ -312,17 +307,16 @@ func (p *Program) nativePlan() *nativeProgram {
 		if np := s.ready.Load(); np != nil {
 			return np
 		}
-		return s.plan(p.free)
+		return s.plan()
 	}
 	return nil
 }
 
-// plan makes the plan of a program with these free variables on the first
-// call, and returns it.
-func (s *nativeSlot) plan(free []string) *nativeProgram {
+// plan makes the program's plan on the first call, and returns it.
+func (s *nativeSlot) plan() *nativeProgram {
 	s.once.Do(func() {
 		if s.ast != nil {
-			s.prog = s.env.compileNative(s.ast, free)
+			s.prog = s.env.compileNative(s.ast)
 			s.ast, s.env = nil, nil
 			s.ready.Store(s.prog)
 		}

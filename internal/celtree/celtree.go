@@ -223,7 +223,8 @@ func (IteratorVal) Value() any { return nil }
 // while it can be reached, such as the views of a parsed document: what a
 // function computes from such a value may be cached by its identity (a
 // view's comparable Tree, or else its native map's address). A program
-// that caches by Tree calls Caches.Forget when it is done with a document.
+// that caches by Tree calls cel.Caches.ForgetOwner when it is done with a
+// document.
 type Immutable interface {
 	// ImmutableValue is the native value, as ref.Val.Value returns it.
 	ImmutableValue() any
