@@ -104,7 +104,7 @@ func stablePath(doc *loader.Document, pointer string, names map[*loader.Node]str
 			break
 		}
 		n = n.Child(tok)
-		if name, ok := names[n]; ok && n != nil {
+		if name, ok := names[n]; ok {
 			toks[i], changed = name, true
 		}
 	}
