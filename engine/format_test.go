@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/celint/celint/cel"
 	"github.com/celint/celint/engine"
 	"github.com/celint/celint/loader"
 )
@@ -477,6 +478,8 @@ func TestBadV2Parts(t *testing.T) {
 			`rs/rules.yaml:6:38: JSON Schema does not compile: at /type: "type" must be one of`},
 		{"constant schema options that do not parse", orderedHeader, check("      - assert: \"matchesSchema(self, {}, {'dialect': '7'})\""),
 			`rs/rules.yaml:6:42: schema option dialect: got "7"`},
+		{"constant schema beyond the schema bounds", orderedHeader, check("      - assert: \"schemaErrors(self, " + expandingSchema(21) + ").size() == 0\""),
+			fmt.Sprintf("rs/rules.yaml:6:37: JSON Schema does not compile: the schema expands to more than %d subschemas", cel.MaxSchemaExpansion)},
 		{"extends without bases", "name: h\ntag: v1\nextends: t@v1\n", base,
 			`rs/ruleset.yaml:3:10: extends t@v1: no rulesets to extend are available here`},
 		{"disable without extends", "name: h\ntag: v1\ndisable: [a.b]\n", base,
@@ -491,6 +494,42 @@ func TestBadV2Parts(t *testing.T) {
 				t.Errorf("got error:\n%v\nwant it to contain %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// expandingSchema is a schema, in CEL, whose $defs refer twice to the
+// next level, levels deep: it expands to 2^levels subschemas.
+func expandingSchema(levels int) string {
+	var defs []string
+	for i := 0; i < levels; i++ {
+		defs = append(defs, fmt.Sprintf("'d%d': {'allOf': [{'$ref': '#/$defs/d%d'}, {'$ref': '#/$defs/d%d'}]}", i, i+1, i+1))
+	}
+	defs = append(defs, fmt.Sprintf("'d%d': {'type': 'string'}", levels))
+	return "{'$defs': {" + strings.Join(defs, ", ") + "}, '$ref': '#/$defs/d0'}"
+}
+
+// TestNonConstantSchemaLoads: a schema that does not compile, passed to a
+// schema function through dyn() or read from the document, is not a load
+// error: the rule loads, and the call says false when it runs, a finding
+// at each node rather than a rule error.
+func TestNonConstantSchemaLoads(t *testing.T) {
+	for _, assert := range []string{
+		"matchesSchema(self, dyn({'type': 'strin'}))",
+		"matchesSchema(self, root.schema)",
+	} {
+		rules := "rules:\n  - id: t.s\n    level: must\n    given: $items\n    checks:\n      - assert: \"" + assert + "\"\n"
+		rs, err := engine.LoadRuleset(rulesetFS(orderedHeader, rules), "rs", engine.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", assert, err)
+		}
+		d, err := loader.Parse("doc.yaml", []byte("schema: {type: strin}\nitems: [a, b]\n"), rs.LoadOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds := mustLint(t, rs, d, engine.LintOptions{})
+		if len(ds) != 2 || ds[0].RuleError || ds[1].RuleError {
+			t.Errorf("%s: got %v, want a finding at each of the two items", assert, ds)
+		}
 	}
 }
 
