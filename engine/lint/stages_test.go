@@ -37,6 +37,7 @@ func TestStages(t *testing.T) {
 	}
 	suppressed := strings.Replace(server, "    colour: blue\n", "    # celint-disable-next-line mcpdesc.tools.tool\n    colour: blue\n", 1)
 	unknown := strings.Replace(server, "mcpdesc: 0.7.0", "mcpdesc: 9.9.9", 1)
+	undeclared := strings.Replace(server, "mcpdesc: 0.7.0\n", "", 1)
 
 	// A baseline recording the server's findings, made by the same stages.
 	rec := baseline.NewRecorder(dir)
@@ -60,13 +61,14 @@ func TestStages(t *testing.T) {
 		{"keep drops what it refuses", server, func() lint.Filter {
 			return lint.Filter{Keep: func(d engine.Diagnostic) bool { return !strings.HasSuffix(d.Pointer, "colour") }}
 		}, []string{"/tools/0/inputSchema/required"}, nil},
-		{"an unknown version is an input error", unknown, func() lint.Filter { return lint.Filter{} }, nil, engine.ErrUndeclaredVersion},
+		{"an unknown version is an input error", unknown, func() lint.Filter { return lint.Filter{} }, nil, engine.ErrNoRuleset},
+		{"no declared version is an input error", undeclared, func() lint.Filter { return lint.Filter{} }, nil, engine.ErrUndeclaredVersion},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			name := filepath.Join(dir, "server.yaml")
 			doc, err := rules.Choose(name, []byte(tt.doc))
 			if tt.wantErr != nil {
-				if !errors.Is(err, tt.wantErr) && !errors.Is(err, engine.ErrNoRuleset) {
+				if !errors.Is(err, tt.wantErr) {
 					t.Fatalf("Choose: %v, want %v", err, tt.wantErr)
 				}
 				res := lint.NewChecker(rules, lint.Options{}).Lint(context.Background(), name, []byte(tt.doc))
