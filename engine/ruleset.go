@@ -1170,6 +1170,20 @@ func (r *Rule) Selects(doc *loader.Document) bool {
 	return false
 }
 
+// SelectsNode reports whether the rule's given paths select n, a node of
+// doc: whether the rule looks at that value (its checks and conditions
+// decide what it says of it).
+func (r *Rule) SelectsNode(doc *loader.Document, n *loader.Node) bool {
+	for _, sel := range r.given {
+		found := false
+		_ = sel.match(doc, func(m *loader.Node) { found = found || m == n })
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
 // examples returns the rule's examples, valid ones first.
 func (r *Rule) examples() []*loader.ExampleSpec {
 	var out []*loader.ExampleSpec

@@ -129,6 +129,7 @@ Usage:
   celint diff-rules [flags] FROM TO       list the rules and codes added, removed or changed between two pinned tags
   celint fix [flags] FILE|DIR|GLOB...     print the fixes of the findings as a unified diff, or --write them
   celint migrate --to TAG FILE|DIR|GLOB... upgrade descriptions to the version of TAG (a diff, or --write)
+  celint lsp                              serve the Language Server Protocol on stdin/stdout, for editors
   celint version                          print the version, revision and embedded rulesets
   celint completion bash|zsh|fish         print a shell completion script
 
@@ -160,6 +161,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		code, err = runMigrate(ctx, args[1:], stdout, stderr)
 	case "docs":
 		code, err = runDocs(args[1:], stdout, stderr)
+	case "lsp":
+		code, err = runLSP(ctx, args[1:], stdin, stdout, stderr)
 	case "completion":
 		code, err = runCompletion(ctx, args[1:], stdout)
 	case "version", "--version":
