@@ -35,6 +35,7 @@ type document struct {
 	ready    chan struct{}      // closed when version's analysis is the latest
 	cost     time.Duration      // how long the last lint took
 	wasDesc  bool               // some version was a description
+	changed  time.Time          // when the last change came
 
 	publish sync.Mutex // orders the publications of the document
 }
@@ -117,7 +118,22 @@ func (s *server) change(id protocol.VersionedTextDocumentIdentifier, changes []c
 			d.data = data
 		}
 	}
-	s.schedule(d, min(d.cost, s.opts.maxDelay()))
+	s.schedule(d, s.delay(d, time.Now()))
+}
+
+// delay is how long the lint of a change waits for more changes: none
+// after a pause at least as long as the document's last lint took, so that
+// a single edit is linted at once; else, during a burst of edits, that
+// long (up to Options.MaxDelay), so that the lints of a burst do not pile
+// up. Called with s.mu held.
+func (s *server) delay(d *document, now time.Time) time.Duration {
+	wait := min(d.cost, s.opts.maxDelay())
+	gap := now.Sub(d.changed)
+	d.changed = now
+	if gap >= wait {
+		return 0
+	}
+	return wait
 }
 
 // close stops following a document, and clears its diagnostics.

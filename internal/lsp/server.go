@@ -7,9 +7,10 @@
 // framing from go.lsp.dev/jsonrpc2; the server is the part in between: it
 // keeps each open document's text and its latest analysis (the parsed
 // document and its findings), and a Checker per config file, which keeps
-// the rules it compiles. An edit re-lints only its document, after a delay
-// that grows with how long the document takes to lint, and cancels a lint
-// of an older version still running.
+// the rules it compiles. An edit re-lints only its document, at once after a
+// pause, or, in a burst of edits, after a delay that grows with how long
+// the document takes to lint; it cancels a lint of an older version still
+// running.
 //
 // It reads the config files and rule folders that celint check would read
 // for a document, but only inside the workspace folders the client names
@@ -54,9 +55,10 @@ type Options struct {
 	NoConfig bool
 	// Version is the server's version, told to the client.
 	Version string
-	// MaxDelay bounds the delay between an edit and its lint; the delay
-	// is the time the document's last lint took, up to MaxDelay. 0 means
-	// DefaultMaxDelay.
+	// MaxDelay bounds the delay between an edit and its lint. An edit
+	// after a pause is linted at once; one that follows another closer
+	// than the time the document's last lint took waits that long, up to
+	// MaxDelay, for more. 0 means DefaultMaxDelay.
 	MaxDelay time.Duration
 	// MaxDiagnostics bounds the findings published for a document;
 	// 0 means DefaultMaxDiagnostics.

@@ -27,7 +27,7 @@ type published struct {
 
 // testClient drives a server over an in-memory pipe, as an editor would.
 type testClient struct {
-	t      *testing.T
+	t      testing.TB
 	conn   jsonrpc2.Conn
 	raw    net.Conn
 	diags  chan published
@@ -35,7 +35,7 @@ type testClient struct {
 	served chan error
 }
 
-func startServer(t *testing.T, opts Options) *testClient {
+func startServer(t testing.TB, opts Options) *testClient {
 	t.Helper()
 	if opts.Embedded == nil {
 		opts.Embedded = rulesets.Load
