@@ -1,13 +1,14 @@
 // Package report prints the diagnostics of one celint run in one of several
 // formats: "text" (the default, for people), "json" (for programs), "jsonl"
 // (JSON Lines, for programs that read a report as it comes), "sarif"
-// (SARIF 2.1.0, for code-scanning services) and "github" (GitHub Actions
-// workflow commands, which annotate pull requests).
+// (SARIF 2.1.0, for code-scanning services), "github" (GitHub Actions
+// workflow commands, which annotate pull requests) and "codequality"
+// (a GitLab Code Quality report, shown in merge requests).
 //
 // Each format is one small type behind the [Printer] interface; [New] picks
 // one by name and [Formats] lists the names. [NewStream] prints a report
-// one file at a time, as the files are linted: text, jsonl and github
-// write each file's part when it comes, and keep nothing of it; json and
+// one file at a time, as the files are linted: text, jsonl, github and
+// codequality write each file's part when it comes, and keep nothing of it; json and
 // sarif, single documents whose first parts depend on every file, keep the
 // diagnostics until the end, and then encode the document piece by piece.
 //
@@ -214,7 +215,38 @@
 // escaped as @actions/core escapes. It prints nothing when there is nothing
 // to report.
 //
-// # Terminal safety of json, jsonl and sarif
+// # The codequality format
+//
+// A GitLab Code Quality report (artifacts:reports:codequality): one JSON
+// array, indented by two spaces and followed by a newline, "[]" when there
+// is nothing to report, of one object a diagnostic, in report order:
+//
+//   - description (string): the message, after "rule error: " or
+//     "input error: " for those.
+//   - check_name (string): the rule id, with "/code" for a finding of a
+//     check with a code.
+//   - fingerprint (string): the first 32 hex digits of the SHA-256 of the
+//     check_name, the path and the finding's path in the document, each
+//     followed by a NUL byte. The finding's path is its JSON Pointer with
+//     each array item that the ruleset identifies by a member
+//     (context.identity) named by it, as baselines name it: the
+//     fingerprint stays the same when lines move, messages are reworded or
+//     identified items are inserted above. A report never repeats a
+//     fingerprint: the nth repetition of one (the same rule at the same
+//     place with another message) has n, in decimal, added to what is
+//     hashed.
+//   - severity (string): "info", "minor" (warning), "major" (error), or
+//     "critical" for a rule error or an input error.
+//   - location.path (string): the file as given on the command line, with
+//     forward slashes and no leading "./"; GitLab expects it relative to
+//     the repository's root, so run celint from there with relative paths.
+//   - location.lines.begin (number): the line of the finding; 1 for a
+//     problem with a file as a whole, which GitLab needs a line for.
+//
+// Strings are escaped as in the json format, so that no text of a document
+// can end a string or the array.
+//
+// # Terminal safety of json, jsonl, sarif and codequality
 //
 // They keep the original text. What encoding/json leaves raw and a
 // terminal would act on (DEL, C1, bidi and invisible characters) is written
@@ -308,6 +340,7 @@ var printers = []struct {
 	{"jsonl", func() Printer { return jsonlPrinter{} }, newJSONLStream},
 	{"sarif", func() Printer { return sarifPrinter{} }, newSARIFStream},
 	{"github", func() Printer { return githubPrinter{} }, newGithubStream},
+	{"codequality", func() Printer { return codeQualityPrinter{} }, newCodeQualityStream},
 }
 
 // Formats lists the names New accepts, the default first.
@@ -320,7 +353,7 @@ func Formats() []string {
 }
 
 // New returns the printer of a format: "text" (also for ""), "json",
-// "jsonl", "sarif" or "github".
+// "jsonl", "sarif", "github" or "codequality".
 func New(format string) (Printer, error) {
 	i, err := formatIndex(format)
 	if err != nil {
