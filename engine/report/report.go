@@ -158,7 +158,11 @@
 //
 // One SARIF 2.1.0 log with one run and run.columnKind "unicodeCodePoints".
 // tool.driver.rules describes every rule that ran, then any rule id met only
-// in results (such as the input check). run.invocations holds one
+// in results (such as the input check). A rule that ran has its title as
+// shortDescription, its description as fullDescription, its page as
+// helpUri, and its documentation as help: help.text is what celint explain
+// prints of it, help.markdown the page celint docs writes, without its
+// front matter and with the title as a heading. run.invocations holds one
 // invocation: executionSuccessful is false when there was a rule error or an
 // input error, and a problem with a file as a whole (one that cannot be
 // read, a pattern that matches nothing: no line) is one of its
@@ -271,6 +275,10 @@ type Rule struct {
 	Description string
 	HelpURI     string
 	Severity    engine.Severity
+	// Help, when not nil, renders the rule's documentation as plain text
+	// and as Markdown, for the formats that carry it (sarif); it is called
+	// only by those. A rule whose Help fails is printed without it.
+	Help func() (text, markdown string, err error)
 }
 
 // LimitRuleID is the rule id of the entry that ends a file's diagnostics

@@ -123,7 +123,14 @@ type sarifRule struct {
 	ShortDescription     *sarifText          `json:"shortDescription,omitempty"`
 	FullDescription      *sarifText          `json:"fullDescription,omitempty"`
 	HelpURI              string              `json:"helpUri,omitempty"`
+	Help                 *sarifHelp          `json:"help,omitempty"`
 	DefaultConfiguration *sarifConfiguration `json:"defaultConfiguration,omitempty"`
+}
+
+// sarifHelp is a rule's documentation, as plain text and as Markdown.
+type sarifHelp struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
 }
 
 type sarifText struct {
@@ -234,6 +241,11 @@ func printSARIF(w io.Writer, in Input, fixes map[int]*sarifFix) error {
 		}
 		if r.Description != "" {
 			sr.FullDescription = &sarifText{Text: r.Description}
+		}
+		if r.Help != nil {
+			if text, markdown, err := r.Help(); err == nil && text != "" {
+				sr.Help = &sarifHelp{Text: text, Markdown: markdown}
+			}
 		}
 		addRule(sr)
 	}
