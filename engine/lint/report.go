@@ -67,7 +67,7 @@ func (r *Report) Add(res *Result) {
 	for i, rs := range res.Rulesets {
 		names[i] = rs.String()
 	}
-	r.file(report.File{Name: res.Name, Checked: true, Diagnostics: ds, Quieted: res.Quieted, Source: res.Source, LoadOptions: res.LoadOptions, Rulesets: names}, res.Omitted)
+	r.file(report.File{Name: res.Name, Checked: true, Diagnostics: ds, Quieted: res.Quieted, Suppressed: res.Suppressed, Source: res.Source, LoadOptions: res.LoadOptions, Rulesets: names}, res.Omitted)
 }
 
 // FlushBefore reports the input errors of the names before name. Add does

@@ -203,6 +203,13 @@
 // 16 findings with edits, a file of more than 16 MiB none): the finding
 // is a result all the same.
 //
+// When a run shows suppressed findings (celint check --include-suppressed),
+// each is a result among the others, in report order, with one element
+// in suppressions: of kind "inSource" for a finding a suppression comment
+// in the document hides, "external" for one a baseline hides. Without it,
+// as in every other format, they are left out. A suppressed finding has
+// no fix, and no count includes it.
+//
 // The config file the run used, when there is one, is the first element of
 // run.artifacts, with its location (as a result's) and the role
 // "userSpecifiedConfiguration". Each file checked follows, with the role
@@ -281,6 +288,25 @@ type Rule struct {
 	Help func() (text, markdown string, err error)
 }
 
+// The kinds of suppression of a Suppressed finding, as SARIF names them.
+const (
+	// InSource: a suppression comment in the document suppresses it.
+	InSource = "inSource"
+	// External: a baseline suppresses it.
+	External = "external"
+)
+
+// Suppressed is a finding that a suppression comment or a baseline hides,
+// given to the printers only when a run asks for suppressed findings
+// (celint check --include-suppressed): the sarif format prints it as a
+// result with a suppression of its Kind; the other formats leave it out,
+// and no count includes it.
+type Suppressed struct {
+	engine.Diagnostic
+	// Kind is InSource or External.
+	Kind string
+}
+
 // LimitRuleID is the rule id of the entry that ends a file's diagnostics
 // when some of its findings are not shown; see the package comment.
 const LimitRuleID = "celint.limit"
@@ -301,6 +327,10 @@ type Input struct {
 	// Quieted counts, by file name, the findings left out because only
 	// errors are shown (--quiet); the counts include them too.
 	Quieted map[string]engine.Counts
+	// Suppressed are the findings that suppression comments and baselines
+	// hide, sorted as Diagnostics are, when the run shows them; no count
+	// includes them.
+	Suppressed []Suppressed
 	// Files is every file linted, in order, so that files without findings
 	// can be counted.
 	Files []string
@@ -397,6 +427,9 @@ type File struct {
 	NotShown engine.Counts
 	// Quieted counts the findings left out because only errors are shown.
 	Quieted engine.Counts
+	// Suppressed are the file's suppressed findings, sorted, when the run
+	// shows them (Input.Suppressed).
+	Suppressed []Suppressed
 	// Source is the file's contents, for code frames and the fixes of
 	// SARIF results; nil when unknown.
 	Source []byte
@@ -420,14 +453,15 @@ type Stream interface {
 
 // NewStream starts a report in format on w. in holds what the report
 // says besides its files (ToolVersion, Color); its Diagnostics, NotShown,
-// Files, Rules, Sources, LoadOptions and Rulesets are left out: the files
-// come through Stream.File, the rules with Stream.Close.
+// Suppressed, Files, Rules, Sources, LoadOptions and Rulesets are left
+// out: the files come through Stream.File, the rules with Stream.Close.
 func NewStream(format string, w io.Writer, in Input) (Stream, error) {
 	i, err := formatIndex(format)
 	if err != nil {
 		return nil, err
 	}
 	in.Diagnostics, in.NotShown, in.Quieted, in.Files, in.Rules, in.Sources, in.LoadOptions, in.Rulesets = nil, engine.Counts{}, nil, nil, nil, nil, nil, nil
+	in.Suppressed = nil
 	return printers[i].stream(w, in), nil
 }
 
@@ -439,9 +473,14 @@ func printAll(s Stream, in Input) error {
 	for _, f := range in.Files {
 		files[f] = true
 	}
+	suppressed := map[string][]Suppressed{}
+	for _, sd := range in.Suppressed {
+		suppressed[sd.File] = append(suppressed[sd.File], sd)
+	}
 	for _, group := range groupByFile(in.Diagnostics) {
 		name := group[0].File
-		f := File{Name: name, Checked: files[name], Diagnostics: group, Quieted: in.Quieted[name], Source: in.Sources[name], Rulesets: in.Rulesets[name]}
+		f := File{Name: name, Checked: files[name], Diagnostics: group, Quieted: in.Quieted[name], Suppressed: suppressed[name], Source: in.Sources[name], Rulesets: in.Rulesets[name]}
+		delete(suppressed, name)
 		if opts, ok := in.LoadOptions[name]; ok {
 			f.LoadOptions = &opts
 		}
@@ -454,11 +493,18 @@ func printAll(s Stream, in Input) error {
 	}
 	for _, name := range in.Files {
 		if files[name] {
-			if err := s.File(File{Name: name, Checked: true, NotShown: notShown, Quieted: in.Quieted[name], Rulesets: in.Rulesets[name]}); err != nil {
+			if err := s.File(File{Name: name, Checked: true, NotShown: notShown, Quieted: in.Quieted[name], Suppressed: suppressed[name], Rulesets: in.Rulesets[name]}); err != nil {
 				return err
 			}
 			notShown = engine.Counts{}
 			delete(files, name)
+			delete(suppressed, name)
+		}
+	}
+	// The suppressed findings of files named nowhere else.
+	for _, name := range slices.Sorted(maps.Keys(suppressed)) {
+		if err := s.File(File{Name: name, Suppressed: suppressed[name]}); err != nil {
+			return err
 		}
 	}
 	if notShown != (engine.Counts{}) {
@@ -495,6 +541,7 @@ type wholeStream struct {
 
 func (s *wholeStream) File(f File) error {
 	s.in.Diagnostics = append(s.in.Diagnostics, f.Diagnostics...)
+	s.in.Suppressed = append(s.in.Suppressed, f.Suppressed...)
 	s.in.NotShown = s.in.NotShown.Add(f.NotShown)
 	if f.Quieted != (engine.Counts{}) {
 		if s.in.Quieted == nil {
