@@ -140,6 +140,10 @@ func SortDiagnostics(ds []Diagnostic) {
 	slices.SortStableFunc(ds, func(a, b Diagnostic) int { return compareDiagnostics(&a, &b) })
 }
 
+// CompareDiagnostics orders a and b as SortDiagnostics does: negative
+// when a comes first, positive when b does, 0 when neither.
+func CompareDiagnostics(a, b Diagnostic) int { return compareDiagnostics(&a, &b) }
+
 // compareDiagnostics is the order of SortDiagnostics.
 func compareDiagnostics(a, b *Diagnostic) int {
 	return cmp.Or(

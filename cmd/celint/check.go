@@ -52,7 +52,8 @@ type checkFlags struct {
 	maxDiags    int // --max-diagnostics
 	baseline    string
 	writeBase   string
-	stats       int // --stats: rows of rule statistics; 0 none, -1 all
+	suppressed  bool // --include-suppressed
+	stats       int  // --stats: rows of rule statistics; 0 none, -1 all
 }
 
 // runCheck wires the flags of celint check to the stages of the lint
@@ -156,6 +157,7 @@ func parseCheckFlags(args []string, stdout io.Writer) (checkFlags, []string, map
 	fset.StringVar(&f.config, "config", "", "read the config `file` (default: the nearest .celint.yaml from the current folder up to the repository root or the home folder)")
 	fset.BoolVar(&f.noConfig, "no-config", false, "ignore any config file")
 	fset.StringVar(&f.baseline, "baseline", "", "hide the findings recorded in this baseline `file`; report only new ones")
+	fset.BoolVar(&f.suppressed, "include-suppressed", false, "also report the findings that suppression comments and the --baseline hide, marked as suppressed, in the sarif format (as results with suppressions of kind inSource or external); the other formats leave them out, and they never count for --fail-on")
 	fset.StringVar(&f.writeBase, "write-baseline", "", "record today's findings in this baseline `file` (they are still reported, and do not fail the run)")
 	fset.Var((*statsRows)(&f.stats), "stats", "after the report, print on stderr each rule's nodes, cost and time, slowest first: 20 rows, or --stats=N, or --stats=all")
 	paths, err := parseFlags(fset, args)
@@ -223,7 +225,7 @@ func (f *checkFlags) settle() ([]output, engine.Severity, error) {
 // diagnostics do not depend on how many).
 func (f *checkFlags) checkOptions(rules *lint.Rulesets, cfg *config.Config, base *baseline.Baseline, files int) (lint.Options, error) {
 	opts := lint.Options{
-		Filter: lint.Filter{Config: cfg, Quiet: f.quiet},
+		Filter: lint.Filter{Config: cfg, Quiet: f.quiet, KeepSuppressed: f.suppressed},
 		Lint:   engine.LintOptions{Budget: f.budget, RuleTimeout: f.ruleTimeout, MaxDiagnostics: f.maxDiags},
 	}
 	if f.only != "" {

@@ -30,7 +30,7 @@ func TestConcurrentOutputIsDeterministic(t *testing.T) {
 		}
 		write(t, dir, fmt.Sprintf("d%04d.%s", i, map[bool]string{true: "yaml", false: "json"}[i%5 == 4]), text)
 	}
-	for _, format := range []string{"text", "json", "sarif", "github"} {
+	for _, format := range []string{"text", "json", "sarif", "github", "codequality"} {
 		codeSerial, serial, _ := runCLI(t, "check", "--jobs", "1", "--format", format, dir)
 		codeParallel, parallel, _ := runCLI(t, "check", "--jobs", "16", "--format", format, dir)
 		if codeSerial != 2 || codeParallel != 2 {

@@ -57,7 +57,7 @@ func TestForgedWorkflowCommands(t *testing.T) {
 	write(t, dir, "docs/bad "+forged+".yaml", "mcpdesc: \"0.9.0\"\ntools:\n  - name: a\n    name: b\n")
 	write(t, dir, "docs/"+forged+" broken.json", "{\n\"mcpdesc\": \"0.9.0\",\n\"tools\": [{\"name\": \"a\", \"elicitations\": [{\"name\": \"x\", \"mode\": \"form\", \"message\": \"m\", \"requestedSchema\": {\"type\": \"object\", \"required\": [\"nope\"]}}]}]}\n")
 	t.Chdir(dir)
-	for _, format := range []string{"text", "json", "sarif", "github"} {
+	for _, format := range []string{"text", "json", "sarif", "github", "codequality"} {
 		code, out, errOut := runCLI(t, "check", "--format", format, "docs")
 		if code != 2 {
 			t.Errorf("%s: exit %d, want 2\n%s%s", format, code, out, errOut)

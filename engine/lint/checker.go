@@ -1,14 +1,17 @@
 package lint
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/engine/report"
 	"github.com/celint/celint/loader"
 )
 
@@ -61,6 +64,11 @@ type Result struct {
 	// Omitted counts the findings that Options.Lint.MaxDiagnostics left
 	// out, Quieted those that Filter.Quiet did.
 	Omitted, Quieted engine.Counts
+	// Suppressed are the findings that suppression comments and the
+	// baseline hid, when Filter.KeepSuppressed keeps them: sorted as
+	// Diagnostics are, the first Options.Lint.MaxDiagnostics of them, and
+	// in no count.
+	Suppressed []report.Suppressed
 	// Source is the document's text, for code frames and fixes, when there
 	// are diagnostics; LoadOptions are the options it was read with (its
 	// first ruleset's), with which its findings' fixes are made. For a
@@ -166,6 +174,7 @@ func (c *Checker) lintDocument(ctx context.Context, d *Document, res *Result) {
 	res.Diagnostics, more = limit(res.Diagnostics, c.lint.MaxDiagnostics)
 	res.Omitted = res.Omitted.Add(more)
 	res.Quieted = filter.Quieted()
+	res.Suppressed = sortedSuppressed(filter.Suppressed(), c.lint.MaxDiagnostics)
 	if len(res.Diagnostics) > 0 {
 		res.Source = d.Parsed.Source // dropped for clean documents
 		res.LoadOptions = &d.Rulesets[0].LoadOptions
@@ -192,6 +201,22 @@ func (c *Checker) link(res *Result) {
 			res.Diagnostics[i].URL = page[d.RuleID]
 		}
 	}
+}
+
+// sortedSuppressed sorts ss as engine.SortDiagnostics sorts diagnostics,
+// and keeps the first max of them (max 0: all).
+func sortedSuppressed(ss []report.Suppressed, max int) []report.Suppressed {
+	if len(ss) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(ss, func(a, b report.Suppressed) int {
+		return cmp.Or(engine.CompareDiagnostics(a.Diagnostic, b.Diagnostic), cmp.Compare(a.Kind, b.Kind))
+	})
+	if max > 0 && len(ss) > max {
+		clear(ss[max:])
+		ss = ss[:max]
+	}
+	return ss
 }
 
 // limit keeps the first max diagnostics of ds, sorted, besides its rule

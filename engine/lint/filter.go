@@ -6,6 +6,7 @@ import (
 	"github.com/celint/celint/engine"
 	"github.com/celint/celint/engine/baseline"
 	"github.com/celint/celint/engine/config"
+	"github.com/celint/celint/engine/report"
 	"github.com/celint/celint/internal/spelling"
 	"github.com/celint/celint/internal/suppress"
 )
@@ -26,6 +27,13 @@ const SuppressionRuleID = "celint.suppression"
 // Record records it, Hide hides it, and Quiet counts it without keeping
 // it unless it is an error. Rule errors and input errors are only ever
 // subject to Keep. The zero Filter applies the suppression comments only.
+//
+// With KeepSuppressed, a finding that a suppression comment drops, or
+// that Hide hides, is kept aside instead (Result.Suppressed), marked with
+// how it was suppressed, once the config file and Keep have let it
+// through (and Quiet, which drops it unless it is an error): the formats
+// that show suppressed findings (sarif) print them, and no count includes
+// them. A finding a suppression comment drops is not recorded.
 type Filter struct {
 	// Config sets the levels of rules and findings; nil sets none.
 	Config *config.Config
@@ -40,6 +48,9 @@ type Filter struct {
 	Hide *baseline.Filter
 	// Quiet keeps errors only; the others are counted (Result.Quieted).
 	Quiet bool
+	// KeepSuppressed keeps the findings that suppression comments and
+	// Hide drop, apart from the others (Result.Suppressed).
+	KeepSuppressed bool
 }
 
 // DocumentFilter applies a Filter to the findings of one document. It is
@@ -51,6 +62,8 @@ type DocumentFilter struct {
 	sup      *suppress.Matcher   // the document's suppression comments; nil for JSON
 	problems []engine.Diagnostic // the malformed ones
 	quieted  engine.Counts
+	// suppressed are the findings kept aside (Filter.KeepSuppressed).
+	suppressed []report.Suppressed
 }
 
 // Document prepares f for the findings of d: it reads d's suppression
@@ -71,6 +84,9 @@ func (f *Filter) Document(d *Document) *DocumentFilter {
 // with the level the config gives it.
 func (f *DocumentFilter) Admit(d *engine.Diagnostic) bool {
 	if f.sup != nil && f.sup.Suppressed(*d) {
+		if f.filter.KeepSuppressed && f.settle(d) {
+			f.keepAside(*d, report.InSource)
+		}
 		return false
 	}
 	return f.level(d)
@@ -78,6 +94,28 @@ func (f *DocumentFilter) Admit(d *engine.Diagnostic) bool {
 
 // level applies what follows the suppression comments.
 func (f *DocumentFilter) level(d *engine.Diagnostic) bool {
+	if !f.settle(d) {
+		return false
+	}
+	if f.filter.Record != nil {
+		f.filter.Record.Add(*d)
+	}
+	if f.filter.Hide != nil && f.filter.Hide.Hide(*d) {
+		if f.filter.KeepSuppressed {
+			f.keepAside(*d, report.External)
+		}
+		return false
+	}
+	if f.filter.Quiet && d.Severity < engine.Error {
+		f.quieted = f.quieted.Add(engine.Count([]engine.Diagnostic{*d}))
+		return false
+	}
+	return true
+}
+
+// settle applies the config file's level to d and Keep: whether d is
+// still a finding.
+func (f *DocumentFilter) settle(d *engine.Diagnostic) bool {
 	if cfg := f.filter.Config; cfg != nil && !d.RuleError && !d.InputError {
 		if level, set := cfg.LevelOf(f.name, d.RuleID, d.Code); set {
 			if level == "off" {
@@ -88,20 +126,16 @@ func (f *DocumentFilter) level(d *engine.Diagnostic) bool {
 			}
 		}
 	}
-	if f.filter.Keep != nil && !f.filter.Keep(*d) {
-		return false
-	}
-	if f.filter.Record != nil {
-		f.filter.Record.Add(*d)
-	}
-	if f.filter.Hide != nil && f.filter.Hide.Hide(*d) {
-		return false
-	}
+	return f.filter.Keep == nil || f.filter.Keep(*d)
+}
+
+// keepAside keeps a suppressed finding, unless Quiet leaves out its
+// severity.
+func (f *DocumentFilter) keepAside(d engine.Diagnostic, kind string) {
 	if f.filter.Quiet && d.Severity < engine.Error {
-		f.quieted = f.quieted.Add(engine.Count([]engine.Diagnostic{*d}))
-		return false
+		return
 	}
-	return true
+	f.suppressed = append(f.suppressed, report.Suppressed{Diagnostic: d, Kind: kind})
 }
 
 // Own returns the findings of the document's suppression comments, to be
@@ -123,6 +157,10 @@ func (f *DocumentFilter) Own() []engine.Diagnostic {
 
 // Quieted returns the counts of the findings that Quiet left out.
 func (f *DocumentFilter) Quieted() engine.Counts { return f.quieted }
+
+// Suppressed returns the suppressed findings kept aside so far
+// (Filter.KeepSuppressed), in the order they came.
+func (f *DocumentFilter) Suppressed() []report.Suppressed { return f.suppressed }
 
 // knownRules tells the suppression comments which rules were loaded for
 // the document: those of rss and celint's own, each by its id and by

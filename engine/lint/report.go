@@ -8,6 +8,7 @@ import (
 
 	"github.com/celint/celint/engine"
 	"github.com/celint/celint/engine/report"
+	"github.com/celint/celint/internal/ruledoc"
 )
 
 // Report hands the results of a run's documents, in the order of the
@@ -66,7 +67,7 @@ func (r *Report) Add(res *Result) {
 	for i, rs := range res.Rulesets {
 		names[i] = rs.String()
 	}
-	r.file(report.File{Name: res.Name, Checked: true, Diagnostics: ds, Quieted: res.Quieted, Source: res.Source, LoadOptions: res.LoadOptions, Rulesets: names}, res.Omitted)
+	r.file(report.File{Name: res.Name, Checked: true, Diagnostics: ds, Quieted: res.Quieted, Suppressed: res.Suppressed, Source: res.Source, LoadOptions: res.LoadOptions, Rulesets: names}, res.Omitted)
 }
 
 // FlushBefore reports the input errors of the names before name. Add does
@@ -141,7 +142,8 @@ func (r *Report) file(f report.File, omitted engine.Counts) {
 }
 
 // rules returns the metadata of the rules that ran, by id: each links its
-// published page, or else its rule file at its tag.
+// published page, or else its rule file at its tag, and renders its
+// documentation when a format asks for it.
 func (r *Report) rules() []report.Rule {
 	var out []report.Rule
 	for rule, rs := range r.used {
@@ -149,7 +151,8 @@ func (r *Report) rules() []report.Rule {
 		if help == "" {
 			help = rule.SourceURL
 		}
-		out = append(out, report.Rule{ID: rule.ID, Title: rule.Doc.Title, Description: rule.Doc.Description, HelpURI: help, Severity: rule.Severity})
+		out = append(out, report.Rule{ID: rule.ID, Title: rule.Doc.Title, Description: rule.Doc.Description, HelpURI: help, Severity: rule.Severity,
+			Help: func() (string, string, error) { return ruledoc.Help(rs, rule) }})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out

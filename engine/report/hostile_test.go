@@ -97,12 +97,12 @@ func TestGithubHostile(t *testing.T) {
 	}
 }
 
-// TestJSONHostile: the json, jsonl and sarif formats keep the original
+// TestJSONHostile: the json, jsonl, sarif and codequality formats keep the original
 // text — the output decodes to the very strings given — while no raw
 // character a terminal acts on, nor "##[", is printed.
 func TestJSONHostile(t *testing.T) {
 	for _, tc := range hostileText {
-		for _, format := range []string{"json", "jsonl", "sarif"} {
+		for _, format := range []string{"json", "jsonl", "sarif", "codequality"} {
 			t.Run(format+"/"+tc.name, func(t *testing.T) {
 				d := engine.Diagnostic{File: "a.json", RuleID: "r", Severity: engine.Error, Message: tc.text, Pointer: "/x", Line: 1, Column: 1}
 				in := Input{Diagnostics: []engine.Diagnostic{d}, Rules: []Rule{{ID: "r", Title: tc.text, Description: tc.text, Severity: engine.Error}}}

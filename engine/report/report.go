@@ -1,13 +1,14 @@
 // Package report prints the diagnostics of one celint run in one of several
 // formats: "text" (the default, for people), "json" (for programs), "jsonl"
 // (JSON Lines, for programs that read a report as it comes), "sarif"
-// (SARIF 2.1.0, for code-scanning services) and "github" (GitHub Actions
-// workflow commands, which annotate pull requests).
+// (SARIF 2.1.0, for code-scanning services), "github" (GitHub Actions
+// workflow commands, which annotate pull requests) and "codequality"
+// (a GitLab Code Quality report, shown in merge requests).
 //
 // Each format is one small type behind the [Printer] interface; [New] picks
 // one by name and [Formats] lists the names. [NewStream] prints a report
-// one file at a time, as the files are linted: text, jsonl and github
-// write each file's part when it comes, and keep nothing of it; json and
+// one file at a time, as the files are linted: text, jsonl, github and
+// codequality write each file's part when it comes, and keep nothing of it; json and
 // sarif, single documents whose first parts depend on every file, keep the
 // diagnostics until the end, and then encode the document piece by piece.
 //
@@ -157,7 +158,11 @@
 //
 // One SARIF 2.1.0 log with one run and run.columnKind "unicodeCodePoints".
 // tool.driver.rules describes every rule that ran, then any rule id met only
-// in results (such as the input check). run.invocations holds one
+// in results (such as the input check). A rule that ran has its title as
+// shortDescription, its description as fullDescription, its page as
+// helpUri, and its documentation as help: help.text is what celint explain
+// prints of it, help.markdown the page celint docs writes, without its
+// front matter and with the title as a heading. run.invocations holds one
 // invocation: executionSuccessful is false when there was a rule error or an
 // input error, and a problem with a file as a whole (one that cannot be
 // read, a pattern that matches nothing: no line) is one of its
@@ -198,6 +203,13 @@
 // 16 findings with edits, a file of more than 16 MiB none): the finding
 // is a result all the same.
 //
+// When a run shows suppressed findings (celint check --include-suppressed),
+// each is a result among the others, in report order, with one element
+// in suppressions: of kind "inSource" for a finding a suppression comment
+// in the document hides, "external" for one a baseline hides. Without it,
+// as in every other format, they are left out. A suppressed finding has
+// no fix, and no count includes it.
+//
 // The config file the run used, when there is one, is the first element of
 // run.artifacts, with its location (as a result's) and the role
 // "userSpecifiedConfiguration". Each file checked follows, with the role
@@ -214,7 +226,38 @@
 // escaped as @actions/core escapes. It prints nothing when there is nothing
 // to report.
 //
-// # Terminal safety of json, jsonl and sarif
+// # The codequality format
+//
+// A GitLab Code Quality report (artifacts:reports:codequality): one JSON
+// array, indented by two spaces and followed by a newline, "[]" when there
+// is nothing to report, of one object a diagnostic, in report order:
+//
+//   - description (string): the message, after "rule error: " or
+//     "input error: " for those.
+//   - check_name (string): the rule id, with "/code" for a finding of a
+//     check with a code.
+//   - fingerprint (string): the first 32 hex digits of the SHA-256 of the
+//     check_name, the path and the finding's path in the document, each
+//     followed by a NUL byte. The finding's path is its JSON Pointer with
+//     each array item that the ruleset identifies by a member
+//     (context.identity) named by it, as baselines name it: the
+//     fingerprint stays the same when lines move, messages are reworded or
+//     identified items are inserted above. A report never repeats a
+//     fingerprint: the nth repetition of one (the same rule at the same
+//     place with another message) has n, in decimal, added to what is
+//     hashed.
+//   - severity (string): "info", "minor" (warning), "major" (error), or
+//     "critical" for a rule error or an input error.
+//   - location.path (string): the file as given on the command line, with
+//     forward slashes and no leading "./"; GitLab expects it relative to
+//     the repository's root, so run celint from there with relative paths.
+//   - location.lines.begin (number): the line of the finding; 1 for a
+//     problem with a file as a whole, which GitLab needs a line for.
+//
+// Strings are escaped as in the json format, so that no text of a document
+// can end a string or the array.
+//
+// # Terminal safety of json, jsonl, sarif and codequality
 //
 // They keep the original text. What encoding/json leaves raw and a
 // terminal would act on (DEL, C1, bidi and invisible characters) is written
@@ -239,6 +282,29 @@ type Rule struct {
 	Description string
 	HelpURI     string
 	Severity    engine.Severity
+	// Help, when not nil, renders the rule's documentation as plain text
+	// and as Markdown, for the formats that carry it (sarif); it is called
+	// only by those. A rule whose Help fails is printed without it.
+	Help func() (text, markdown string, err error)
+}
+
+// The kinds of suppression of a Suppressed finding, as SARIF names them.
+const (
+	// InSource: a suppression comment in the document suppresses it.
+	InSource = "inSource"
+	// External: a baseline suppresses it.
+	External = "external"
+)
+
+// Suppressed is a finding that a suppression comment or a baseline hides,
+// given to the printers only when a run asks for suppressed findings
+// (celint check --include-suppressed): the sarif format prints it as a
+// result with a suppression of its Kind; the other formats leave it out,
+// and no count includes it.
+type Suppressed struct {
+	engine.Diagnostic
+	// Kind is InSource or External.
+	Kind string
 }
 
 // LimitRuleID is the rule id of the entry that ends a file's diagnostics
@@ -261,6 +327,10 @@ type Input struct {
 	// Quieted counts, by file name, the findings left out because only
 	// errors are shown (--quiet); the counts include them too.
 	Quieted map[string]engine.Counts
+	// Suppressed are the findings that suppression comments and baselines
+	// hide, sorted as Diagnostics are, when the run shows them; no count
+	// includes them.
+	Suppressed []Suppressed
 	// Files is every file linted, in order, so that files without findings
 	// can be counted.
 	Files []string
@@ -308,6 +378,7 @@ var printers = []struct {
 	{"jsonl", func() Printer { return jsonlPrinter{} }, newJSONLStream},
 	{"sarif", func() Printer { return sarifPrinter{} }, newSARIFStream},
 	{"github", func() Printer { return githubPrinter{} }, newGithubStream},
+	{"codequality", func() Printer { return codeQualityPrinter{} }, newCodeQualityStream},
 }
 
 // Formats lists the names New accepts, the default first.
@@ -320,7 +391,7 @@ func Formats() []string {
 }
 
 // New returns the printer of a format: "text" (also for ""), "json",
-// "jsonl", "sarif" or "github".
+// "jsonl", "sarif", "github" or "codequality".
 func New(format string) (Printer, error) {
 	i, err := formatIndex(format)
 	if err != nil {
@@ -356,6 +427,9 @@ type File struct {
 	NotShown engine.Counts
 	// Quieted counts the findings left out because only errors are shown.
 	Quieted engine.Counts
+	// Suppressed are the file's suppressed findings, sorted, when the run
+	// shows them (Input.Suppressed).
+	Suppressed []Suppressed
 	// Source is the file's contents, for code frames and the fixes of
 	// SARIF results; nil when unknown.
 	Source []byte
@@ -379,14 +453,15 @@ type Stream interface {
 
 // NewStream starts a report in format on w. in holds what the report
 // says besides its files (ToolVersion, Color); its Diagnostics, NotShown,
-// Files, Rules, Sources, LoadOptions and Rulesets are left out: the files
-// come through Stream.File, the rules with Stream.Close.
+// Suppressed, Files, Rules, Sources, LoadOptions and Rulesets are left
+// out: the files come through Stream.File, the rules with Stream.Close.
 func NewStream(format string, w io.Writer, in Input) (Stream, error) {
 	i, err := formatIndex(format)
 	if err != nil {
 		return nil, err
 	}
 	in.Diagnostics, in.NotShown, in.Quieted, in.Files, in.Rules, in.Sources, in.LoadOptions, in.Rulesets = nil, engine.Counts{}, nil, nil, nil, nil, nil, nil
+	in.Suppressed = nil
 	return printers[i].stream(w, in), nil
 }
 
@@ -398,9 +473,14 @@ func printAll(s Stream, in Input) error {
 	for _, f := range in.Files {
 		files[f] = true
 	}
+	suppressed := map[string][]Suppressed{}
+	for _, sd := range in.Suppressed {
+		suppressed[sd.File] = append(suppressed[sd.File], sd)
+	}
 	for _, group := range groupByFile(in.Diagnostics) {
 		name := group[0].File
-		f := File{Name: name, Checked: files[name], Diagnostics: group, Quieted: in.Quieted[name], Source: in.Sources[name], Rulesets: in.Rulesets[name]}
+		f := File{Name: name, Checked: files[name], Diagnostics: group, Quieted: in.Quieted[name], Suppressed: suppressed[name], Source: in.Sources[name], Rulesets: in.Rulesets[name]}
+		delete(suppressed, name)
 		if opts, ok := in.LoadOptions[name]; ok {
 			f.LoadOptions = &opts
 		}
@@ -413,11 +493,18 @@ func printAll(s Stream, in Input) error {
 	}
 	for _, name := range in.Files {
 		if files[name] {
-			if err := s.File(File{Name: name, Checked: true, NotShown: notShown, Quieted: in.Quieted[name], Rulesets: in.Rulesets[name]}); err != nil {
+			if err := s.File(File{Name: name, Checked: true, NotShown: notShown, Quieted: in.Quieted[name], Suppressed: suppressed[name], Rulesets: in.Rulesets[name]}); err != nil {
 				return err
 			}
 			notShown = engine.Counts{}
 			delete(files, name)
+			delete(suppressed, name)
+		}
+	}
+	// The suppressed findings of files named nowhere else.
+	for _, name := range slices.Sorted(maps.Keys(suppressed)) {
+		if err := s.File(File{Name: name, Suppressed: suppressed[name]}); err != nil {
+			return err
 		}
 	}
 	if notShown != (engine.Counts{}) {
@@ -454,6 +541,7 @@ type wholeStream struct {
 
 func (s *wholeStream) File(f File) error {
 	s.in.Diagnostics = append(s.in.Diagnostics, f.Diagnostics...)
+	s.in.Suppressed = append(s.in.Suppressed, f.Suppressed...)
 	s.in.NotShown = s.in.NotShown.Add(f.NotShown)
 	if f.Quieted != (engine.Counts{}) {
 		if s.in.Quieted == nil {

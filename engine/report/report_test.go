@@ -149,7 +149,7 @@ func firstDiff(want, got string) string {
 }
 
 func TestNew(t *testing.T) {
-	if got, want := Formats(), []string{"text", "json", "jsonl", "sarif", "github"}; !slices.Equal(got, want) {
+	if got, want := Formats(), []string{"text", "json", "jsonl", "sarif", "github", "codequality"}; !slices.Equal(got, want) {
 		t.Errorf("Formats() = %v, want %v", got, want)
 	}
 	p, err := New("")

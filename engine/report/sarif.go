@@ -123,7 +123,14 @@ type sarifRule struct {
 	ShortDescription     *sarifText          `json:"shortDescription,omitempty"`
 	FullDescription      *sarifText          `json:"fullDescription,omitempty"`
 	HelpURI              string              `json:"helpUri,omitempty"`
+	Help                 *sarifHelp          `json:"help,omitempty"`
 	DefaultConfiguration *sarifConfiguration `json:"defaultConfiguration,omitempty"`
+}
+
+// sarifHelp is a rule's documentation, as plain text and as Markdown.
+type sarifHelp struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
 }
 
 type sarifText struct {
@@ -135,15 +142,22 @@ type sarifConfiguration struct {
 }
 
 type sarifResult struct {
-	RuleID              string            `json:"ruleId"`
-	RuleIndex           int               `json:"ruleIndex"`
-	Level               string            `json:"level"`
-	Message             sarifText         `json:"message"`
-	Locations           []sarifLocation   `json:"locations"`
-	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
-	Fixes               []sarifFix        `json:"fixes,omitempty"`
-	PartialFingerprints map[string]string `json:"partialFingerprints"`
-	Properties          *sarifProperties  `json:"properties,omitempty"`
+	RuleID              string             `json:"ruleId"`
+	RuleIndex           int                `json:"ruleIndex"`
+	Level               string             `json:"level"`
+	Message             sarifText          `json:"message"`
+	Locations           []sarifLocation    `json:"locations"`
+	RelatedLocations    []sarifLocation    `json:"relatedLocations,omitempty"`
+	Fixes               []sarifFix         `json:"fixes,omitempty"`
+	PartialFingerprints map[string]string  `json:"partialFingerprints"`
+	Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
+	Properties          *sarifProperties   `json:"properties,omitempty"`
+}
+
+// sarifSuppression says how a result is suppressed: "inSource" or
+// "external".
+type sarifSuppression struct {
+	Kind string `json:"kind"`
 }
 
 type sarifLocation struct {
@@ -235,14 +249,22 @@ func printSARIF(w io.Writer, in Input, fixes map[int]*sarifFix) error {
 		if r.Description != "" {
 			sr.FullDescription = &sarifText{Text: r.Description}
 		}
+		if r.Help != nil {
+			if text, markdown, err := r.Help(); err == nil && text != "" {
+				sr.Help = &sarifHelp{Text: text, Markdown: markdown}
+			}
+		}
 		addRule(sr)
 	}
 	for _, d := range in.Diagnostics {
 		addRule(sarifRule{ID: d.RuleID})
 	}
+	for _, sd := range in.Suppressed {
+		addRule(sarifRule{ID: sd.RuleID})
+	}
 
 	inv := sarifInvocation{ExecutionSuccessful: true}
-	var results []int // the diagnostics that are results, by index
+	var results []sarifEntry
 	for i, d := range in.Diagnostics {
 		if d.RuleError || d.InputError {
 			inv.ExecutionSuccessful = false
@@ -256,7 +278,16 @@ func printSARIF(w io.Writer, in Input, fixes map[int]*sarifFix) error {
 			inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, n)
 			continue
 		}
-		results = append(results, i)
+		results = append(results, sarifEntry{d: d, fix: fixes[i]})
+	}
+	if len(in.Suppressed) > 0 {
+		// The suppressed findings among the others, in report order.
+		for _, sd := range in.Suppressed {
+			if sd.Line > 0 {
+				results = append(results, sarifEntry{d: sd.Diagnostic, suppression: sd.Kind})
+			}
+		}
+		slices.SortStableFunc(results, func(a, b sarifEntry) int { return engine.CompareDiagnostics(a.d, b.d) })
 	}
 
 	var artifacts []sarifArtifact
@@ -285,9 +316,21 @@ func printSARIF(w io.Writer, in Input, fixes map[int]*sarifFix) error {
 		}},
 	}
 	return encodeJSON(w, log, jsonHole{member: "results", depth: 3, n: len(results), elem: func(i int) any {
-		d := in.Diagnostics[results[i]]
-		return newSARIFResult(d, index[d.RuleID], fixes[results[i]])
+		e := results[i]
+		res := newSARIFResult(e.d, index[e.d.RuleID], e.fix)
+		if e.suppression != "" {
+			res.Suppressions = []sarifSuppression{{Kind: e.suppression}}
+		}
+		return res
 	}})
+}
+
+// sarifEntry is a diagnostic that is a result: its fix, and how it is
+// suppressed ("" for not).
+type sarifEntry struct {
+	d           engine.Diagnostic
+	fix         *sarifFix
+	suppression string
 }
 
 // newSARIFResult is d, which has a line, as a result of the rule at

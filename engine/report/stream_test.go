@@ -11,10 +11,10 @@ import (
 	"github.com/celint/celint/internal/safetext"
 )
 
-// TestStreamWritesAsFilesCome: the text, jsonl and github streams write a
-// file's part when it is given, before the next file; json and sarif,
-// single documents, write nothing until the report closes. Every stream
-// writes what Print writes for the same input.
+// TestStreamWritesAsFilesCome: the text, jsonl, github and codequality
+// streams write a file's part when it is given, before the next file; json
+// and sarif, single documents, write nothing until the report closes.
+// Every stream writes what Print writes for the same input.
 func TestStreamWritesAsFilesCome(t *testing.T) {
 	in := sampleInput()
 	for _, format := range Formats() {
@@ -59,7 +59,7 @@ func TestStreamWritesAsFilesCome(t *testing.T) {
 // lastMessageOf is how the last diagnostic of group shows in format.
 func lastMessageOf(group []engine.Diagnostic, format string) string {
 	msg := group[len(group)-1].Message
-	if format == "jsonl" {
+	if format == "jsonl" || format == "codequality" {
 		b, _ := json.Marshal(msg)
 		return strings.Trim(string(b), `"`)
 	}
@@ -143,6 +143,18 @@ func TestNotShown(t *testing.T) {
 			case "github":
 				if want := "::error file=a.json,title=celint.limit::5 more findings not shown (4 errors, 1 info; raise --max-diagnostics)\n"; !strings.HasSuffix(got, want) {
 					t.Errorf("got %q, want it to end in %q", got, want)
+				}
+			case "codequality":
+				var issues []struct {
+					CheckName string `json:"check_name"`
+					Severity  string
+					Location  struct{ Lines struct{ Begin int } }
+				}
+				if err := json.Unmarshal([]byte(got), &issues); err != nil {
+					t.Fatal(err)
+				}
+				if len(issues) != 2 || issues[1].CheckName != LimitRuleID || issues[1].Severity != "major" || issues[1].Location.Lines.Begin != 1 {
+					t.Errorf("issues %+v, want the finding then the celint.limit entry, major, at line 1", issues)
 				}
 			default:
 				t.Errorf("format %s is not tested", format)

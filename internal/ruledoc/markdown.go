@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/celint/celint/engine"
+	"github.com/celint/celint/internal/safetext"
 	"github.com/celint/celint/loader"
 )
 
@@ -24,22 +25,38 @@ func Page(rs *engine.Ruleset, r *engine.Rule) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.markdown(), nil
+	return m.markdown(true), nil
 }
 
-func (m *model) markdown() []byte {
+// Help renders the help of rule r of ruleset rs for a code-scanning
+// service (a SARIF rule's help): the plain text of Text and the Markdown of
+// Page without its front matter.
+func Help(rs *engine.Ruleset, r *engine.Rule) (text, markdown string, err error) {
+	m, err := build(rs, r)
+	if err != nil {
+		return "", "", err
+	}
+	return safetext.Guard(string(m.text())), string(m.markdown(false)), nil
+}
+
+// markdown renders the page, after its YAML front matter when front.
+func (m *model) markdown(front bool) []byte {
 	var b bytes.Buffer
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 
-	p("---\n")
-	p("title: %s\n", yamlString(m.Title))
-	p("description: %s\n", yamlString(m.Summary))
-	if m.PageURL != "" {
-		p("source: %s\n", yamlString(m.PageURL))
+	if front {
+		p("---\n")
+		p("title: %s\n", yamlString(m.Title))
+		p("description: %s\n", yamlString(m.Summary))
+		if m.PageURL != "" {
+			p("source: %s\n", yamlString(m.PageURL))
+		}
+		p("ruleId: %s\n", yamlString(m.ID))
+		p("tag: %s\n", yamlString(m.Tag))
+		p("---\n\n")
+	} else {
+		p("# %s\n\n", escapeInline(m.Title))
 	}
-	p("ruleId: %s\n", yamlString(m.ID))
-	p("tag: %s\n", yamlString(m.Tag))
-	p("---\n\n")
 
 	if m.Description != "" {
 		p("%s\n\n", escapeBlock(m.Description))

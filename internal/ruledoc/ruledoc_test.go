@@ -658,3 +658,35 @@ func TestFixesShown(t *testing.T) {
 		t.Errorf("explain lacks the fixes:\n%s", text)
 	}
 }
+
+// TestHelp: a rule's help is the text of Text and the page of Page, with
+// the page's front matter replaced by the title as a heading.
+func TestHelp(t *testing.T) {
+	rs := seedRuleset(t)
+	r := rs.Rule("mcpdesc.elicitation.form-schema.consistency")
+	if r == nil {
+		t.Fatal("no rule mcpdesc.elicitation.form-schema.consistency")
+	}
+	text, markdown, err := Help(rs, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantText, err := Text(rs, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text != string(wantText) {
+		t.Errorf("help text differs from Text:\n%s", firstDiff(string(wantText), text))
+	}
+	page, err := Page(rs, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, ok := strings.Cut(strings.TrimPrefix(string(page), "---\n"), "\n---\n\n")
+	if !ok {
+		t.Fatalf("page has no front matter:\n%s", page)
+	}
+	if want := "# Keep form schemas internally consistent\n\n" + body; markdown != want {
+		t.Errorf("help markdown differs from the page's body:\n%s", firstDiff(want, markdown))
+	}
+}
