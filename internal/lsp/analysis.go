@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"go.lsp.dev/protocol"
+	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/celint/celint/engine"
 	"github.com/celint/celint/engine/lint"
@@ -66,23 +66,18 @@ func (a *analysis) span(d *engine.Diagnostic) protocol.Range {
 
 // convert returns the LSP diagnostics of the findings, in report order,
 // then one saying how many more were left out, if any.
-func (a *analysis) convert(u protocol.DocumentURI) []protocol.Diagnostic {
+func (a *analysis) convert(u protocol.DocumentUri) []protocol.Diagnostic {
 	res := a.result
 	out := make([]protocol.Diagnostic, 0, len(res.Diagnostics)+1)
 	for i := range res.Diagnostics {
 		d := &res.Diagnostics[i]
-		pd := protocol.Diagnostic{
-			Range:    a.span(d),
-			Severity: severity(d.Severity),
-			Code:     code(d),
-			Source:   "celint",
-			Message:  d.Message,
-		}
+		sev := severity(d.Severity)
 		if d.RuleError {
-			pd.Severity = protocol.DiagnosticSeverityError
+			sev = protocol.DiagnosticSeverityError
 		}
+		pd := diagnostic(a.span(d), sev, code(d), d.Message)
 		if d.URL != "" {
-			pd.CodeDescription = &protocol.CodeDescription{Href: protocol.URI(d.URL)}
+			pd.CodeDescription = &protocol.CodeDescription{HRef: d.URL}
 		}
 		for _, rel := range d.Related {
 			r := a.text.lspRange(rel.Line, rel.Column, 0, 0)
@@ -100,16 +95,24 @@ func (a *analysis) convert(u protocol.DocumentURI) []protocol.Diagnostic {
 	}
 	if o := res.Omitted; o.Errors+o.Warnings+o.Infos > 0 {
 		at := a.text.position(a.text.bom)
-		out = append(out, protocol.Diagnostic{
-			Range:    protocol.Range{Start: at, End: at},
-			Severity: protocol.DiagnosticSeverityInformation,
-			Source:   "celint",
-			Message: fmt.Sprintf("%d more findings are not shown (%d errors, %d warnings, %d infos): at most %d are, the first in document order",
-				o.Errors+o.Warnings+o.Infos, o.Errors, o.Warnings, o.Infos, len(res.Diagnostics)),
-		})
+		out = append(out, diagnostic(protocol.Range{Start: at, End: at}, protocol.DiagnosticSeverityInformation, "",
+			fmt.Sprintf("%d more findings are not shown (%d errors, %d warnings, %d infos): at most %d are, the first in document order",
+				o.Errors+o.Warnings+o.Infos, o.Errors, o.Warnings, o.Infos, len(res.Diagnostics))))
 	}
 	return out
 }
+
+// diagnostic returns an LSP diagnostic of celint's; code "" for none.
+func diagnostic(r protocol.Range, sev protocol.DiagnosticSeverity, code, message string) protocol.Diagnostic {
+	d := protocol.Diagnostic{Range: r, Severity: &sev, Source: ptr("celint"), Message: message}
+	if code != "" {
+		d.Code = &protocol.IntegerOrString{Value: code}
+	}
+	return d
+}
+
+// ptr returns a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }
 
 // rule returns the rule of a finding, and the ruleset it is in.
 func (a *analysis) rule(id string) (*engine.Ruleset, *engine.Rule) {
@@ -169,7 +172,7 @@ func (a *analysis) hover(p protocol.Position) *protocol.Hover {
 		return nil
 	}
 	return &protocol.Hover{
-		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: b.String()},
+		Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: b.String()},
 		Range:    at,
 	}
 }
@@ -323,7 +326,7 @@ func nodeAt(doc *loader.Document, pos loader.Pos) *loader.Node {
 
 // codeActions returns the quick fixes of the findings in r: each
 // finding's fix, and for YAML a comment that suppresses it.
-func (a *analysis) codeActions(u protocol.DocumentURI, r protocol.Range) []protocol.CodeAction {
+func (a *analysis) codeActions(u protocol.DocumentUri, r protocol.Range) []protocol.CodeAction {
 	actions := []protocol.CodeAction{}
 	if a.result == nil || a.parsed == nil {
 		return actions
@@ -342,10 +345,10 @@ func (a *analysis) codeActions(u protocol.DocumentURI, r protocol.Range) []proto
 			if edit, ok := a.fixEdit(d); ok {
 				actions = append(actions, protocol.CodeAction{
 					Title:       a.fixTitle(d),
-					Kind:        protocol.QuickFix,
+					Kind:        ptr(protocol.CodeActionKindQuickFix),
 					Diagnostics: []protocol.Diagnostic{diag},
-					IsPreferred: true,
-					Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{u: {edit}}},
+					IsPreferred: ptr(true),
+					Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentUri][]protocol.TextEdit{u: {edit}}},
 				})
 			}
 		}
@@ -353,9 +356,9 @@ func (a *analysis) codeActions(u protocol.DocumentURI, r protocol.Range) []proto
 			if edit, ok := a.suppressEdit(d); ok {
 				actions = append(actions, protocol.CodeAction{
 					Title:       "Suppress " + code(d) + " on this line",
-					Kind:        protocol.QuickFix,
+					Kind:        ptr(protocol.CodeActionKindQuickFix),
 					Diagnostics: []protocol.Diagnostic{diag},
-					Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{u: {edit}}},
+					Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentUri][]protocol.TextEdit{u: {edit}}},
 				})
 			}
 		}

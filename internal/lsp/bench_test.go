@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"go.lsp.dev/protocol"
+	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/celint/celint/internal/benchgen"
 )
@@ -46,7 +46,7 @@ func BenchmarkEdit(b *testing.B) {
 			if _, err := c.conn.Call(context.Background(), "initialize", map[string]any{"processId": 1, "rootUri": "file://" + dir, "capabilities": map[string]any{}}, &res); err != nil {
 				b.Fatal(err)
 			}
-			u := protocol.DocumentURI("file://" + file)
+			u := protocol.DocumentUri("file://" + file)
 			_ = c.conn.Notify(context.Background(), "textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "json", "version": 1, "text": string(data)}})
 			wait := func(version int32) {
 				for p := range c.diags {

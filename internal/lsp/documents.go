@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"go.lsp.dev/protocol"
+	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/celint/celint/engine"
 	"github.com/celint/celint/engine/lint"
@@ -21,7 +21,7 @@ import (
 // document is an open document: its text as the client holds it, and the
 // lint of its latest version, scheduled, running or done.
 type document struct {
-	uri  protocol.DocumentURI
+	uri  protocol.DocumentUri
 	name string // the name it is linted as: its path, or a name with its format's extension
 	path string // its absolute path; "" when it is no file
 
@@ -42,7 +42,7 @@ type document struct {
 
 // lintable returns the name a document is linted as, and false when it is
 // no JSON or YAML document.
-func lintable(u protocol.DocumentURI, languageID string) (name, file string, ok bool) {
+func lintable(u protocol.DocumentUri, languageID string) (name, file string, ok bool) {
 	file = filePath(u)
 	name = file
 	if name == "" {
@@ -137,7 +137,7 @@ func (s *server) delay(d *document, now time.Time) time.Duration {
 }
 
 // close stops following a document, and clears its diagnostics.
-func (s *server) close(u protocol.DocumentURI) {
+func (s *server) close(u protocol.DocumentUri) {
 	s.mu.Lock()
 	d := s.docs[u]
 	if d != nil {
@@ -241,12 +241,12 @@ func (s *server) lint(ctx context.Context, d *document, version int32, data []by
 }
 
 // sendDiagnostics publishes the diagnostics of a document.
-func (s *server) sendDiagnostics(u protocol.DocumentURI, version *int32, diags []protocol.Diagnostic) {
+func (s *server) sendDiagnostics(u protocol.DocumentUri, version *int32, diags []protocol.Diagnostic) {
 	if diags == nil {
 		diags = []protocol.Diagnostic{}
 	}
 	p := struct {
-		URI         protocol.DocumentURI  `json:"uri"`
+		URI         protocol.DocumentUri  `json:"uri"`
 		Version     *int32                `json:"version,omitempty"`
 		Diagnostics []protocol.Diagnostic `json:"diagnostics"`
 	}{u, version, diags}
@@ -257,7 +257,7 @@ func (s *server) sendDiagnostics(u protocol.DocumentURI, version *int32, diags [
 
 // analysis returns the latest analysis of a document, waiting for the lint
 // of its current version; nil for a document not followed.
-func (s *server) analysis(ctx context.Context, u protocol.DocumentURI) (*analysis, error) {
+func (s *server) analysis(ctx context.Context, u protocol.DocumentUri) (*analysis, error) {
 	s.mu.Lock()
 	d := s.docs[u]
 	if d == nil {
@@ -290,12 +290,8 @@ func isClosed(c chan struct{}) bool {
 func (s *server) analyze(ctx context.Context, d *document, data []byte, tooLarge, wasDesc bool) *analysis {
 	a := &analysis{text: newText(data)}
 	if tooLarge {
-		a.diagnostics = []protocol.Diagnostic{{
-			Severity: protocol.DiagnosticSeverityError,
-			Source:   "celint",
-			Code:     lint.InputRuleID,
-			Message:  fmt.Sprintf("not checked: the document is larger than %d bytes, the most the language server holds", s.opts.maxDocument()),
-		}}
+		a.diagnostics = []protocol.Diagnostic{diagnostic(protocol.Range{}, protocol.DiagnosticSeverityError, lint.InputRuleID,
+			fmt.Sprintf("not checked: the document is larger than %d bytes, the most the language server holds", s.opts.maxDocument()))}
 		return a
 	}
 	key := d.path
@@ -304,11 +300,7 @@ func (s *server) analyze(ctx context.Context, d *document, data []byte, tooLarge
 	}
 	st := s.setups.get(key)
 	if st.err != nil {
-		a.diagnostics = []protocol.Diagnostic{{
-			Severity: protocol.DiagnosticSeverityError,
-			Source:   "celint",
-			Message:  "not checked: " + st.err.Error(),
-		}}
+		a.diagnostics = []protocol.Diagnostic{diagnostic(protocol.Range{}, protocol.DiagnosticSeverityError, "", "not checked: "+st.err.Error())}
 		return a
 	}
 	if st.cfg != nil {

@@ -3,8 +3,13 @@
 // output) and lints the JSON and YAML documents an editor opens, as
 // celint check would lint them from disk.
 //
-// The protocol's types come from go.lsp.dev/protocol and its JSON-RPC
-// framing from go.lsp.dev/jsonrpc2; the server is the part in between: it
+// The protocol's types come from github.com/tliron/glsp's protocol_3_16
+// package, and the JSON-RPC framing from go.lsp.dev/jsonrpc2 (the framing
+// of buf's language server, among others). Both link nothing but the
+// standard library's encoding and I/O besides their own: celint links no
+// HTTP client, and go.lsp.dev/protocol, which would pair with that framing,
+// links one through its logger, as glsp's own server does for websockets.
+// The server is the part in between: it
 // keeps each open document's text and its latest analysis (the parsed
 // document and its findings), and a Checker per config file, which keeps
 // the rules it compiles. An edit re-lints only its document, at once after a
@@ -25,15 +30,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
+	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/celint/celint/engine"
 )
@@ -116,7 +122,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 		opts:     opts,
 		setups:   setups{opts: opts},
 		ctx:      ctx,
-		docs:     map[protocol.DocumentURI]*document{},
+		docs:     map[protocol.DocumentUri]*document{},
 		requests: map[jsonrpc2.ID]context.CancelFunc{},
 		exited:   make(chan error, 1),
 	}
@@ -152,7 +158,7 @@ type server struct {
 
 	mu       sync.Mutex
 	state    int // stateNew, stateRunning, stateShutDown
-	docs     map[protocol.DocumentURI]*document
+	docs     map[protocol.DocumentUri]*document
 	requests map[jsonrpc2.ID]context.CancelFunc
 	exited   chan error
 }
@@ -286,12 +292,12 @@ func decode(params json.RawMessage, v any) error {
 func (s *server) initialize(p *protocol.InitializeParams) *protocol.InitializeResult {
 	var roots []string
 	for _, f := range p.WorkspaceFolders {
-		if dir := filePath(protocol.DocumentURI(f.URI)); dir != "" {
+		if dir := filePath(protocol.DocumentUri(f.URI)); dir != "" {
 			roots = append(roots, dir)
 		}
 	}
-	if len(roots) == 0 && p.RootURI != "" {
-		if dir := filePath(p.RootURI); dir != "" {
+	if len(roots) == 0 && p.RootURI != nil {
+		if dir := filePath(*p.RootURI); dir != "" {
 			roots = append(roots, dir)
 		}
 	}
@@ -302,26 +308,30 @@ func (s *server) initialize(p *protocol.InitializeParams) *protocol.InitializeRe
 	return &protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{
-				OpenClose: true,
-				Change:    protocol.TextDocumentSyncKindIncremental,
+				OpenClose: ptr(true),
+				Change:    ptr(protocol.TextDocumentSyncKindIncremental),
 				Save:      &protocol.SaveOptions{},
 			},
 			HoverProvider: true,
 			CodeActionProvider: &protocol.CodeActionOptions{
-				CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix},
+				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix},
 			},
 		},
-		ServerInfo: &protocol.ServerInfo{Name: "celint", Version: s.opts.Version},
+		ServerInfo: &protocol.InitializeResultServerInfo{Name: "celint", Version: ptr(s.opts.Version)},
 	}
 }
 
 // filePath returns the absolute, clean path of a file: URI, or "" for
 // another scheme.
-func filePath(u protocol.DocumentURI) string {
-	if !strings.HasPrefix(string(u), "file://") {
+func filePath(u protocol.DocumentUri) string {
+	parsed, err := url.Parse(u)
+	if err != nil || parsed.Scheme != "file" || parsed.Host != "" && parsed.Host != "localhost" {
 		return ""
 	}
-	p := uri.URI(u).Filename()
+	p := filepath.FromSlash(parsed.Path)
+	if runtime.GOOS == "windows" && len(p) > 2 && p[0] == '\\' && p[2] == ':' {
+		p = p[1:] // \C:\x is C:\x
+	}
 	if !filepath.IsAbs(p) {
 		return ""
 	}
@@ -389,7 +399,7 @@ func (s *server) changeFolders(ev protocol.WorkspaceFoldersChangeEvent) {
 	for _, r := range roots {
 		removed := false
 		for _, f := range ev.Removed {
-			if filePath(protocol.DocumentURI(f.URI)) == r {
+			if filePath(protocol.DocumentUri(f.URI)) == r {
 				removed = true
 			}
 		}
@@ -398,7 +408,7 @@ func (s *server) changeFolders(ev protocol.WorkspaceFoldersChangeEvent) {
 		}
 	}
 	for _, f := range ev.Added {
-		if dir := filePath(protocol.DocumentURI(f.URI)); dir != "" {
+		if dir := filePath(protocol.DocumentUri(f.URI)); dir != "" {
 			kept = append(kept, dir)
 		}
 	}

@@ -7,22 +7,43 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
+	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/celint/celint/rulesets"
 )
 
 // published is one textDocument/publishDiagnostics.
 type published struct {
-	URI         protocol.DocumentURI  `json:"uri"`
-	Version     *int32                `json:"version"`
-	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
+	URI         protocol.DocumentUri `json:"uri"`
+	Version     *int32               `json:"version"`
+	Diagnostics []wireDiagnostic     `json:"diagnostics"`
+}
+
+// wireHover is a hover as the client reads it.
+type wireHover struct {
+	Contents struct {
+		Kind  string `json:"kind"`
+		Value string `json:"value"`
+	} `json:"contents"`
+}
+
+// wireDiagnostic is a diagnostic as the client reads it.
+type wireDiagnostic struct {
+	Range           protocol.Range `json:"range"`
+	Severity        int            `json:"severity"`
+	Code            string         `json:"code"`
+	CodeDescription *struct {
+		Href string `json:"href"`
+	} `json:"codeDescription"`
+	Source  string `json:"source"`
+	Message string `json:"message"`
 }
 
 // testClient drives a server over an in-memory pipe, as an editor would.
@@ -98,7 +119,7 @@ func (c *testClient) initialize(root string) {
 
 // waitDiagnostics returns the first publication for u of version (any
 // version when version < 0).
-func (c *testClient) waitDiagnostics(u protocol.DocumentURI, version int32) published {
+func (c *testClient) waitDiagnostics(u protocol.DocumentUri, version int32) published {
 	c.t.Helper()
 	timeout := time.After(60 * time.Second)
 	for {
@@ -153,7 +174,7 @@ func codes(p published) []string {
 	return out
 }
 
-func findCode(p published, code string) *protocol.Diagnostic {
+func findCode(p published, code string) *wireDiagnostic {
 	for i, d := range p.Diagnostics {
 		if d.Code == code {
 			return &p.Diagnostics[i]
@@ -166,7 +187,7 @@ func TestSession(t *testing.T) {
 	root := t.TempDir()
 	c := startServer(t, Options{})
 	c.initialize(root)
-	u := protocol.DocumentURI("file://" + filepath.Join(root, "demo.mcpdesc.yaml"))
+	u := protocol.DocumentUri("file://" + filepath.Join(root, "demo.mcpdesc.yaml"))
 	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "yaml", "version": 1, "text": faulty}})
 	p := c.waitDiagnostics(u, 1)
 	dup := findCode(p, "mcpdesc.tags.references/duplicate")
@@ -175,15 +196,15 @@ func TestSession(t *testing.T) {
 	}
 	// 10:19 to 10:24 in the loader's terms: "notes", the second.
 	want := protocol.Range{Start: protocol.Position{Line: 9, Character: 18}, End: protocol.Position{Line: 9, Character: 23}}
-	if dup.Range != want || dup.Severity != protocol.DiagnosticSeverityError || dup.Source != "celint" {
+	if dup.Range != want || dup.Severity != 1 || dup.Source != "celint" {
 		t.Errorf("duplicate tag: range %+v severity %v source %q; want %+v", dup.Range, dup.Severity, dup.Source, want)
 	}
-	if dup.CodeDescription == nil || !strings.HasPrefix(string(dup.CodeDescription.Href), "https://") {
+	if dup.CodeDescription == nil || !strings.HasPrefix(dup.CodeDescription.Href, "https://") {
 		t.Errorf("duplicate tag: codeDescription %+v, want the rule page", dup.CodeDescription)
 	}
 
 	// Hover on the finding: the rule's title and page.
-	var h protocol.Hover
+	var h wireHover
 	if err := c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": u}, "position": protocol.Position{Line: 9, Character: 20}}, &h); err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +220,7 @@ func TestSession(t *testing.T) {
 		{protocol.Position{Line: 9, Character: 6}, "`/tools/0/tags`"},
 		{protocol.Position{Line: 8, Character: 6}, "`/tools/0`"},
 	} {
-		h = protocol.Hover{}
+		h = wireHover{}
 		if err := c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": u}, "position": tc.at}, &h); err != nil {
 			t.Fatal(err)
 		}
@@ -265,14 +286,14 @@ func TestNotADescription(t *testing.T) {
 		if i > 0 {
 			ext = ".yaml"
 		}
-		u := protocol.DocumentURI(fmt.Sprintf("file://%s/doc%d%s", root, i, ext))
+		u := protocol.DocumentUri(fmt.Sprintf("file://%s/doc%d%s", root, i, ext))
 		c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "yaml", "version": 1, "text": text}})
 		if p := c.waitDiagnostics(u, 1); len(p.Diagnostics) != 0 {
 			t.Errorf("%s: %v", text, codes(p))
 		}
 	}
 	// A description that breaks while being edited gets its syntax error.
-	u := protocol.DocumentURI("file://" + root + "/d.yaml")
+	u := protocol.DocumentUri("file://" + root + "/d.yaml")
 	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "yaml", "version": 1, "text": faulty}})
 	c.waitDiagnostics(u, 1)
 	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": u, "version": 2}, "contentChanges": []any{map[string]any{"text": faulty + "  - [\n"}}})
@@ -316,12 +337,12 @@ func TestBadMessages(t *testing.T) {
 		t.Errorf("bad params: %v", err)
 	}
 	// A position outside a document, and a document never opened: no hover.
-	var h *protocol.Hover
+	var h *wireHover
 	if err := c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": "file:///nowhere.yaml"}, "position": protocol.Position{Line: 99}}, &h); err != nil || h != nil {
 		t.Errorf("hover on a document not open: %v %v", h, err)
 	}
 	// A change that does not fit the text is not applied.
-	u := protocol.DocumentURI("file://" + root + "/d.yaml")
+	u := protocol.DocumentUri("file://" + root + "/d.yaml")
 	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "yaml", "version": 1, "text": faulty}})
 	c.waitDiagnostics(u, 1)
 	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": u, "version": 2}, "contentChanges": []any{map[string]any{"range": protocol.Range{Start: protocol.Position{Line: 500}, End: protocol.Position{Line: 501}}, "text": "x"}}})
@@ -343,7 +364,7 @@ func TestExitWithoutShutdown(t *testing.T) {
 func TestClientGone(t *testing.T) {
 	c := startServer(t, Options{})
 	c.initialize(t.TempDir())
-	u := protocol.DocumentURI("file:///w/d.yaml")
+	u := protocol.DocumentUri("file:///w/d.yaml")
 	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "yaml", "version": 1, "text": faulty}})
 	_ = c.raw.Close()
 	select {
@@ -387,7 +408,7 @@ func TestLargeDocument(t *testing.T) {
 	for b.Len() <= 16<<20 {
 		b.WriteString("  - aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n")
 	}
-	u := protocol.DocumentURI("file://" + root + "/big.yaml")
+	u := protocol.DocumentUri("file://" + root + "/big.yaml")
 	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "yaml", "version": 1, "text": b.String()}})
 	p := c.waitDiagnostics(u, 1)
 	if len(p.Diagnostics) != 1 || !strings.Contains(p.Diagnostics[0].Message, "limit") {
@@ -400,7 +421,7 @@ func TestManyChanges(t *testing.T) {
 	c := startServer(t, Options{})
 	root := t.TempDir()
 	c.initialize(root)
-	u := protocol.DocumentURI("file://" + root + "/d.yaml")
+	u := protocol.DocumentUri("file://" + root + "/d.yaml")
 	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "yaml", "version": 1, "text": faulty}})
 	// 1,000 edits as fast as the pipe takes them, each typing one
 	// character of a new description and the last one restoring it.
@@ -419,6 +440,38 @@ func TestManyChanges(t *testing.T) {
 	case late := <-c.diags:
 		t.Errorf("a publication after the latest version's: version %v", *late.Version)
 	case <-time.After(200 * time.Millisecond):
+	}
+	c.shutdown()
+}
+
+func TestConfigAndSuppressions(t *testing.T) {
+	root := t.TempDir()
+	// The workspace's config turns a finding off; a comment suppresses
+	// another; a config file above the workspace folder is never read.
+	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "rules:\n  mcpdesc.document.schema-reference/missing: off\n"
+	if err := os.WriteFile(filepath.Join(root, ".celint.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startServer(t, Options{})
+	c.initialize(root)
+	u := protocol.DocumentUri("file://" + filepath.Join(root, "d.yaml"))
+	text := strings.Replace(faulty, "    tags: [notes, notes]", "    # celint-disable-next-line mcpdesc.tags.references -- kept on purpose\n    tags: [notes, notes]", 1)
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "yaml", "version": 1, "text": text}})
+	p := c.waitDiagnostics(u, 1)
+	if got := codes(p); len(got) != 1 || got[0] != "mcpdesc.document.structure" {
+		t.Errorf("with the config and the comment: %v", got)
+	}
+	// A config file that does not load: the document says why.
+	if err := os.WriteFile(filepath.Join(root, ".celint.yaml"), []byte("rules: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": "file://" + filepath.Join(root, ".celint.yaml")}})
+	p = c.waitDiagnostics(u, 1)
+	if len(p.Diagnostics) != 1 || !strings.Contains(p.Diagnostics[0].Message, ".celint.yaml:") {
+		t.Errorf("with a broken config: %+v", p.Diagnostics)
 	}
 	c.shutdown()
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"go.lsp.dev/protocol"
+	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
 // text is an open document's content with the start of each of its lines,

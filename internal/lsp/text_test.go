@@ -5,7 +5,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"go.lsp.dev/protocol"
+	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
 func pos(line, char uint32) protocol.Position { return protocol.Position{Line: line, Character: char} }
