@@ -38,8 +38,8 @@ import (
 	"sync"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
 	protocol "github.com/tliron/glsp/protocol_3_16"
+	"go.lsp.dev/jsonrpc2"
 
 	"github.com/celint/celint/engine"
 )

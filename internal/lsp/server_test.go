@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
 	protocol "github.com/tliron/glsp/protocol_3_16"
+	"go.lsp.dev/jsonrpc2"
 
 	"github.com/celint/celint/rulesets"
 )
