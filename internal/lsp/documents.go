@@ -27,7 +27,7 @@ type document struct {
 
 	// Guarded by server.mu.
 	version  int32
-	data     []byte
+	text     *text
 	tooLarge bool // the text was dropped: larger than Options.MaxDocument
 	timer    *time.Timer
 	cancel   context.CancelFunc // of the lint running, if any
@@ -83,10 +83,10 @@ func (s *server) open(item protocol.TextDocumentItem) {
 // with s.mu held.
 func (s *server) setText(d *document, data []byte) {
 	if len(data) > s.opts.maxDocument() {
-		d.data, d.tooLarge = nil, true
+		d.text, d.tooLarge = nil, true
 		return
 	}
-	d.data, d.tooLarge = data, false
+	d.text, d.tooLarge = newText(data), false
 }
 
 // change applies the changes of one didChange to a document and schedules
@@ -108,14 +108,11 @@ func (s *server) change(id protocol.VersionedTextDocumentIdentifier, changes []c
 			s.setText(d, []byte(changes[n-1].Text))
 		}
 	} else {
-		data, err := apply(d.data, changes, s.opts.maxDocument())
-		if err != nil {
+		if err := d.text.apply(changes, s.opts.maxDocument()); err != nil {
 			s.logf("%s: cannot apply the change of version %d: %v", safeText(string(id.URI), 200), id.Version, err)
-			if strings.Contains(err.Error(), "would be more than") {
-				d.data, d.tooLarge = nil, true
+			if errors.Is(err, errTooBig) {
+				d.text, d.tooLarge = nil, true
 			}
-		} else {
-			d.data = data
 		}
 	}
 	s.schedule(d, s.delay(d, time.Now()))
@@ -194,7 +191,11 @@ func (s *server) schedule(d *document, delay time.Duration) {
 	if s.state == stateShutDown || s.ctx.Err() != nil {
 		return
 	}
-	version, data, tooLarge := d.version, d.data, d.tooLarge
+	version, tooLarge := d.version, d.tooLarge
+	var snap *text
+	if !tooLarge {
+		snap = d.text.snapshot()
+	}
 	ctx, cancel := context.WithCancel(s.ctx)
 	d.cancel = cancel
 	s.wg.Add(1)
@@ -204,18 +205,18 @@ func (s *server) schedule(d *document, delay time.Duration) {
 		if ctx.Err() != nil {
 			return
 		}
-		s.lint(ctx, d, version, data, tooLarge)
+		s.lint(ctx, d, version, snap)
 	})
 }
 
-// lint lints one version of d and publishes its diagnostics, unless a
-// newer version came meanwhile.
-func (s *server) lint(ctx context.Context, d *document, version int32, data []byte, tooLarge bool) {
+// lint lints one version of d, whose text is t (nil when too large), and
+// publishes its diagnostics, unless a newer version came meanwhile.
+func (s *server) lint(ctx context.Context, d *document, version int32, t *text) {
 	start := time.Now()
 	s.mu.Lock()
 	wasDesc := d.wasDesc
 	s.mu.Unlock()
-	a := s.analyze(ctx, d, data, tooLarge, wasDesc)
+	a := s.analyze(ctx, d, t, wasDesc)
 	a.version = version
 	took := time.Since(start)
 	if ctx.Err() != nil {
@@ -287,13 +288,15 @@ func isClosed(c chan struct{}) bool {
 
 // analyze lints one version of a document: it chooses its rulesets, as
 // celint check does for a file, and lints it with them.
-func (s *server) analyze(ctx context.Context, d *document, data []byte, tooLarge, wasDesc bool) *analysis {
-	a := &analysis{text: newText(data)}
-	if tooLarge {
+func (s *server) analyze(ctx context.Context, d *document, t *text, wasDesc bool) *analysis {
+	if t == nil {
+		a := &analysis{text: newText(nil)}
 		a.diagnostics = []protocol.Diagnostic{diagnostic(protocol.Range{}, protocol.DiagnosticSeverityError, lint.InputRuleID,
 			fmt.Sprintf("not checked: the document is larger than %d bytes, the most the language server holds", s.opts.maxDocument()))}
 		return a
 	}
+	a := &analysis{text: t}
+	data := t.data
 	key := d.path
 	if key == "" {
 		key = d.name

@@ -3,6 +3,8 @@ package lsp
 import (
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 	"unicode/utf8"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -18,9 +20,10 @@ import (
 // the editor holds it (one UTF-16 unit on the first line), but not of the
 // source the loader positions count in: bom is its length (0 or 3).
 type text struct {
-	data  []byte
-	lines []int // byte offset of the start of each line
-	bom   int
+	data   []byte
+	lines  []int // byte offset of the start of each line
+	bom    int
+	shared bool // data is shared with a snapshot: copy it before a change
 }
 
 // newText indexes data.
@@ -182,39 +185,112 @@ type change struct {
 
 // apply returns the text after the changes, each applied to the text the
 // ones before it made, as LSP orders them. limit bounds the size of the
-// result.
+// result. data is not changed.
 func apply(data []byte, changes []change, limit int) ([]byte, error) {
+	t := newText(data)
+	t.shared = true
+	if err := t.apply(changes, limit); err != nil {
+		return nil, err
+	}
+	return t.data, nil
+}
+
+// apply makes the changes to t, in order. On an error, t is as the changes
+// before the failing one left it.
+func (t *text) apply(changes []change, limit int) error {
 	for _, c := range changes {
 		if c.Range == nil {
 			if len(c.Text) > limit {
-				return nil, fmt.Errorf("the document would be more than %d bytes", limit)
+				return fmt.Errorf("%w of %d bytes", errTooBig, limit)
 			}
-			data = []byte(c.Text)
+			*t = *newText([]byte(c.Text))
 			continue
 		}
-		t := newText(data)
 		start, err := t.offset(c.Range.Start)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		end, err := t.offset(c.Range.End)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if end < start {
-			return nil, fmt.Errorf("%w: the range ends before it starts", errPosition)
+			return fmt.Errorf("%w: the range ends before it starts", errPosition)
 		}
-		size := len(data) - (end - start) + len(c.Text)
-		if size > limit {
-			return nil, fmt.Errorf("the document would be more than %d bytes", limit)
+		if len(t.data)-(end-start)+len(c.Text) > limit {
+			return fmt.Errorf("%w of %d bytes", errTooBig, limit)
 		}
-		out := make([]byte, 0, size)
-		out = append(out, data[:start]...)
-		out = append(out, c.Text...)
-		out = append(out, data[end:]...)
-		data = out
+		t.replace(start, end, c.Text)
 	}
-	return data, nil
+	return nil
+}
+
+// errTooBig is the error of a change that makes a text larger than its
+// limit.
+var errTooBig = errors.New("the document would be larger than the limit")
+
+// snapshot returns t as it is now, for a reader on another goroutine: the
+// next change of t copies its bytes first rather than change them.
+func (t *text) snapshot() *text {
+	t.shared = true
+	c := *t
+	return &c
+}
+
+// replace replaces the bytes from start to end with s, and updates the
+// line index: the lines before the change keep their starts, those after
+// it shift, and only the changed lines are scanned.
+func (t *text) replace(start, end int, s string) {
+	delta := len(s) - (end - start)
+	size := len(t.data) + delta
+	if t.shared || size > cap(t.data) {
+		data := make([]byte, size, size+size/8+64)
+		copy(data, t.data[:start])
+		copy(data[start+len(s):], t.data[end:])
+		t.data, t.shared = data, false
+	} else {
+		old := t.data
+		t.data = t.data[:max(len(old), size)]
+		copy(t.data[start+len(s):], old[end:])
+		t.data = t.data[:size]
+	}
+	copy(t.data[start:], s)
+
+	// A line start q depends on the bytes at q-1 and q only: from limit
+	// on, those are the old ones after the change.
+	first := t.lineOf(max(start-1, 0))
+	limit := start + len(s) + 1
+	lines := make([]int, 0, len(t.lines)+strings.Count(s, "\n")+1)
+	lines = append(lines, t.lines[:first+1]...)
+	for i := t.lines[first]; i < len(t.data); i++ {
+		var q int
+		switch t.data[i] {
+		case '\n':
+			q = i + 1
+		case '\r':
+			if i+1 < len(t.data) && t.data[i+1] == '\n' {
+				i++
+			}
+			q = i + 1
+		default:
+			continue
+		}
+		if q >= limit {
+			break
+		}
+		lines = append(lines, q)
+	}
+	k := sort.SearchInts(t.lines, limit-delta)
+	for _, o := range t.lines[k:] {
+		lines = append(lines, o+delta)
+	}
+	t.lines = lines
+	if start < 3 {
+		t.bom = 0
+		if len(t.data) >= 3 && t.data[0] == 0xEF && t.data[1] == 0xBB && t.data[2] == 0xBF {
+			t.bom = 3
+		}
+	}
 }
 
 // textEdit returns the one edit that turns the text into after: the bytes

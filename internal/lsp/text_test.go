@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -136,14 +138,28 @@ func utf16Apply(s string, start, end protocol.Position, text string) (string, bo
 func FuzzApply(f *testing.F) {
 	f.Add("a: é😀x\nb: 2\n", uint8(0), uint8(3), uint8(0), uint8(6), "Z")
 	f.Add("😀😀\n\n", uint8(0), uint8(1), uint8(1), uint8(0), "")
+	f.Add("a\r\nb\rc", uint8(0), uint8(1), uint8(0), uint8(1), "\n")
+	f.Add("\uFEFFab", uint8(0), uint8(0), uint8(0), uint8(1), "")
 	f.Fuzz(func(t *testing.T, s string, l1, c1, l2, c2 uint8, text string) {
 		if !utf8.ValidString(s) || !utf8.ValidString(text) {
 			return
 		}
 		for _, r := range s + text {
-			if r == '\r' || r == utf8.RuneError {
+			if r == utf8.RuneError {
 				return
 			}
+		}
+		if strings.ContainsRune(s, '\r') {
+			// The UTF-16 model splits lines at "\n" only: compare the
+			// line index alone.
+			tx := newText([]byte(s))
+			r := &protocol.Range{Start: pos(uint32(l1%4), uint32(c1%12)), End: pos(uint32(l2%4), uint32(c2%12))}
+			if tx.apply([]change{{Range: r, Text: text}}, 1<<20) == nil {
+				if fresh := newText(tx.data); !slices.Equal(tx.lines, fresh.lines) {
+					t.Fatalf("%q: lines %v, a fresh index %v", tx.data, tx.lines, fresh.lines)
+				}
+			}
+			return
 		}
 		start, end := pos(uint32(l1%4), uint32(c1%12)), pos(uint32(l2%4), uint32(c2%12))
 		want, ok := utf16Apply(s, start, end, text)
@@ -156,6 +172,19 @@ func FuzzApply(f *testing.F) {
 		}
 		if !ok {
 			return
+		}
+		// The line index kept up by the change is the index of the text
+		// it made, whether the bytes were shared or changed in place.
+		for _, shared := range []bool{true, false} {
+			tx := newText([]byte(s))
+			tx.shared = shared
+			if err := tx.apply([]change{{Range: &protocol.Range{Start: start, End: end}, Text: text}}, 1<<20); err != nil {
+				t.Fatal(err)
+			}
+			fresh := newText(tx.data)
+			if string(tx.data) != want || !slices.Equal(tx.lines, fresh.lines) || tx.bom != fresh.bom {
+				t.Fatalf("after the change (shared %v): %q lines %v bom %d; a fresh index: lines %v bom %d", shared, tx.data, tx.lines, tx.bom, fresh.lines, fresh.bom)
+			}
 		}
 		// The one edit from s to got makes got.
 		e := newText([]byte(s)).textEdit(got)
