@@ -130,7 +130,9 @@ func TestNeovim(t *testing.T) {
 	}
 
 	// The client stopped the server with shutdown and exit.
-	if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "server ") && strings.Contains(l, "after shutdown and exit") }) {
+	if !slices.ContainsFunc(lines, func(l string) bool {
+		return strings.HasPrefix(l, "server ") && strings.Contains(l, "after shutdown and exit")
+	}) {
 		t.Errorf("the transcript does not say how the server stopped")
 	}
 }
