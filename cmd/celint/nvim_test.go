@@ -13,17 +13,22 @@ import (
 	"time"
 )
 
-// The Neovim end-to-end run: its script and the description it opens.
+// The Neovim runs: their scripts, the description they open, and the
+// page whose config one of them runs.
 const (
 	nvimScript      = "../../testdata/nvim/e2e.lua"
+	nvimDiagnostics = "../../testdata/nvim/diagnostics.lua"
 	nvimDescription = "../../testdata/nvim/faulty.mcpdesc.yaml"
+	editorsDoc      = "../../docs/editors.md"
 )
 
 // TestNeovim runs celint lsp under a real editor: headless Neovim with its
-// built-in LSP client runs testdata/nvim/e2e.lua, which opens a
+// built-in LSP client. "e2e" runs testdata/nvim/e2e.lua, which opens a
 // description with three findings, applies the fix of the duplicate tag
-// through a code action and writes a transcript of what Neovim saw. Without
-// nvim on PATH the test skips, except under CI=true, where it fails.
+// through a code action and writes a transcript of what Neovim saw; "docs
+// config" runs the Neovim 0.7 config of docs/editors.md as a user's
+// init.lua would. Without nvim on PATH the test skips, except under
+// CI=true, where it fails.
 func TestNeovim(t *testing.T) {
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
@@ -35,29 +40,34 @@ func TestNeovim(t *testing.T) {
 		t.Skip(msg)
 	}
 	bin := buildCelint(t)
-	script, err := filepath.Abs(nvimScript)
-	if err != nil {
-		t.Fatal(err)
-	}
 	src, err := os.ReadFile(nvimDescription)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	file := write(t, dir, "faulty.mcpdesc.yaml", string(src))
-	transcript := filepath.Join(dir, "transcript.txt")
+	t.Run("e2e", func(t *testing.T) { testNeovimE2E(t, nvim, bin, src) })
+	t.Run("docs config", func(t *testing.T) { testNeovimDocsConfig(t, nvim, bin, src) })
+}
 
+// runNeovim runs headless Neovim in dir with the init file init ("NONE"
+// for none) and the Ex commands cmds, and returns the transcript the
+// scripts write to CELINT_E2E_OUT and Neovim's error. Neovim's own files
+// (its LSP log among them) stay in dir, and PATH starts with bin's folder.
+func runNeovim(t *testing.T, nvim, bin, dir, init string, env []string, cmds ...string) ([]byte, error) {
+	t.Helper()
+	transcript := filepath.Join(dir, "transcript.txt")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-u", "NONE", "-c", "lua dofile(os.getenv('CELINT_E2E_SCRIPT'))")
+	args := []string{"--headless", "--clean", "-u", init}
+	for _, c := range cmds {
+		args = append(args, "-c", c)
+	}
+	cmd := exec.CommandContext(ctx, nvim, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(),
-		"CELINT_E2E_SCRIPT="+script,
-		"CELINT_LSP_CMD="+bin,
-		"CELINT_E2E_FILE="+file,
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(cmd.Env,
+		"PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"CELINT_E2E_OUT="+transcript,
 	)
-	// Neovim's own files (its LSP log among them) stay in the test's folder.
 	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"} {
 		cmd.Env = append(cmd.Env, v+"="+filepath.Join(dir, "xdg", strings.ToLower(v)))
 	}
@@ -67,14 +77,30 @@ func TestNeovim(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no transcript (nvim: %v)\n%s", runErr, out)
 	}
-	t.Logf("transcript of %s:\n%s", strings.Join(cmd.Args, " "), data)
+	t.Logf("transcript of nvim %s:\n%s", strings.Join(args, " "), data)
 	var ee *exec.ExitError
 	if runErr != nil && !errors.As(runErr, &ee) || ctx.Err() != nil {
 		t.Fatalf("nvim: %v (%v)\n%s", runErr, ctx.Err(), out)
 	}
+	if runErr != nil && len(out) > 0 {
+		t.Logf("nvim printed:\n%s", out)
+	}
+	return data, runErr
+}
+
+func testNeovimE2E(t *testing.T, nvim, bin string, src []byte) {
+	script, err := filepath.Abs(nvimScript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file := write(t, dir, "faulty.mcpdesc.yaml", string(src))
+	data, runErr := runNeovim(t, nvim, bin, dir, "NONE",
+		[]string{"CELINT_E2E_SCRIPT=" + script, "CELINT_LSP_CMD=" + bin, "CELINT_E2E_FILE=" + file},
+		"lua dofile(os.getenv('CELINT_E2E_SCRIPT'))")
 	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
 	if runErr != nil || lines[len(lines)-1] != "OK" {
-		t.Fatalf("the script did not run to its end: %v\n%s", runErr, out)
+		t.Fatalf("the script did not run to its end: %v", runErr)
 	}
 
 	// Before the fix: the three findings, as Neovim holds them and as its
@@ -164,4 +190,37 @@ func hasPrefixes(lines, prefixes []string) bool {
 		}
 	}
 	return true
+}
+
+// testNeovimDocsConfig runs the Neovim 0.7 config of docs/editors.md as
+// init.lua, with celint on PATH, opens a description in a git work tree
+// and waits for its diagnostics.
+func testNeovimDocsConfig(t *testing.T, nvim, bin string, src []byte) {
+	doc, err := os.ReadFile(editorsDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(doc), "\nNeovim 0.7 has neither")
+	_, block, ok2 := strings.Cut(after, "```lua\n")
+	config, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 || !strings.Contains(config, "vim.lsp.start_client") {
+		t.Fatalf("%s has no Neovim 0.7 config after \"Neovim 0.7 has neither\"", editorsDoc)
+	}
+	script, err := filepath.Abs(nvimDiagnostics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write(t, dir, ".git/HEAD", "ref: refs/heads/main\n")
+	write(t, dir, "sub/faulty.mcpdesc.yaml", string(src))
+	init := write(t, dir, "init.lua", config)
+	data, runErr := runNeovim(t, nvim, bin, dir, init, []string{"CELINT_E2E_SCRIPT=" + script},
+		"edit sub/faulty.mcpdesc.yaml", "lua dofile(os.getenv('CELINT_E2E_SCRIPT'))")
+	want := "filetype yaml, 1 clients\n" +
+		"1:1 WARN mcpdesc.document.schema-reference/missing\n" +
+		"1:1 ERROR mcpdesc.document.structure\n" +
+		"10:19 ERROR mcpdesc.tags.references/duplicate\n"
+	if runErr != nil || string(data) != want {
+		t.Errorf("with the config of %s: %v\n%s\nwant:\n%s", editorsDoc, runErr, data, want)
+	}
 }
