@@ -14,17 +14,7 @@ import (
 // prints: the first check, usage mistakes and help, a config file, a
 // suppression, a baseline, SARIF to a file, walks and completion.
 func TestBuiltBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the command")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command on PATH")
-	}
-	bin := filepath.Join(t.TempDir(), "celint")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCelint(t)
 	src, err := os.ReadFile(example)
 	if err != nil {
 		t.Fatal(err)
@@ -83,4 +73,22 @@ func TestBuiltBinary(t *testing.T) {
 	if data, err := os.ReadFile(filepath.Join(dir, "out.sarif")); err != nil || !strings.Contains(string(data), `"helpUri": "https://mcpdesc.org/docs/rules/0.9.0-rc.3/mcpdesc/`) {
 		t.Errorf("out.sarif: %v\n%.300s", err, data)
 	}
+}
+
+// buildCelint builds the command into a temporary folder and returns the
+// binary's path. It skips the test under -short or without a go command.
+func buildCelint(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	bin := filepath.Join(t.TempDir(), "celint")
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }
