@@ -115,6 +115,8 @@ var ErrNoShutdown = errors.New("exit without shutdown")
 // Serve serves the protocol on rwc until the client sends exit, the
 // stream ends or ctx is done. It returns nil after shutdown and exit, or
 // at the end of the stream; ErrNoShutdown after an exit without shutdown.
+// It closes rwc; a read of rwc that closing does not end (standard input)
+// may still be blocked when it returns.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -143,10 +145,25 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	cancel()
 	s.stopAll()
 	_ = s.conn.Close()
-	<-s.conn.Done()
-	s.wg.Wait()
+	// Closing standard input does not end a read blocked on it: the
+	// connection's reader may outlive Serve, for the process to end.
+	done := make(chan struct{})
+	go func() {
+		<-s.conn.Done()
+		s.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(closeWait):
+		s.logf("the connection did not close within %v; returning anyway", closeWait)
+	}
 	return err
 }
+
+// closeWait bounds how long Serve waits, after the end of the session, for
+// the connection's reader and the lints still running to end.
+const closeWait = time.Second
 
 // server is the state of one connection.
 type server struct {
@@ -313,6 +330,9 @@ func (s *server) initialize(p *protocol.InitializeParams) *protocol.InitializeRe
 				Save:      &protocol.SaveOptions{},
 			},
 			HoverProvider: true,
+			Workspace: &protocol.ServerCapabilitiesWorkspace{
+				WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{Supported: ptr(true), ChangeNotifications: &protocol.BoolOrString{Value: true}},
+			},
 			CodeActionProvider: &protocol.CodeActionOptions{
 				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix},
 			},

@@ -58,13 +58,14 @@ func (s *setups) forget() {
 	s.byCfg = nil
 }
 
-// inside reports whether path is in one of the workspace folders (any
-// path when there are none).
-func (s *setups) inside(path string) bool {
-	if len(s.roots) == 0 {
-		return true
+// inside reports whether path is in one of the workspace folders, or,
+// when the client names none, in the folder of the document at doc.
+func (s *setups) inside(path, doc string) bool {
+	roots := s.roots
+	if len(roots) == 0 {
+		roots = []string{filepath.Dir(doc)}
 	}
-	for _, r := range s.roots {
+	for _, r := range roots {
 		if path == r || strings.HasPrefix(path, r+string(filepath.Separator)) {
 			return true
 		}
@@ -74,7 +75,8 @@ func (s *setups) inside(path string) bool {
 
 // configFor returns the config file that applies to the document at
 // path: the nearest one up from its folder (config.Find), if it lies in a
-// workspace folder; "" for none.
+// workspace folder (in the document's own folder, when the client names
+// no workspace folder); "" for none.
 func (s *setups) configFor(path string) string {
 	if s.opts.NoConfig {
 		return ""
@@ -87,7 +89,7 @@ func (s *setups) configFor(path string) string {
 		return ""
 	}
 	abs, err := filepath.Abs(file)
-	if err != nil || !s.inside(abs) {
+	if err != nil || !s.inside(abs, path) {
 		return ""
 	}
 	return abs
