@@ -1,0 +1,382 @@
+package conformance_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/celint/celint/engine"
+	"github.com/celint/celint/engine/lint"
+	"github.com/celint/celint/rulesets"
+)
+
+var updateMatrix = flag.Bool("update", false, "rewrite the sentence tables of the coverage matrices from the sentence suites")
+
+// A sentence suite is one folder of YAML files per pinned version
+// (testdata/sentences/<ruleset>/<tag>/): every normative sentence of that
+// version's text, one row each, with the rules that enforce it and a
+// document that breaks it and one that keeps it, or the argument that no
+// document can show it.
+type sentenceFile struct {
+	Title string        `yaml:"title"`
+	Rows  []sentenceRow `yaml:"rows"`
+}
+
+type sentenceRow struct {
+	Section string `yaml:"section"`
+	Quote   string `yaml:"quote"`
+	// Level is must, must-not, should, should-not or may: a breaking
+	// document's findings are errors for the first two, warnings for the
+	// next two; a may row has no breaking document.
+	Level string `yaml:"level"`
+	// Rules are the rule ids (every code of the rule) and id/code (that
+	// code) that enforce the sentence; celint.input for the loader.
+	Rules []string `yaml:"rules"`
+	// Checkable false: no document shows the sentence; Note says why.
+	Checkable *bool  `yaml:"checkable"`
+	Note      string `yaml:"note"`
+	// Breaks gets exactly findings of Rules, at the level's severity, at
+	// least one; Keeps gets no finding at all. Both are YAML documents
+	// that declare the version.
+	Breaks string `yaml:"breaks"`
+	Keeps  string `yaml:"keeps"`
+
+	line int
+}
+
+// suite is one version's sentence suite.
+type suite struct {
+	ruleset, tag, dir string
+	files             []string
+	data              []sentenceFile
+	matrix            string
+}
+
+func loadSuites(t *testing.T) []*suite {
+	t.Helper()
+	var out []*suite
+	for _, tc := range []struct{ tag, matrix string }{
+		{"v0.7.0", "../docs/coverage/mcpdesc-v0.7.0.md"},
+		{"v0.8.0", "../docs/coverage/mcpdesc-v0.8.0.md"},
+		{"v0.9.0-rc.3", "../docs/coverage/mcpdesc-v0.9.0-rc.3.md"},
+	} {
+		s := &suite{ruleset: "mcpdesc", tag: tc.tag, dir: filepath.Join("..", "testdata", "sentences", "mcpdesc", tc.tag), matrix: tc.matrix}
+		files, err := filepath.Glob(filepath.Join(s.dir, "*.yaml"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no sentence files (%v)", s.dir, err)
+		}
+		sort.Strings(files)
+		for _, f := range files {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var node yaml.Node
+			if err := yaml.Unmarshal(src, &node); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			var sf sentenceFile
+			dec := yaml.NewDecoder(bytes.NewReader(src))
+			dec.KnownFields(true)
+			if err := dec.Decode(&sf); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			// The line of each row, for messages.
+			if rows := mapValue(node.Content[0], "rows"); rows != nil {
+				for i, r := range rows.Content {
+					if i < len(sf.Rows) {
+						sf.Rows[i].line = r.Line
+					}
+				}
+			}
+			s.files = append(s.files, f)
+			s.data = append(s.data, sf)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func mapValue(n *yaml.Node, key string) *yaml.Node {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+var quoted = regexp.MustCompile(`"([^"]*)"`)
+
+// rowStatus is what the suite proves of a row.
+type rowStatus int
+
+const (
+	statusArgued  rowStatus = iota // not statically checkable, argued
+	statusProven                   // both documents behave
+	statusPending                  // checkable, without documents yet
+	statusFailed                   // a document misbehaves
+	statusPermits                  // a may row whose keeping document passes
+)
+
+// counts per version and file.
+type sentenceCounts struct {
+	sentences, checkable, proven, pending, argued, may int
+}
+
+func (c *sentenceCounts) add(level string, st rowStatus) {
+	if level == "may" {
+		c.may++
+		return
+	}
+	c.sentences++
+	switch st {
+	case statusArgued:
+		c.argued++
+	case statusProven:
+		c.checkable++
+		c.proven++
+	default:
+		c.checkable++
+		c.pending++
+	}
+}
+
+// TestSentenceSuites runs every row of every version's sentence suite:
+// a breaking document gets exactly findings of the rules the row names, at
+// the severity of its level; a keeping document gets none. It then checks
+// (or, with -update, rewrites) the sentence tables of the coverage
+// matrices, which are generated from the suites.
+func TestSentenceSuites(t *testing.T) {
+	cat, err := rulesets.Catalog(engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range loadSuites(t) {
+		t.Run(s.tag, func(t *testing.T) {
+			rs, err := cat.Find(s.tag)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checker := lint.NewChecker(lint.NewRulesets(cat, rs), lint.Options{})
+			var total sentenceCounts
+			statuses := make([][]rowStatus, len(s.data))
+			for fi, sf := range s.data {
+				var fc sentenceCounts
+				for ri := range sf.Rows {
+					row := &sf.Rows[ri]
+					where := fmt.Sprintf("%s:%d (§%s)", filepath.Base(s.files[fi]), row.line, row.Section)
+					st := checkRow(t, checker, rs, where, row)
+					statuses[fi] = append(statuses[fi], st)
+					fc.add(row.Level, st)
+					total.add(row.Level, st)
+				}
+				t.Logf("%-58s sentences %3d  checkable %3d  proven %3d  pending %3d  argued %3d  may %2d", filepath.Base(s.files[fi]), fc.sentences, fc.checkable, fc.proven, fc.pending, fc.argued, fc.may)
+			}
+			t.Logf("%s: sentences %d, checkable %d, proven %d, pending %d, argued not checkable %d, permissions %d", s.tag, total.sentences, total.checkable, total.proven, total.pending, total.argued, total.may)
+			checkMatrix(t, s, statuses, total)
+		})
+	}
+}
+
+// severityOf returns the severity a breaking document's findings have for
+// a level.
+func severityOf(level string) (engine.Severity, bool) {
+	switch level {
+	case "must", "must-not":
+		return engine.Error, true
+	case "should", "should-not":
+		return engine.Warning, true
+	}
+	return 0, false
+}
+
+func checkRow(t *testing.T, checker *lint.Checker, rs *engine.Ruleset, where string, row *sentenceRow) rowStatus {
+	t.Helper()
+	if row.Section == "" || row.Quote == "" {
+		t.Errorf("%s: a row needs a section and a quote", where)
+	}
+	for _, q := range quoted.FindAllStringSubmatch(row.Quote, -1) {
+		if n := len(strings.Fields(strings.Trim(q[1], "…. "))); n > 12 {
+			t.Errorf("%s: the quote has %d words, more than 12", where, n)
+		}
+	}
+	sev, breaks := severityOf(row.Level)
+	if !breaks && row.Level != "may" {
+		t.Errorf("%s: level %q: expected must, must-not, should, should-not or may", where, row.Level)
+		return statusFailed
+	}
+	if row.Checkable != nil && !*row.Checkable {
+		if len(row.Rules) > 0 || row.Breaks != "" || row.Keeps != "" {
+			t.Errorf("%s: a row that is not checkable names no rules and has no documents", where)
+		}
+		if strings.TrimSpace(row.Note) == "" {
+			t.Errorf("%s: a row that is not checkable says why in its note", where)
+		}
+		return statusArgued
+	}
+	if len(row.Rules) == 0 {
+		t.Errorf("%s: a checkable row names the rules that enforce it (or says checkable: false)", where)
+		return statusFailed
+	}
+	for _, id := range row.Rules {
+		rid, code, _ := strings.Cut(id, "/")
+		if rid == lint.InputRuleID {
+			continue
+		}
+		r := rs.Rule(rid)
+		if r == nil {
+			t.Errorf("%s: %s is no rule of %s", where, id, rs)
+			continue
+		}
+		if code != "" && !slices.ContainsFunc(r.Codes, func(c engine.Code) bool { return c.Name == code }) {
+			t.Errorf("%s: %s is no code of %s", where, id, rid)
+		}
+	}
+	if row.Breaks == "" && row.Keeps == "" {
+		return statusPending
+	}
+	ok := true
+	if breaks {
+		if row.Breaks == "" {
+			t.Errorf("%s: a %s row with documents has a breaking one", where, row.Level)
+			return statusFailed
+		}
+		res := checker.Lint(context.Background(), "breaks.yaml", []byte(row.Breaks))
+		if len(res.Diagnostics) == 0 {
+			t.Errorf("%s: the breaking document gets no finding; want %v", where, row.Rules)
+			ok = false
+		}
+		for _, d := range res.Diagnostics {
+			named := slices.ContainsFunc(row.Rules, func(id string) bool {
+				return id == d.RuleID || id == d.RuleID+"/"+d.Code
+			})
+			if !named {
+				t.Errorf("%s: the breaking document gets %s/%s (%s) at %s, which the row does not name", where, d.RuleID, d.Code, d.Message, d.Pointer)
+				ok = false
+			} else if d.Severity != sev && d.RuleID != lint.InputRuleID {
+				t.Errorf("%s: the breaking document gets %s/%s as %s; a %s sentence is a%s", where, d.RuleID, d.Code, d.Severity, row.Level, map[engine.Severity]string{engine.Error: "n error", engine.Warning: " warning"}[sev])
+				ok = false
+			}
+		}
+	} else if row.Breaks != "" {
+		t.Errorf("%s: a may row has no breaking document", where)
+		ok = false
+	}
+	if row.Keeps == "" {
+		t.Errorf("%s: a row with documents has a keeping one", where)
+		return statusFailed
+	}
+	res := checker.Lint(context.Background(), "keeps.yaml", []byte(row.Keeps))
+	for _, d := range res.Diagnostics {
+		t.Errorf("%s: the keeping document gets %s/%s (%s): %s at %s", where, d.RuleID, d.Code, d.Severity, d.Message, d.Pointer)
+		ok = false
+	}
+	switch {
+	case !ok:
+		return statusFailed
+	case !breaks:
+		return statusPermits
+	}
+	return statusProven
+}
+
+// The generated parts of a coverage matrix sit between these markers: the
+// counts, and each sentence file's table (its name after the colon).
+const (
+	countsBegin = "<!-- sentence counts: generated from testdata/sentences by go test ./conformance -run TestSentenceSuites -update -->"
+	countsEnd   = "<!-- end of sentence counts -->"
+	tableBegin  = "<!-- sentences: "
+	tableEnd    = "<!-- end of sentences -->"
+)
+
+// checkMatrix checks that the matrix's generated parts are those of the
+// suite, or rewrites them with -update.
+func checkMatrix(t *testing.T, s *suite, statuses [][]rowStatus, total sentenceCounts) {
+	t.Helper()
+	data, err := os.ReadFile(s.matrix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\n| | count |\n|---|---|\n", countsBegin)
+	fmt.Fprintf(&b, "| normative sentences (MUST, MUST NOT, REQUIRED, SHALL, SHOULD, SHOULD NOT) | %d |\n", total.sentences)
+	fmt.Fprintf(&b, "| checkable by a document | %d |\n", total.checkable)
+	fmt.Fprintf(&b, "| proven by a breaking and a keeping document | %d |\n", total.proven)
+	fmt.Fprintf(&b, "| checkable, not yet proven by documents | %d |\n", total.pending)
+	fmt.Fprintf(&b, "| argued not statically checkable | %d |\n", total.argued)
+	fmt.Fprintf(&b, "| permissions (MAY) mapped | %d |\n\n%s", total.may, countsEnd)
+	text, ok := replaceBetween(text, countsBegin, countsEnd, b.String())
+	if !ok {
+		t.Errorf("%s has no generated counts (%q … %q)", s.matrix, countsBegin, countsEnd)
+	}
+	for fi, sf := range s.data {
+		name := filepath.Base(s.files[fi])
+		begin := tableBegin + name + " -->"
+		table := renderTable(sf, statuses[fi])
+		var found bool
+		text, found = replaceBetween(text, begin, tableEnd, begin+"\n\n"+table+"\n"+tableEnd)
+		if !found {
+			t.Errorf("%s has no table of %s (%q … %q)", s.matrix, name, begin, tableEnd)
+		}
+	}
+	if text == string(data) {
+		return
+	}
+	if *updateMatrix {
+		if err := os.WriteFile(s.matrix, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("%s is not what its sentence suite generates: run go test ./conformance -run TestSentenceSuites -update", s.matrix)
+}
+
+// replaceBetween replaces the text from begin to end (both included) with
+// repl.
+func replaceBetween(text, begin, end, repl string) (string, bool) {
+	i := strings.Index(text, begin)
+	if i < 0 {
+		return text, false
+	}
+	j := strings.Index(text[i:], end)
+	if j < 0 {
+		return text, false
+	}
+	return text[:i] + repl + text[i+j+len(end):], true
+}
+
+func renderTable(sf sentenceFile, statuses []rowStatus) string {
+	var b strings.Builder
+	b.WriteString("| § | quote (≤12 words) | level | rule id / code | proven | note |\n|---|---|---|---|---|---|\n")
+	for i, r := range sf.Rows {
+		rules := "—"
+		if len(r.Rules) > 0 {
+			var ids []string
+			for _, id := range r.Rules {
+				ids = append(ids, "`"+id+"`")
+			}
+			rules = strings.Join(ids, ", ")
+		}
+		proven := map[rowStatus]string{statusArgued: "not checkable", statusProven: "yes", statusPending: "not yet", statusFailed: "**fails**", statusPermits: "permitted"}[statuses[i]]
+		cell := func(s string) string {
+			return strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(s), "\n", " "), "|", "\\|")
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", cell(r.Section), cell(r.Quote), r.Level, rules, proven, cell(r.Note))
+	}
+	return b.String()
+}
