@@ -16,6 +16,7 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 
 	"github.com/celint/celint/cel"
+	"github.com/celint/celint/internal/celnative"
 	"github.com/celint/celint/internal/celtree"
 	"github.com/celint/celint/internal/jsonpointer"
 	"github.com/celint/celint/loader"
@@ -275,8 +276,10 @@ type spend struct {
 	deadline time.Time // the rule's wall-clock safety net; zero: none
 	// scratch, when not nil, is what evaluations charged here reuse: a
 	// rule's run is one goroutine's (lintRules); the document variables'
-	// spend, which rules share, has none.
-	scratch *cel.Scratch
+	// spend, which rules share, has none. in is what brings it to an
+	// evaluation, with the evaluation's frame.
+	scratch *celnative.Scratch
+	in      celnative.Input
 }
 
 // deadlineStride is how many nodes a rule's run lints between two reads
@@ -287,7 +290,7 @@ const deadlineStride = 16
 func (s *spend) expired() bool { return !s.deadline.IsZero() && time.Now().After(s.deadline) }
 
 // scratches are the evaluation states lints reuse (see lintRules).
-var scratches = sync.Pool{New: func() any { return new(cel.Scratch) }}
+var scratches = sync.Pool{New: func() any { return new(celnative.Scratch) }}
 
 // ruleRun is the evaluation of one rule on one document.
 type ruleRun struct {
@@ -1205,7 +1208,11 @@ func (s *spend) eval(ctx context.Context, p *program, act *frame) (ref.Val, erro
 // the others end within their cost limit.
 func (s *spend) run(ctx context.Context, p *program, act *frame) (ref.Val, uint64, error) {
 	if s.deadline.IsZero() || !p.Interruptible() {
-		return p.EvalIn(ctx, s.scratch, act)
+		if s.scratch == nil {
+			return p.Eval(ctx, act)
+		}
+		s.in = celnative.Input{Scratch: s.scratch, Activation: act}
+		return p.Eval(ctx, &s.in)
 	}
 	ctx, cancel := context.WithDeadlineCause(ctx, s.deadline, ErrRuleTimeout)
 	defer cancel()

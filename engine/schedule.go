@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/celint/celint/cel"
+	"github.com/celint/celint/internal/celnative"
 	"github.com/celint/celint/loader"
 	"github.com/google/cel-go/common/types/ref"
 )
@@ -396,7 +396,7 @@ func (l *linter) lintRules(rules []*Rule, idx []int, followers [][]int, runs []r
 	// evaluations share one Scratch, taken from those earlier lints left
 	// (a lint of a small document would otherwise grow every rule's
 	// buffers anew).
-	scratch := scratches.Get().(*cel.Scratch)
+	scratch := scratches.Get().(*celnative.Scratch)
 	defer func() {
 		for _, i := range idx {
 			runs[i].spend.scratch = nil // nothing evaluates after this, but none may use it once it is put back
