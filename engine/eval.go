@@ -274,12 +274,11 @@ type spend struct {
 	budget   uint64
 	over     error     // set once the budget is exhausted
 	deadline time.Time // the rule's wall-clock safety net; zero: none
-	// scratch, when not nil, is what evaluations charged here reuse: a
-	// rule's run is one goroutine's (lintRules); the document variables'
-	// spend, which rules share, has none. in is what brings it to an
-	// evaluation, with the evaluation's frame.
-	scratch *celnative.Scratch
-	in      celnative.Input
+	// in, when not nil, brings evaluations charged here the Scratch they
+	// reuse, with their frame: a rule's run is one goroutine's
+	// (lintRules); the document variables' spend, which rules share, has
+	// none.
+	in *celnative.Input
 }
 
 // deadlineStride is how many nodes a rule's run lints between two reads
@@ -289,8 +288,9 @@ const deadlineStride = 16
 // expired reports whether the rule ran past its deadline.
 func (s *spend) expired() bool { return !s.deadline.IsZero() && time.Now().After(s.deadline) }
 
-// scratches are the evaluation states lints reuse (see lintRules).
-var scratches = sync.Pool{New: func() any { return new(celnative.Scratch) }}
+// scratches are the evaluation states lints reuse (see lintRules), each
+// with the Input that brings it to evaluations.
+var scratches = sync.Pool{New: func() any { return &celnative.Input{Scratch: new(celnative.Scratch)} }}
 
 // ruleRun is the evaluation of one rule on one document.
 type ruleRun struct {
@@ -1208,11 +1208,11 @@ func (s *spend) eval(ctx context.Context, p *program, act *frame) (ref.Val, erro
 // the others end within their cost limit.
 func (s *spend) run(ctx context.Context, p *program, act *frame) (ref.Val, uint64, error) {
 	if s.deadline.IsZero() || !p.Interruptible() {
-		if s.scratch == nil {
+		if s.in == nil {
 			return p.Eval(ctx, act)
 		}
-		s.in = celnative.Input{Scratch: s.scratch, Activation: act}
-		return p.Eval(ctx, &s.in)
+		s.in.Activation = act // (Eval reads it at once: an evaluation nested in this one may set it again)
+		return p.Eval(ctx, s.in)
 	}
 	ctx, cancel := context.WithDeadlineCause(ctx, s.deadline, ErrRuleTimeout)
 	defer cancel()
