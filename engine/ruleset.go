@@ -244,18 +244,10 @@ type assumption struct {
 }
 
 type variable struct {
-	name string
-	text string // the expression
-	prg  *program
-	// share, for a rule's document variable that reads only root and the
-	// ruleset's document variables, names its value: rules whose variables
-	// have the same share key compute it once per document (see
-	// sharedVars). Zero for any other variable.
-	share shareKey
-	// perScope: the variable reads nothing but scope, root and variables
-	// that are themselves the same for every node of a document or of a
-	// scope; a rule's run evaluates it once per distinct scope.
-	perScope bool
+	name  string
+	text  string // the expression
+	prg   *program
+	reuse // where its value may be reused (markShared); zero: nowhere
 }
 
 // program is a compiled expression and where it is written, so that a rule
