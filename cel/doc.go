@@ -54,7 +54,7 @@
 // ending. Values may be bound lazily in the activation map as
 // func() any or func() ref.Val; see Program.Eval.
 //
-// Most expressions are evaluated by a native evaluator (nativeeval.go)
+// Most expressions are evaluated by a native evaluator (internal/celnative)
 // that runs the checked AST directly and charges exactly what the meter
 // would; at the first error, unknown value, cost-limit breach or panic it
 // gives up and cel-go's interpreter evaluates the expression from the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/celint/celint/internal/celtree"
 	"github.com/celint/celint/internal/exprcache"
+	"github.com/celint/celint/internal/libcache"
 	gocel "github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/ext"
@@ -60,10 +61,11 @@ type Config struct {
 	Extra []gocel.EnvOption
 	// Caches, when not nil, holds the compiled schemas and parsed URI
 	// templates of the library's functions, shared by every environment
-	// built with the same Caches (the environments of one ruleset's rule
-	// files, say), so that a schema they all read is compiled once. Nil
-	// gives the environment caches of its own.
-	Caches *Caches
+	// built with the same Caches (package engine's environments of one
+	// ruleset and those extending it), so that a schema they all read is
+	// compiled once, and forgotten for a document once. Nil gives the
+	// environment caches of its own.
+	Caches *libcache.Caches
 	// VerifyNative, when not nil, makes every evaluation that the native
 	// evaluator completes run in cel-go as well, and is called with a
 	// description of each difference of value or cost between the two.
@@ -78,26 +80,19 @@ type Config struct {
 	Checked *exprcache.Set
 }
 
-// Caches holds what the library's functions compile from values: JSON
+// caches holds what the library's functions compile from values: JSON
 // Schemas and URI templates, each cache bounded. It is safe for concurrent
-// use. The zero value is not usable; call NewCaches.
-type Caches struct {
+// use; the zero value is ready to use.
+type caches struct {
 	schemas   schema3Cache
 	templates templateCache
 }
 
-// NewCaches returns empty caches for Config.Caches.
-func NewCaches() *Caches { return &Caches{} }
-
-// ForgetOwner drops what the caches keep for the values of the document
-// owner, as Owned trees report it: what is computed from a document's
-// schema is kept by the schema's Tree, which keeps the document alive, so
-// a program that is done with a document should forget it. What was
-// compiled stays cached by content. While the caches hold the values of
-// that document alone, it does not visit the values themselves: a
-// document's thousands of schemas are scattered over its tree, and
+// ForgetOwner implements libcache.Contents. While the caches hold the
+// values of that document alone, it does not visit the values themselves:
+// a document's thousands of schemas are scattered over its tree, and
 // reading each would cost more than the rest of a small rule's lint.
-func (c *Caches) ForgetOwner(owner any) {
+func (c *caches) ForgetOwner(owner any) {
 	s := &c.schemas
 	s.mu.Lock()
 	defer s.mu.Unlock()

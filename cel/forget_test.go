@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/celint/celint/internal/celtree"
+	"github.com/celint/celint/internal/libcache"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 )
@@ -38,15 +39,17 @@ type ownedVal struct {
 	native map[string]any
 }
 
-// TestForgetOwner: ForgetOwner drops what the identity indexes keep for
+// TestForgetOwner: ForgetOwner, through the handle the library was built
+// with, drops what the identity indexes keep for
 // one document's values and nothing of another's, whether the caches hold
 // one document's values (where it does not read them) or several's.
 func TestForgetOwner(t *testing.T) {
-	c := NewCaches()
-	l, err := newLibrary(Config{Caches: c})
+	h := new(libcache.Caches)
+	l, err := newLibrary(Config{Caches: h})
 	if err != nil {
 		t.Fatal(err)
 	}
+	c := l.caches
 	held := func(owner string) (n int) {
 		s := &c.schemas
 		for id := range s.byIdentity {
@@ -78,11 +81,11 @@ func TestForgetOwner(t *testing.T) {
 	if held("a") != 6 || held("b") != 4 {
 		t.Fatalf("held a %d, b %d; want 6 and 4", held("a"), held("b"))
 	}
-	c.ForgetOwner("a") // two documents: each value is read
+	h.ForgetOwner("a") // two documents: each value is read
 	if held("a") != 0 || held("b") != 4 {
 		t.Errorf("after forgetting a: held a %d, b %d; want 0 and 4", held("a"), held("b"))
 	}
-	c.ForgetOwner("b") // b's alone
+	h.ForgetOwner("b") // b's alone
 	if held("b") != 0 || len(c.schemas.byIdentity)+len(c.schemas.extRefs) != 0 {
 		t.Errorf("after forgetting b: %d identities left", len(c.schemas.byIdentity)+len(c.schemas.extRefs))
 	}
@@ -90,14 +93,14 @@ func TestForgetOwner(t *testing.T) {
 		t.Errorf("owners left: %v", c.schemas.owners)
 	}
 	remember("c", 1)
-	c.ForgetOwner("a") // not there: c's stay
+	h.ForgetOwner("a") // not there: c's stay
 	if held("c") != 2 {
 		t.Errorf("forgetting another document dropped %d of c's 2 values", 2-held("c"))
 	}
 	// A value that is not Owned is never forgotten by owner.
 	plain := newOwned("d", map[string]any{"type": "string"})
 	l.compiledSchemaWith(treeVal{plain.Val, celtree.TreeOf(map[string]any{"type": "string"})}, schemaOptions{dialect: "2020-12"})
-	c.ForgetOwner("c")
+	h.ForgetOwner("c")
 	if held("c") != 0 {
 		t.Errorf("c's values stayed")
 	}

@@ -3,7 +3,7 @@ package cel
 import (
 	"fmt"
 
-	"github.com/celint/celint/internal/celtree"
+	"github.com/celint/celint/internal/celcost"
 	gocel "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/functions"
 	"github.com/google/cel-go/common/types"
@@ -30,131 +30,16 @@ import (
 
 // Weight is the size of a CEL value in cost units, as the guarded calls
 // measure their arguments: one per value, plus a tenth of each string's or
-// bytes' length (member names included), counting a value reachable along several paths once per
-// path (the work a walk over it does). It stops counting past limit, so
-// measuring costs at most limit steps, and then returns limit+1: where
-// the walk stopped depends on the order it met a map's members in (a Go
-// map's order, which changes from run to run), and the weight does not.
-func Weight(v ref.Val, limit uint64) uint64 {
-	w := weigher{limit: limit}
-	w.walk(v)
-	if w.n > limit {
-		return limit + 1
-	}
-	return w.n
-}
-
-// walkNative weighs a document's value behind a CEL map or list, as walk
-// would, without converting it.
-func (w *weigher) walkNative(v any) {
-	if w.n > w.limit {
-		return
-	}
-	w.n++
-	switch t := v.(type) {
-	case string:
-		w.n += uint64(len(t)) / 10
-	case []any:
-		for _, e := range t {
-			if w.n > w.limit {
-				return
-			}
-			w.walkNative(e)
-		}
-	case map[string]any:
-		for k, e := range t {
-			if w.n > w.limit {
-				return
-			}
-			w.n += uint64(len(k)) / 10
-			w.walkNative(e)
-		}
-	}
-}
-
-// walkTree weighs a document value in place, as walkNative weighs its
-// native value.
-func (w *weigher) walkTree(t celtree.Tree) {
-	if w.n > w.limit {
-		return
-	}
-	w.n++
-	switch t.JSONType() {
-	case celtree.TreeString:
-		s, _ := t.Scalar().(string)
-		w.n += uint64(len(s)) / 10
-	case celtree.TreeArray, celtree.TreeObject:
-		for i, n := 0, t.Len(); i < n && w.n <= w.limit; i++ {
-			name, e := t.At(i)
-			w.n += uint64(len(name)) / 10
-			w.walkTree(e)
-		}
-	}
-}
-
-type weigher struct {
-	n, limit uint64
-}
-
-func (w *weigher) walk(v ref.Val) {
-	if w.n > w.limit {
-		return
-	}
-	if tv, ok := v.(celtree.TreeValue); ok {
-		w.walkTree(tv.Tree())
-		return
-	}
-	w.n++
-	switch t := v.(type) {
-	case types.String:
-		w.n += uint64(len(t)) / 10
-	case types.Bytes:
-		w.n += uint64(len(t)) / 10
-	case traits.Mapper:
-		switch m := t.Value().(type) {
-		case map[string]any:
-			w.n--
-			w.walkNative(m)
-			return
-		case map[ref.Val]ref.Val: // a map built in CEL: no reflection
-			for k, e := range m {
-				if w.n > w.limit {
-					return
-				}
-				if s, ok := k.(types.String); ok {
-					w.n += uint64(len(s)) / 10
-				}
-				w.walk(e)
-			}
-			return
-		}
-		for it := t.Iterator(); it.HasNext() == types.True && w.n <= w.limit; {
-			k := it.Next()
-			if s, ok := k.(types.String); ok {
-				w.n += uint64(len(s)) / 10
-			}
-			w.walk(t.Get(k))
-		}
-	case traits.Lister:
-		switch l := t.Value().(type) {
-		case []any:
-			w.n--
-			w.walkNative(l)
-			return
-		case []ref.Val: // a list built in CEL
-			for _, e := range l {
-				if w.n > w.limit {
-					return
-				}
-				w.walk(e)
-			}
-			return
-		}
-		for it := t.Iterator(); it.HasNext() == types.True && w.n <= w.limit; {
-			w.walk(it.Next())
-		}
-	}
-}
+// bytes' length (member names included), counting a value reachable along
+// several paths once per path (the work a walk over it does). It stops
+// counting past limit, so measuring costs at most limit steps, and then
+// returns limit+1: where the walk stopped depends on the order it met a
+// map's members in (a Go map's order, which changes from run to run), and
+// the weight does not. A program that converts or prints what an
+// expression returned (ToNative) bounds the work with it: a value built by
+// sharing ([a, a] nested forty levels) costs a few units to build and has
+// a weight past any limit.
+func Weight(v ref.Val, limit uint64) uint64 { return celcost.Weight(v, limit) }
 
 // listSize is the number of elements of a list; 0 for any other value.
 func listSize(v ref.Val) uint64 {
@@ -177,7 +62,7 @@ func sumOfWeights(args []ref.Val, limit uint64) uint64 {
 		if c > limit {
 			break
 		}
-		c += Weight(a, limit-min(c, limit))
+		c += celcost.Weight(a, limit-min(c, limit))
 	}
 	return c
 }
@@ -215,14 +100,14 @@ func scanCost(args []ref.Val, _ uint64) uint64 {
 // functions build results as large as the walk, or read their strings
 // through.
 var builtinCosts = map[string]callCost{
-	"_==_": equalityCost,
-	"_!=_": equalityCost,
+	"_==_": celcost.Equality,
+	"_!=_": celcost.Equality,
 	"@in": func(args []ref.Val, limit uint64) uint64 {
 		n := listSize(args[1])
 		if n == 0 {
 			return 1
 		}
-		return n * max(1, Weight(args[0], limit/n+1))
+		return n * max(1, celcost.Weight(args[0], limit/n+1))
 	},
 	"join":    sumOfWeights,
 	"format":  sumOfWeights,
@@ -301,13 +186,6 @@ func (g *guard) measureOf(fn string) (callCost, bool) {
 	return cost, ok
 }
 
-// equalityCost is the walk of the smaller operand, where a comparison of
-// two trees stops at the latest.
-func equalityCost(args []ref.Val, limit uint64) uint64 {
-	a := Weight(args[0], limit)
-	return Weight(args[1], a)
-}
-
 func setCost(args []ref.Val, limit uint64) uint64 {
 	return listSize(args[0])*listSize(args[1]) + sumOfWeights(args, limit)
 }
@@ -368,7 +246,7 @@ func (g *guard) guarded(call interpreter.InterpretableCall) interpreter.Interpre
 	args := call.Args()
 	switch call.Function() {
 	case "_==_", "_!=_":
-		gc := &guardedCall{InterpretableCall: call, args: args, cost: equalityCost, limit: g.limit}
+		gc := &guardedCall{InterpretableCall: call, args: args, cost: celcost.Equality, limit: g.limit}
 		return &guardedEquality{guardedCall: gc, negate: call.Function() == "_!=_"}
 	}
 	var pattern ref.Val
@@ -514,8 +392,8 @@ func (g *guardedEquality) Exec(f *interpreter.ExecutionFrame) ref.Val {
 		return r
 	}
 	c := uint64(1)
-	if !scalar(l) && !scalar(r) {
-		if c = equalityCost([]ref.Val{l, r}, g.limit); c > g.limit {
+	if !celcost.Scalar(l) && !celcost.Scalar(r) {
+		if c = celcost.Equality([]ref.Val{l, r}, g.limit); c > g.limit {
 			panic(g.refusal())
 		}
 	}
@@ -532,36 +410,6 @@ func (g *guardedEquality) Eval(act interpreter.Activation) ref.Val {
 	return g.Exec(interpreter.AsFrame(act))
 }
 
-// scalar reports whether comparing v walks nothing: it is not a list, a
-// map or a long string.
-func scalar(v ref.Val) bool {
-	switch t := v.(type) {
-	case types.String:
-		return len(t) < 1024
-	case traits.Lister, traits.Mapper:
-		return false
-	}
-	return true
-}
-
-// shallow is what a call's result costs beyond the call: the length of a
-// list or map, a tenth of a string's or bytes' length.
-func shallow(v ref.Val) uint64 {
-	switch t := v.(type) {
-	case types.Bool, types.Int, types.Double, types.Null:
-		return 0 // (most results: found before asking for a Sizer)
-	case types.String:
-		return uint64(len(t)) / 10
-	case types.Bytes:
-		return uint64(len(t)) / 10
-	case traits.Sizer:
-		if n, ok := t.Size().(types.Int); ok && n > 0 {
-			return uint64(n)
-		}
-	}
-	return 0
-}
-
 // meteredCall is any other call: a unit, plus its result's length.
 type meteredCall struct {
 	interpreter.InterpretableCall
@@ -574,7 +422,7 @@ func (c *meteredCall) Args() []interpreter.InterpretableV2 { return c.args }
 // Exec implements interpreter.InterpretableV2.
 func (c *meteredCall) Exec(f *interpreter.ExecutionFrame) ref.Val {
 	v := c.InterpretableCall.Exec(f)
-	meterOf(f).add(1 + shallow(v))
+	meterOf(f).add(1 + celcost.Shallow(v))
 	return v
 }
 

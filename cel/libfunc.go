@@ -11,7 +11,7 @@ import (
 // celint library, in one value: its declaration (name, version,
 // overloads and their implementations), what the guard charges for a
 // call (guard.go), what the native evaluator does for it beyond calling
-// its implementation (nativeeval.go), the checks of its arguments written
+// its implementation (internal/celnative), the checks of its arguments written
 // as constants (constargs.go), and its documentation and examples. The
 // environment declares the functions from these records, the guard and
 // the native evaluator read their cost rules and native forms from them,
@@ -183,6 +183,16 @@ func libraryFunction(name string) *libFunction { return libraryFunctions.byName[
 // libraryOverloadFunction returns the record of the library function with
 // the overload id, or nil.
 func libraryOverloadFunction(id string) *libFunction { return libraryFunctions.byOverload[id] }
+
+// unwrapsOptional reports whether the overload's implementation treats an
+// optional argument as its value, or as null when it has none
+// (unwrapOptional), so that passing the value itself gives the same
+// result: the overloads of library functions whose native form is
+// nativeUnwrapsOptional.
+func unwrapsOptional(overload string) bool {
+	f := libraryOverloadFunction(overload)
+	return f != nil && f.native == nativeUnwrapsOptional
+}
 
 // declarations returns the environment options that declare the library
 // functions of version and earlier ones, bound to l.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/celint/celint/internal/celtree"
 	"github.com/celint/celint/internal/jsonpointer"
+	"github.com/celint/celint/internal/libcache"
 )
 
 // Library returns the celint function library as a cel-go library
@@ -47,7 +48,7 @@ type library struct {
 	// asMap never allocate.
 	emptyList traits.Lister
 	emptyMap  traits.Mapper
-	caches    *Caches // compiled schemas and parsed URI templates
+	caches    *caches // compiled schemas and parsed URI templates
 }
 
 func newLibrary(cfg Config) (*library, error) {
@@ -58,12 +59,12 @@ func newLibrary(cfg Config) (*library, error) {
 	if version < 1 || version > LatestLibrary {
 		return nil, fmt.Errorf("celint: unknown celint library version %d (Config.Library): the newest known is %d, and 0 means the newest", cfg.Library, LatestLibrary)
 	}
-	caches := cfg.Caches
-	if caches == nil {
-		caches = NewCaches()
+	c := new(caches)
+	if cfg.Caches != nil {
+		c = cfg.Caches.Contents(func() libcache.Contents { return c }).(*caches)
 	}
 	return &library{
-		caches:    caches,
+		caches:    c,
 		refKey:    cfg.ReferenceKey,
 		version:   version,
 		walkBound: maxDescendantsNodes,

@@ -275,7 +275,7 @@ func (c *schema3Cache) rememberLocked(id identityKey, e *identityEntry) {
 }
 
 // own records the document of a value the index keeps by identity (see
-// Caches.ForgetOwner). The value was just read: finding its document now
+// caches.ForgetOwner). The value was just read: finding its document now
 // costs little.
 func (c *schema3Cache) own(id any) {
 	t, ok := id.(celtree.Tree)

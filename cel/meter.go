@@ -1,6 +1,7 @@
 package cel
 
 import (
+	"github.com/celint/celint/internal/celnative"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
 )
@@ -47,7 +48,7 @@ func meterOf(f *interpreter.ExecutionFrame) *meter {
 type meteredActivation struct {
 	m     meter
 	inner interpreter.Activation
-	ns    nstate // the native evaluation's state, its buffers reused
+	ns    celnative.State // the native evaluation's state, its buffers reused
 }
 
 // ResolveName implements interpreter.Activation.

@@ -12,9 +12,11 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
+
+	"github.com/celint/celint/internal/celnative"
 )
 
-// The native evaluator (nativeeval.go) must give what cel-go gives, value
+// The native evaluator (internal/celnative) must give what cel-go gives, value
 // and cost, on every evaluation it completes, and give up on the others.
 // These tests compare three ways of running a compiled program: Eval as
 // built (native first, with Config.VerifyNative running cel-go too), the
@@ -90,8 +92,8 @@ func nativeFirst(p *Program) *Program {
 
 // runNative runs p's native plan alone; ok is false when it gave up.
 func runNative(p *Program, act map[string]any) (v ref.Val, cost uint64, ok bool) {
-	var s nstate
-	return p.nativePlan().run(&s, &mapActivation{vars: act}, p.limit)
+	var s celnative.State
+	return p.nativePlan().Run(&s, &mapActivation{vars: act}, p.limit)
 }
 
 func nativeTestDoc() map[string]any {
@@ -411,7 +413,7 @@ var nativeCases = []nativeCase{
 	{expr: `self.tags.transformList(i, v, i)`, noNative: true},
 	{expr: `self.tags.all(i, v, i >= 0 && v != '')`, noNative: true},
 	{expr: `google.protobuf.Duration{seconds: self.n}`, noNative: true},
-	// also documented as left to cel-go (nativeeval.go)
+	// also documented as left to cel-go (internal/celnative)
 	{expr: `[?self.?missing, ?self.?name, self.n]`, noNative: true},
 	{expr: `{?'a': self.?name, ?'b': self.?missing}`, noNative: true},
 	{expr: `(self.flag ? self.obj : root).x`, noNative: true},
@@ -423,7 +425,7 @@ func TestNativeAgrees(t *testing.T) {
 	e := newEnv(t, Config{ReferenceKey: "$ref", VerifyNative: reports.record})
 	acts := nativeTestActivations()
 	completed, gaveUp := 0, 0
-	var scratch Scratch
+	var scratch celnative.Scratch
 	for _, tc := range nativeCases {
 		p, err := e.Compile(tc.expr, Origin{})
 		if err != nil {
@@ -447,9 +449,9 @@ func TestNativeAgrees(t *testing.T) {
 			if got := evalOutcome(nf, act); !got.same(want) {
 				t.Errorf("%s on activation %d: native first gave %v, cel-go %v", tc.expr, i, got, want)
 			}
-			// EvalIn, its state reused from one evaluation to the next
-			if v, c, err := nf.EvalIn(context.Background(), &scratch, &mapActivation{vars: act}); !(outcome{v, c, err}).same(want) {
-				t.Errorf("%s on activation %d: EvalIn gave %v, cel-go %v", tc.expr, i, outcome{v, c, err}, want)
+			// with a Scratch, its state reused from one evaluation to the next
+			if v, c, err := nf.Eval(context.Background(), &celnative.Input{Scratch: &scratch, Activation: &mapActivation{vars: act}}); !(outcome{v, c, err}).same(want) {
+				t.Errorf("%s on activation %d: Eval with a Scratch gave %v, cel-go %v", tc.expr, i, outcome{v, c, err}, want)
 			}
 			for _, m := range reports.take() {
 				t.Errorf("%s on activation %d: VerifyNative reported %s", tc.expr, i, m)
@@ -545,29 +547,31 @@ func TestNativeVerifyReports(t *testing.T) {
 	e := newEnv(t, Config{VerifyNative: reports.record})
 	act := nativeTestActivations()[0]
 	for _, tc := range []struct {
-		expr string
-		root ref.Val // replaces the native plan's root
-		want string  // in the report
+		expr   string
+		native string // an expression whose native plan replaces expr's
+		want   string // in the report
 	}{
 		// A literal costs nothing in either: the values differ.
-		{`'hello'`, types.String("something else"), "native gave something else (types.String), cel-go hello (types.String)"},
-		{`[1, 2]`, types.NewRefValList(types.DefaultTypeAdapter, []ref.Val{types.Int(2), types.Int(1)}), "native gave [2, 1]"},
-		{`1`, types.Double(1), "native gave 1 (types.Double), cel-go 1 (types.Int)"},
+		{`'hello'`, `'something else'`, "native gave something else (types.String), cel-go hello (types.String)"},
+		{`[1, 2]`, `[2, 1]`, "native gave [2, 1]"},
+		{`1`, `1.0`, "native gave 1 (types.Double), cel-go 1 (types.Int)"},
 		// The same value, but reading self.name costs 2 units.
-		{`self.name`, types.String("hello world"), "native cost 0, cel-go 2 (value hello world)"},
+		{`self.name`, `'hello world'`, "native cost 0, cel-go 2 (value hello world)"},
 	} {
 		p, err := e.Compile(tc.expr, Origin{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.nativePlan() == nil {
-			t.Fatalf("%s: has no native plan", tc.expr)
+		other, err := e.Compile(tc.native, Origin{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.nativePlan() == nil || other.nativePlan() == nil {
+			t.Fatalf("%s, %s: has no native plan", tc.expr, tc.native)
 		}
 		// A copy, so that the cached program keeps its plan.
 		cp := *p
-		np := *p.nativePlan()
-		np.root = &nconst{tc.root}
-		cp.nat = &nativeSlot{prog: &np}
+		cp.nat = &nativeSlot{prog: other.nativePlan()}
 		if got := evalOutcome(&cp, act); !got.same(evalOutcome(celgoOnly(p), act)) {
 			t.Errorf("%s: Eval with VerifyNative gave %v, not cel-go's result", tc.expr, got)
 		}
@@ -668,14 +672,14 @@ func FuzzNativeAgrees(f *testing.F) {
 // inner with the same Scratch.
 type nestedActivation struct {
 	inner   *Program
-	scratch *Scratch
+	scratch *celnative.Scratch
 	t       *testing.T
 }
 
 func (a *nestedActivation) ResolveName(name string) (any, bool) {
 	switch name {
 	case "x":
-		v, _, err := a.inner.EvalIn(context.Background(), a.scratch, a)
+		v, _, err := a.inner.Eval(context.Background(), &celnative.Input{Scratch: a.scratch, Activation: a})
 		if err != nil {
 			a.t.Errorf("inner evaluation: %v", err)
 		}
@@ -688,10 +692,11 @@ func (a *nestedActivation) ResolveName(name string) (any, bool) {
 
 func (a *nestedActivation) Parent() interpreter.Activation { return nil }
 
-// TestEvalInNested evaluates, with one Scratch, an expression whose
+// TestEvalNestedScratch evaluates, with one Scratch, an expression whose
 // variable is computed by another evaluation with the same Scratch while
-// the first runs: each gets a state of its own.
-func TestEvalInNested(t *testing.T) {
+// the first runs (internal/celnative tests that each gets a state of its
+// own).
+func TestEvalNestedScratch(t *testing.T) {
 	skipOnLibraryPaths(t)
 	e := newEnv(t, Config{Variables: []Var{{Name: "x", Type: gocel.DynType}, {Name: "y", Type: gocel.DynType}}})
 	outer, err := e.Compile(`[1, 2, 3].map(i, i + x).filter(v, v > 43)`, Origin{})
@@ -705,10 +710,10 @@ func TestEvalInNested(t *testing.T) {
 	if outer.nativePlan() == nil || inner.nativePlan() == nil {
 		t.Fatal("both expressions should have a native plan")
 	}
-	var s Scratch
+	var s celnative.Scratch
 	act := &nestedActivation{inner: inner, scratch: &s, t: t}
 	for range 3 {
-		v, _, err := outer.EvalIn(context.Background(), &s, act)
+		v, _, err := outer.Eval(context.Background(), &celnative.Input{Scratch: &s, Activation: act})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -716,59 +721,12 @@ func TestEvalInNested(t *testing.T) {
 			t.Fatalf("got %s, want [44, 45]", got)
 		}
 	}
-	if outer.verify == nil && (len(s.states) != 2 || s.depth != 0) { // (with VerifyNative, EvalIn is Eval)
-		t.Errorf("the scratch keeps %d states at depth %d, want 2 (one per nesting level) at 0", len(s.states), s.depth)
-	}
 }
 
-// Evaluations leave their values in the Scratch's buffers, overwriting
-// them as they go; Release drops them, so that a Scratch in a pool keeps
-// nothing alive.
-func TestScratchRelease(t *testing.T) {
-	e := newEnv(t, Config{Variables: []Var{{Name: "x", Type: gocel.DynType}}})
-	p, err := e.Compile(`[1, 2, 3].map(i, [i + x, "s"]).filter(v, v[0] > 2).size() + size(string(x))`, Origin{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.nativePlan() == nil || p.verify != nil {
-		t.Skip("no native plan (or VerifyNative, with which EvalIn is Eval)")
-	}
-	var s Scratch
-	v, _, err := p.EvalIn(context.Background(), &s, &mapActivation{vars: map[string]any{"x": int64(1)}})
-	if err != nil || v != types.Int(3) {
-		t.Fatalf("got %v, %v; want 3", v, err)
-	}
-	held := func() int {
-		n := 0
-		for _, ns := range s.states {
-			for _, v := range ns.slots[:cap(ns.slots)] {
-				if v != nil {
-					n++
-				}
-			}
-			for _, v := range ns.stack[:cap(ns.stack)] {
-				if v != nil {
-					n++
-				}
-			}
-		}
-		return n
-	}
-	if held() == 0 {
-		t.Fatal("the evaluation left nothing in the buffers: the test tests nothing")
-	}
-	s.Release()
-	if n := held(); n != 0 {
-		t.Errorf("%d values still held after Release", n)
-	}
-	if v, _, err := p.EvalIn(context.Background(), &s, &mapActivation{vars: map[string]any{"x": int64(1)}}); err != nil || v != types.Int(3) {
-		t.Errorf("after Release: %v, %v; want 3", v, err)
-	}
-}
-
-// EvalIn checks its context every few evaluations, not at each: a
-// cancelled context still ends a run of evaluations within that many.
-func TestEvalInCancelled(t *testing.T) {
+// Eval with a Scratch checks its context every few evaluations, not at
+// each: a cancelled context still ends a run of evaluations within that
+// many.
+func TestEvalScratchCancelled(t *testing.T) {
 	e := newEnv(t, Config{Variables: []Var{{Name: "x", Type: gocel.DynType}}})
 	p, err := e.Compile(`x + 1`, Origin{})
 	if err != nil {
@@ -776,15 +734,15 @@ func TestEvalInCancelled(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	var s Scratch
-	act := &mapActivation{vars: map[string]any{"x": int64(1)}}
-	for range scratchCheckEvery {
-		if _, _, err := p.EvalIn(ctx, &s, act); err != nil {
+	var s celnative.Scratch
+	in := &celnative.Input{Scratch: &s, Activation: &mapActivation{vars: map[string]any{"x": int64(1)}}}
+	for range celnative.CheckEvery {
+		if _, _, err := p.Eval(ctx, in); err != nil {
 			if !errors.Is(err, context.Canceled) {
 				t.Errorf("the error is %v, want the context's", err)
 			}
 			return
 		}
 	}
-	t.Errorf("%d evaluations under a cancelled context all ran", scratchCheckEvery)
+	t.Errorf("%d evaluations under a cancelled context all ran", celnative.CheckEvery)
 }

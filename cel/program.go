@@ -8,9 +8,11 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/celint/celint/internal/celnative"
 	"github.com/celint/celint/internal/librarypaths"
 	gocel "github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/functions"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
@@ -51,13 +53,13 @@ type Program struct {
 	loops bool
 	free  []string // the variables the expression reads, sorted
 	// nat holds the expression's plan for the native evaluator
-	// (nativeeval.go), made on the first evaluation; nil: none.
+	// (internal/celnative), made on the first evaluation; nil: none.
 	nat *nativeSlot
 	// verify, when not nil, is called with a description of every
 	// evaluation whose native and cel-go results differ (Config.VerifyNative).
 	verify func(string)
 	text   string // the expression, for verify's reports
-	// direct: EvalIn may run the native plan at once (no verify, and no
+	// direct: evalIn may run the native plan at once (no verify, and no
 	// need to watch the context while it runs).
 	direct bool
 }
@@ -99,6 +101,16 @@ func (p *Program) OutputType() *gocel.Type { return p.out }
 // every 100 iterations of a comprehension), and otherwise the CEL runtime
 // error (for example "no such key").
 func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost uint64, err error) {
+	if in, ok := activation.(*celnative.Input); ok {
+		// The engine's evaluations, which bring the state their native
+		// evaluation reuses.
+		return p.evalIn(ctx, in.Scratch, in.Activation)
+	}
+	return p.eval(ctx, activation)
+}
+
+// eval is Eval for an activation without a Scratch.
+func (p *Program) eval(ctx context.Context, activation any) (out ref.Val, cost uint64, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("%w: %v", ErrPanic, r)
@@ -130,7 +142,7 @@ func (p *Program) Eval(ctx context.Context, activation any) (out ref.Val, cost u
 	}
 	if !p.Interruptible() {
 		if nat := p.nativePlan(); nat != nil {
-			v, c, ok := nat.run(&act.ns, act.inner, p.limit)
+			v, c, ok := nat.Run(&act.ns, act.inner, p.limit)
 			if ok {
 				if p.verify == nil {
 					return v, c, nil
@@ -173,59 +185,25 @@ func (p *Program) Interruptible() bool { return p.loops && p.limit > DefaultCost
 // activations holds the meteredActivations of evaluations that ended.
 var activations = sync.Pool{New: func() any { return new(meteredActivation) }}
 
-// Scratch keeps the buffers of native evaluations for one goroutine to
-// reuse (EvalIn): the state an evaluation needs, without a pool's cost at
-// every call. The zero value is ready to use. A Scratch must not be used by
-// two goroutines at once; evaluations nested in one another (a variable
-// the activation computes while the expression runs) may share it.
-type Scratch struct {
-	// states holds an evaluation state for each depth of nested
-	// evaluations; those below depth are in use.
-	states []*nstate
-	depth  int
-	evals  uint32 // evaluations run, to check the context every few
-}
-
-// Release drops the values the Scratch's buffers still hold from earlier
-// evaluations, so that it keeps none alive while it is not in use (in a
-// pool, say). It is then ready for use again.
-func (s *Scratch) Release() {
-	for _, ns := range s.states {
-		ns.release()
-	}
-}
-
-// scratchCheckEvery is how many evaluations EvalIn runs between two
-// checks of its context: the check is a good part of a small evaluation's
-// cost, and a native evaluation is bounded by its cost limit anyway.
-const scratchCheckEvery = 32
-
-// EvalIn is Eval for an interpreter.Activation, with the state of the
-// evaluation taken from s: the same result, cost and errors. A nil s is
-// Eval.
-func (p *Program) EvalIn(ctx context.Context, s *Scratch, act interpreter.Activation) (ref.Val, uint64, error) {
+// evalIn is Eval for an activation given with the Scratch its native
+// evaluation takes its state from (a celnative.Input): the same result,
+// cost and errors.
+func (p *Program) evalIn(ctx context.Context, s *celnative.Scratch, act interpreter.Activation) (ref.Val, uint64, error) {
 	if !p.direct || s == nil || act == nil || ctx == nil {
-		return p.Eval(ctx, act)
+		return p.eval(ctx, act)
 	}
-	if s.evals++; s.evals%scratchCheckEvery == 0 && ctx.Err() != nil {
-		return p.Eval(ctx, act) // which reports the interruption
+	if s.Due() && ctx.Err() != nil {
+		return p.eval(ctx, act) // which reports the interruption
 	}
 	nat := p.nativePlan()
 	if nat == nil {
-		return p.Eval(ctx, act)
+		return p.eval(ctx, act)
 	}
-	d := s.depth
-	if d == len(s.states) {
-		s.states = append(s.states, new(nstate))
-	}
-	s.depth = d + 1
-	v, cost, ok := nat.run(s.states[d], act, p.limit) // run recovers a panic: ok is false
-	s.depth = d
-	if ok {
+	if v, cost, ok := s.Run(nat, act, p.limit); ok {
 		return v, cost, nil
 	}
 	// What the native plan gives up is cel-go's, as in Eval.
-	return p.Eval(ctx, act)
+	return p.eval(ctx, act)
 }
 
 // classify turns cel-go's evaluation errors into celint's.
@@ -290,16 +268,16 @@ func sameValue(a, b ref.Val) bool {
 // rule file's programs are compiled when it loads, and most of them never
 // run on a given document.
 type nativeSlot struct {
-	ready atomic.Pointer[nativeProgram] // prog, once made (when there is one)
+	ready atomic.Pointer[celnative.Program] // prog, once made (when there is one)
 	once  sync.Once
 	ast   *celast.AST // until the plan is made
 	env   *Env
-	prog  *nativeProgram // nil when the expression has no native form
+	prog  *celnative.Program // nil when the expression has no native form
 }
 
 // nativePlan returns p's native plan, making it first if need be; nil when
 // p has none.
-func (p *Program) nativePlan() *nativeProgram {
+func (p *Program) nativePlan() *celnative.Program {
 	if librarypaths.On {
 		return nil // cel-go evaluates everything
 	}
@@ -313,13 +291,28 @@ func (p *Program) nativePlan() *nativeProgram {
 }
 
 // plan makes the program's plan on the first call, and returns it.
-func (s *nativeSlot) plan() *nativeProgram {
+func (s *nativeSlot) plan() *celnative.Program {
 	s.once.Do(func() {
 		if s.ast != nil {
-			s.prog = s.env.compileNative(s.ast)
+			s.prog = celnative.Compile(s.ast, s.env.nativeEnv())
 			s.ast, s.env = nil, nil
 			s.ready.Store(s.prog)
 		}
 	})
 	return s.prog
+}
+
+// nativeEnv is what the native evaluator knows of e: its functions' bindings
+// and the guard's measures, which it charges as cel-go's program is charged.
+func (e *Env) nativeEnv() celnative.Env {
+	g := e.guard
+	return celnative.Env{
+		Adapter:  e.env.CELTypeAdapter(),
+		Provider: e.env.CELTypeProvider(),
+		Overload: func(id string) *functions.Overload { return g.impls[id] },
+		Guarded: func(fn, overload string, nargs int, pattern ref.Val) (func([]ref.Val, uint64) uint64, func([]ref.Val) ref.Val, bool) {
+			return g.plan(fn, overload, nargs, pattern)
+		},
+		UnwrapsOptional: unwrapsOptional,
+	}
 }

@@ -21,7 +21,7 @@ type check struct {
 	scopeValues   []string // nil: wherever the rule applies
 	assume        *assumption
 	each          *program
-	eachText      string // each's text: checks of a rule with the same text share its value on a node (see ruleRun.eachOf)
+	eachText      string // each's text: checks of a rule with the same text share its value on a node (see ruleRun.evalEach)
 	when          *program
 	test          *program
 	// fused is when and test in one program, "when ? optional.of(test) :

@@ -16,6 +16,7 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 
 	"github.com/celint/celint/cel"
+	"github.com/celint/celint/internal/celnative"
 	"github.com/celint/celint/internal/celtree"
 	"github.com/celint/celint/internal/jsonpointer"
 	"github.com/celint/celint/loader"
@@ -167,6 +168,9 @@ func (rs *Ruleset) Lint(ctx context.Context, doc *loader.Document, opts LintOpti
 	if opts.Stats != nil {
 		l.stats = make([]RuleStats, len(rules))
 	}
+	// Each rule lints the nodes it selects one after the other
+	// (lintNode). How the rules take turns, and on which workers, is the
+	// scheduler's (schedule.go): it changes nothing they find or spend.
 	l.lintAll(rules)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -273,10 +277,11 @@ type spend struct {
 	budget   uint64
 	over     error     // set once the budget is exhausted
 	deadline time.Time // the rule's wall-clock safety net; zero: none
-	// scratch, when not nil, is what evaluations charged here reuse: a
-	// rule's run is one goroutine's (lintRules); the document variables'
-	// spend, which rules share, has none.
-	scratch *cel.Scratch
+	// in, when not nil, brings evaluations charged here the Scratch they
+	// reuse, with their frame: a rule's run is one goroutine's
+	// (lintRules); the document variables' spend, which rules share, has
+	// none.
+	in *celnative.Input
 }
 
 // deadlineStride is how many nodes a rule's run lints between two reads
@@ -285,9 +290,6 @@ const deadlineStride = 16
 
 // expired reports whether the rule ran past its deadline.
 func (s *spend) expired() bool { return !s.deadline.IsZero() && time.Now().After(s.deadline) }
-
-// scratches are the evaluation states lints reuse (see lintRules).
-var scratches = sync.Pool{New: func() any { return new(cel.Scratch) }}
 
 // ruleRun is the evaluation of one rule on one document.
 type ruleRun struct {
@@ -324,7 +326,7 @@ type ruleRun struct {
 	// frame once the node's evaluation returns.
 	nodeFrame, eachFrame *frame
 	// nodeSeq numbers the rule's node frames, and each is the last value
-	// of a check's 'each' (eachOf).
+	// of a check's 'each' (evalEach).
 	nodeSeq     uint64
 	each        eachMemo
 	eachKeys    []eachKey
@@ -424,9 +426,7 @@ func (rr *ruleRun) lintNodeIn(fr *frame, parent *frame, n *loader.Node) error {
 			return err
 		}
 	}
-	if rr.recording {
-		rr.share.rec.passed = true // (followers validate their own schemas)
-	}
+	rr.recordPassed()
 	if r.schema != nil {
 		vs, err := rr.validateSchema(fr.self)
 		if err != nil {
@@ -479,9 +479,7 @@ func (rr *ruleRun) validateSchema(v any) ([]cel.SchemaViolation, error) {
 		return nil, at
 	}
 	s.cost += work
-	if rr.recording {
-		rr.share.rec.render += work // a follower charges its own (replay)
-	}
+	rr.recordRender(work)
 	return r.schema.Validate(v)
 }
 
@@ -677,7 +675,7 @@ func (rr *ruleRun) runCheck(c *check, n *loader.Node, parent *frame) error {
 // compiled inline: a function with more runs the runtime's deferreturn at
 // every return, which cost 2% of a lint when runCheck had them all.
 func (rr *ruleRun) runEach(c *check, n *loader.Node, parent *frame) error {
-	coll, err := rr.eachOf(c, parent)
+	coll, err := rr.evalEach(c, parent)
 	if err != nil {
 		return err
 	}
@@ -750,35 +748,9 @@ func (rr *ruleRun) eachEntry(c *check, n *loader.Node, fr *frame, t traits.Mappe
 	return nil
 }
 
-// eachMemo is the value of an 'each' on one node's frame, and its cost.
-type eachMemo struct {
-	seq  uint64 // the frame's nodeVars.seq; 0: none
-	text string
-	coll ref.Val
-	cost uint64
-}
-
-// eachOf evaluates c's 'each' in fr. The checks of a rule that iterate the
-// same expression (most iterate, say, self.examples, each with its own
-// test) get the value the first computed on the node, and are charged its
-// cost again: budgets are spent as if each had evaluated it.
-func (rr *ruleRun) eachOf(c *check, fr *frame) (ref.Val, error) {
-	s := &rr.spend
-	if s.over != nil {
-		return nil, s.over
-	}
-	seq := fr.node.seq
-	if m := &rr.each; seq != 0 && m.seq == seq && m.text == c.eachText {
-		return s.charge(c.each, m.coll, m.cost, nil)
-	}
-	v, cost, err := s.run(rr.ctx, c.each, fr)
-	coll, err := s.charge(c.each, v, cost, err)
-	if err == nil && seq != 0 {
-		rr.each = eachMemo{seq: seq, text: c.eachText, coll: coll, cost: cost}
-	}
-	return coll, err
-}
-
+// runOne evaluates check c in fr, its when and then its test, and reports
+// what it finds. A check with a when is evaluated in one program where it
+// can (runFused), with the same result.
 func (rr *ruleRun) runOne(c *check, n *loader.Node, fr *frame) error {
 	v, done, err := rr.runFused(c, fr)
 	if !done {
@@ -832,35 +804,6 @@ func native(v ref.Val) (any, error) {
 	return cel.ToNative(v)
 }
 
-// runFused evaluates a check's when and test in one program. done is false
-// when the check has none, or when it met an error or a when that is not a
-// bool: then when and test are evaluated apart, to report the error where
-// it is. v is nil when when is false.
-func (rr *ruleRun) runFused(c *check, fr *frame) (v ref.Val, done bool, err error) {
-	if c.fused == nil || rr.spend.over != nil {
-		return nil, false, nil
-	}
-	out, cost, err := rr.spend.run(rr.ctx, c.fused, fr)
-	if err != nil || types.IsUnknownOrError(out) {
-		return nil, false, nil
-	}
-	opt, ok := out.(*types.Optional)
-	if !ok {
-		return nil, false, nil
-	}
-	if rr.spend.budget > 0 && rr.spend.cost+cost > rr.spend.budget {
-		if rr.recording {
-			rr.share.rec.fail = true // what followers would do here depends on their budgets
-		}
-		return nil, false, nil // the budget runs out: say where, apart
-	}
-	rr.spend.cost += cost
-	if !opt.HasValue() {
-		return nil, true, nil
-	}
-	return opt.GetValue(), true, nil
-}
-
 // violationOf reads one entry of a list of violations: a relative pointer
 // string, or a map with optional "at" and "message".
 func violationOf(v ref.Val) (at, msg string, err error) {
@@ -889,9 +832,7 @@ func violationOf(v ref.Val) (at, msg string, err error) {
 }
 
 func (rr *ruleRun) violation(c *check, n *loader.Node, fr *frame, at, msg string) error {
-	if rr.recording {
-		defer rr.record(c, fr, at, msg)()
-	}
+	defer rr.record(c, fr, at, msg)()
 	switch {
 	case at != "":
 	case c.at != nil:
@@ -1205,7 +1146,7 @@ func (s *spend) eval(ctx context.Context, p *program, act *frame) (ref.Val, erro
 // the others end within their cost limit.
 func (s *spend) run(ctx context.Context, p *program, act *frame) (ref.Val, uint64, error) {
 	if s.deadline.IsZero() || !p.Interruptible() {
-		return p.EvalIn(ctx, s.scratch, act)
+		return s.evalIn(ctx, p, act)
 	}
 	ctx, cancel := context.WithDeadlineCause(ctx, s.deadline, ErrRuleTimeout)
 	defer cancel()

@@ -26,6 +26,7 @@ import (
 	"github.com/celint/celint/cel"
 	"github.com/celint/celint/internal/exprcache"
 	"github.com/celint/celint/internal/jsonpointer"
+	"github.com/celint/celint/internal/libcache"
 	"github.com/celint/celint/loader"
 )
 
@@ -72,7 +73,7 @@ type Ruleset struct {
 	env        *cel.Env
 	opts       Options // as loaded, for rulesets built on this one
 	library    int
-	caches     *cel.Caches // shared by the environments of every rule file
+	caches     *libcache.Caches // shared by the environments of every rule file
 	docVars    []*variable
 	selections map[string][]string // named selections, expanded to plain paths
 	scope      *scopeConfig
@@ -243,18 +244,10 @@ type assumption struct {
 }
 
 type variable struct {
-	name string
-	text string // the expression
-	prg  *program
-	// share, for a rule's document variable that reads only root and the
-	// ruleset's document variables, names its value: rules whose variables
-	// have the same share key compute it once per document (see
-	// sharedVars). Zero for any other variable.
-	share shareKey
-	// perScope: the variable reads nothing but scope, root and variables
-	// that are themselves the same for every node of a document or of a
-	// scope; a rule's run evaluates it once per distinct scope.
-	perScope bool
+	name  string
+	text  string // the expression
+	prg   *program
+	reuse // where its value may be reused (markShared); zero: nowhere
 }
 
 // program is a compiled expression and where it is written, so that a rule
@@ -682,7 +675,7 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 	fail := func(p loader.Pos, format string, args ...any) {
 		issues.Append(&loader.Error{File: spec.File, Pos: p, Msg: fmt.Sprintf(format, args...)})
 	}
-	rs := &Ruleset{opts: opts, caches: cel.NewCaches()}
+	rs := &Ruleset{opts: opts, caches: new(libcache.Caches)}
 	var base *Ruleset
 	if spec.Extends.Value != "" {
 		if opts.Bases == nil {

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/celint/celint/cel"
+	"github.com/celint/celint/internal/celnative"
 	"github.com/celint/celint/loader"
 	"github.com/google/cel-go/common/types/ref"
 )
@@ -396,13 +396,14 @@ func (l *linter) lintRules(rules []*Rule, idx []int, followers [][]int, runs []r
 	// evaluations share one Scratch, taken from those earlier lints left
 	// (a lint of a small document would otherwise grow every rule's
 	// buffers anew).
-	scratch := scratches.Get().(*cel.Scratch)
+	in := scratches.Get().(*celnative.Input)
 	defer func() {
 		for _, i := range idx {
-			runs[i].spend.scratch = nil // nothing evaluates after this, but none may use it once it is put back
+			runs[i].spend.in = nil // nothing evaluates after this, but none may use it once it is put back
 		}
-		scratch.Release()
-		scratches.Put(scratch)
+		in.Activation = nil
+		in.Scratch.Release()
+		scratches.Put(in)
 	}()
 	leaders := idx // without their followers
 	if followers != nil {
@@ -420,7 +421,7 @@ func (l *linter) lintRules(rules []*Rule, idx []int, followers [][]int, runs []r
 		// of a many-file run.
 		rr := &runs[i]
 		*rr = ruleRun{linter: l, ctx: l.ctx, rule: rules[i], index: int32(i),
-			spend: spend{budget: l.opts.Budget, deadline: time.Now().Add(l.opts.RuleTimeout), scratch: scratch}}
+			spend: spend{budget: l.opts.Budget, deadline: time.Now().Add(l.opts.RuleTimeout), in: in}}
 		if !l.timed(rr, rr.begin) {
 			return nil
 		}

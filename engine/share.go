@@ -22,6 +22,20 @@ import (
 // error, came near its budget, or stopped), the follower lints the node
 // itself.
 
+// reuse is where a variable's value may be reused beyond the frame that
+// computed it.
+type reuse struct {
+	// share, for a rule's document variable that reads only root and the
+	// ruleset's document variables, names its value: rules whose variables
+	// have the same share key compute it once per document (see
+	// sharedVars). Zero for any other variable.
+	share shareKey
+	// perScope: the variable reads nothing but scope, root and variables
+	// that are themselves the same for every node of a document or of a
+	// scope; a rule's run evaluates it once per distinct scope.
+	perScope bool
+}
+
 // logicKey returns what a rule's evaluation on a node depends on, as
 // written: its selection, preconditions, variables and checks' tests, but
 // not its id, level, messages or locations. Rules of one ruleset with the
@@ -198,13 +212,17 @@ type shareEvent struct {
 }
 
 // record notes the finding of check c in frame fr, before the leader
-// makes its texts; done, called after, counts what making them cost.
+// makes its texts, when the run is recording for its followers; done,
+// called after, counts what making them cost.
 func (rr *ruleRun) record(c *check, fr *frame, at, msg string) (done func()) {
+	if !rr.recording {
+		return nothing
+	}
 	rec := &rr.share.rec
 	k := slices.Index(rr.rule.checks, c)
 	if k < 0 {
 		rec.fail = true
-		return func() {}
+		return nothing
 	}
 	ev := shareEvent{check: k, cost: rr.spend.cost - rec.start - rec.render, at: at, msg: msg}
 	if fr.node.rr == nil {
@@ -214,6 +232,35 @@ func (rr *ruleRun) record(c *check, fr *frame, at, msg string) (done func()) {
 	rec.events = append(rec.events, ev)
 	before := rr.spend.cost
 	return func() { rec.render += rr.spend.cost - before }
+}
+
+// nothing is what record returns when there is nothing to count.
+func nothing() {}
+
+// recordPassed notes, when the run is recording for its followers, that
+// the node passed the rule's preconditions (followers validate their own
+// schemas).
+func (rr *ruleRun) recordPassed() {
+	if rr.recording {
+		rr.share.rec.passed = true
+	}
+}
+
+// recordRender notes, when the run is recording for its followers, what
+// its own schema's validation cost: a follower charges its own (replay).
+func (rr *ruleRun) recordRender(work uint64) {
+	if rr.recording {
+		rr.share.rec.render += work
+	}
+}
+
+// recordFail notes, when the run is recording for its followers, that the
+// evaluation took a path that depends on how much of its budget was left:
+// followers lint the node themselves.
+func (rr *ruleRun) recordFail() {
+	if rr.recording {
+		rr.share.rec.fail = true
+	}
 }
 
 // followStep lints the node its leader linted last: by taking over the

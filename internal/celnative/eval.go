@@ -1,8 +1,37 @@
-package cel
+// Package celnative is celint's native CEL evaluator. It runs a checked expression directly on its AST,
+// without cel-go's interpreter: no execution frames, no attribute and
+// qualifier objects, no activation per comprehension step and no meter
+// lookups. It computes what cel-go's plan computes, with the same values
+// and the same cost as the cel package's guard charges, by mirroring the
+// planner: which nodes become attributes (a unit for each wrapper the guard
+// puts on them), which calls are guarded or metered, and the order in which
+// operands are evaluated.
+//
+// It covers the successful evaluations only. Whenever a step would yield
+// an error or an unknown, exceed the cost limit, or meet a value it does
+// not handle, the native evaluation gives up, and the program is evaluated
+// again by cel-go from the start (package cel does): so every error, with its message, comes
+// from cel-go. Giving up repeats nothing that counts: what the native run
+// read from the activation (lazy variables included) is read again, in the
+// same order, and its cost is discarded.
+//
+// An expression the evaluator does not cover (a struct literal, an
+// optional list or map entry, a two-variable comprehension, a select on a
+// conditional, ...) has no native form and is always evaluated by cel-go.
+// cel.Config.VerifyNative (or CELINT_VERIFY_NATIVE) runs both on every
+// evaluation and reports any difference of value or cost.
+//
+// The evaluator knows the environment's functions only through Env, which
+// package cel builds from its guard: the implementations of the overloads,
+// the calls measured before they run and their measures, and the library
+// functions that unwrap an optional argument. The cost model's measures
+// are package celcost's, which the guard charges as well.
+package celnative
 
 import (
 	"strings"
 
+	"github.com/celint/celint/internal/celcost"
 	"github.com/celint/celint/internal/celtree"
 	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/functions"
@@ -13,40 +42,18 @@ import (
 	"github.com/google/cel-go/interpreter"
 )
 
-// The native evaluator runs a checked expression directly on its AST,
-// without cel-go's interpreter: no execution frames, no attribute and
-// qualifier objects, no activation per comprehension step and no meter
-// lookups. It computes what cel-go's plan computes, with the same values
-// and the same cost as the guard charges (guard.go), by mirroring the
-// planner: which nodes become attributes (a unit for each wrapper the guard
-// puts on them), which calls are guarded or metered, and the order in which
-// operands are evaluated.
-//
-// It covers the successful evaluations only. Whenever a step would yield
-// an error or an unknown, exceed the cost limit, or meet a value it does
-// not handle, the native evaluation gives up, and the program is evaluated
-// again by cel-go from the start: so every error, with its message, comes
-// from cel-go. Giving up repeats nothing that counts: what the native run
-// read from the activation (lazy variables included) is read again, in the
-// same order, and its cost is discarded.
-//
-// An expression the evaluator does not cover (a struct literal, an
-// optional list or map entry, a two-variable comprehension, a select on a
-// conditional, ...) has no native form and is always evaluated by cel-go.
-// Config.VerifyNative runs both on every evaluation and reports any
-// difference of value or cost.
-
-// nativeProgram is an expression compiled for the native evaluator.
-type nativeProgram struct {
+// Program is an expression compiled for the native evaluator.
+type Program struct {
 	root    nnode
 	slots   int // local variables: comprehension variables
 	folds   int // nesting depth of comprehensions
 	adapter types.Adapter
 }
 
-// nstate is the state of one native evaluation. Its buffers are kept
-// from one evaluation to the next (it lives in a pooled activation).
-type nstate struct {
+// State is the state of one native evaluation. Its buffers are kept
+// from one evaluation to the next (it lives in a pooled activation, or in
+// a Scratch). The zero value is ready to use.
+type State struct {
 	act     interpreter.Activation
 	n       uint64 // cost so far
 	limit   uint64
@@ -68,7 +75,7 @@ type foldState struct {
 }
 
 // add charges c; false when the total passes the limit.
-func (s *nstate) add(c uint64) bool {
+func (s *State) add(c uint64) bool {
 	if c > s.limit || s.n > s.limit-c {
 		return false
 	}
@@ -76,11 +83,11 @@ func (s *nstate) add(c uint64) bool {
 	return true
 }
 
-// run evaluates p on act with s, a state whose buffers are reused from
+// Run evaluates p on act with s, a state whose buffers are reused from
 // evaluation to evaluation; ok is false when the evaluation gave up. A
 // panic gives up too: cel-go then runs the program and reports the panic
 // its own way.
-func (p *nativeProgram) run(s *nstate, act interpreter.Activation, limit uint64) (v ref.Val, cost uint64, ok bool) {
+func (p *Program) Run(s *State, act interpreter.Activation, limit uint64) (v ref.Val, cost uint64, ok bool) {
 	defer giveUp() // a panic returns nil, 0, false: what the results are until the end
 	s.act, s.n, s.limit, s.adapter = act, 0, limit, p.adapter
 	s.slots = grow(s.slots, p.slots)
@@ -101,10 +108,10 @@ func (p *nativeProgram) run(s *nstate, act interpreter.Activation, limit uint64)
 // giveUp, deferred, stops a panic.
 func giveUp() { _ = recover() }
 
-// release drops the values the state's buffers still hold, so that they
+// Release drops the values the state's buffers still hold, so that they
 // do not keep them alive: evaluations leave them there, each overwriting
 // what it uses, and the state is released when its Scratch is.
-func (s *nstate) release() {
+func (s *State) Release() {
 	s.act = nil
 	clear(s.slots[:min(s.used, len(s.slots))])
 	clear(s.stack[:min(s.high, cap(s.stack))])
@@ -122,7 +129,7 @@ func grow(b []ref.Val, n int) []ref.Val {
 // nnode is a node of a native plan. exec returns nil when the evaluation
 // gives up.
 type nnode interface {
-	exec(s *nstate) ref.Val
+	exec(s *State) ref.Val
 }
 
 // nattr is a node cel-go plans as an attribute: resolve evaluates it
@@ -130,7 +137,7 @@ type nnode interface {
 // an attribute instead of executing it (a conditional's branch, an index).
 type nattr interface {
 	nnode
-	resolve(s *nstate) ref.Val
+	resolve(s *State) ref.Val
 }
 
 // bad reports whether v ends a native evaluation.
@@ -138,7 +145,7 @@ func bad(v ref.Val) bool { return v == nil || types.IsUnknownOrError(v) }
 
 type nconst struct{ v ref.Val }
 
-func (c *nconst) exec(*nstate) ref.Val { return c.v }
+func (c *nconst) exec(*State) ref.Val { return c.v }
 
 // nfolded is a call of a pure function on constants, made once when the
 // program is compiled; it charges what the call would.
@@ -147,7 +154,7 @@ type nfolded struct {
 	cost uint64
 }
 
-func (f *nfolded) exec(s *nstate) ref.Val {
+func (f *nfolded) exec(s *State) ref.Val {
 	if !s.add(f.cost) {
 		return nil
 	}
@@ -178,7 +185,7 @@ func constants(nodes []nnode) bool {
 // fold returns the call, whose arguments are constants, made once; the
 // call itself when it does not succeed.
 func fold(c *ncall) nnode {
-	s := &nstate{limit: ^uint64(0)}
+	s := &State{limit: ^uint64(0)}
 	v := c.exec(s)
 	if v == nil {
 		return c
@@ -217,7 +224,7 @@ type nstep struct {
 	hint celtree.Hint
 }
 
-func (c *nchain) exec(s *nstate) ref.Val {
+func (c *nchain) exec(s *State) ref.Val {
 	if !s.add(c.wrappers) {
 		return nil
 	}
@@ -261,7 +268,7 @@ func (c *nchain) exec(s *nstate) ref.Val {
 	return c.resolve(s)
 }
 
-func (c *nchain) resolve(s *nstate) ref.Val {
+func (c *nchain) resolve(s *State) ref.Val {
 	v, r := c.walk(s)
 	switch r {
 	case walkAbsent:
@@ -275,7 +282,7 @@ func (c *nchain) resolve(s *nstate) ref.Val {
 // unwrapped is exec without the optional an optional selection would
 // build around what it found: present reports that v is that value. An
 // optional selection that found nothing gives optional.none(), as exec.
-func (c *nchain) unwrapped(s *nstate) (v ref.Val, present bool) {
+func (c *nchain) unwrapped(s *State) (v ref.Val, present bool) {
 	if !s.add(c.wrappers) {
 		return nil, false
 	}
@@ -290,24 +297,14 @@ func (c *nchain) unwrapped(s *nstate) (v ref.Val, present bool) {
 }
 
 // execUnwrapped is exec for a function that unwraps an optional argument
-// (unwrapsOptional): a value found by an optional selection is given as it
+// (Env.UnwrapsOptional): a value found by an optional selection is given as it
 // is, unless it is an optional itself.
-func (c *nchain) execUnwrapped(s *nstate) ref.Val {
+func (c *nchain) execUnwrapped(s *State) ref.Val {
 	v, present := c.unwrapped(s)
 	if _, isOpt := v.(*types.Optional); present && isOpt {
 		return types.OptionalOf(v)
 	}
 	return v
-}
-
-// unwrapsOptional reports whether the overload's implementation treats an
-// optional argument as its value, or as null when it has none
-// (unwrapOptional), so that passing the value itself gives the same
-// result: the overloads of library functions whose native form is
-// nativeUnwrapsOptional.
-func unwrapsOptional(overload string) bool {
-	f := libraryOverloadFunction(overload)
-	return f != nil && f.native == nativeUnwrapsOptional
 }
 
 // nof is optional.of: a bool's optional is one of two built once, and an
@@ -325,7 +322,7 @@ var (
 	optEmptyList = types.OptionalOf(types.NewRefValList(types.DefaultTypeAdapter, []ref.Val{}))
 )
 
-func (o *nof) exec(s *nstate) ref.Val {
+func (o *nof) exec(s *State) ref.Val {
 	v := o.arg.exec(s)
 	if bad(v) {
 		return nil
@@ -349,7 +346,7 @@ func (o *nof) exec(s *nstate) ref.Val {
 	default:
 		out = o.unary(v)
 	}
-	if bad(out) || !s.add(1+shallow(out)) {
+	if bad(out) || !s.add(1+celcost.Shallow(out)) {
 		return nil
 	}
 	return out
@@ -364,7 +361,7 @@ type nnsf struct {
 	unary functions.UnaryOp
 }
 
-func (n *nnsf) exec(s *nstate) ref.Val {
+func (n *nnsf) exec(s *State) ref.Val {
 	v := n.arg.exec(s)
 	if bad(v) {
 		return nil
@@ -376,7 +373,7 @@ func (n *nnsf) exec(s *nstate) ref.Val {
 		return v
 	}
 	out := n.unary(v)
-	if bad(out) || !s.add(1+shallow(out)) {
+	if bad(out) || !s.add(1+celcost.Shallow(out)) {
 		return nil
 	}
 	return out
@@ -392,7 +389,7 @@ const (
 // walk resolves the chain without its wrappers' units. An optional
 // chain's result is returned unwrapped, so that orValue and or need not
 // build the optional.
-func (c *nchain) walk(s *nstate) (ref.Val, int) {
+func (c *nchain) walk(s *State) (ref.Val, int) {
 	obj := c.start(s)
 	if bad(obj) {
 		return nil, walkValue
@@ -456,7 +453,7 @@ func (c *nchain) walk(s *nstate) (ref.Val, int) {
 
 // start returns the value the chain's steps start from; nil when the
 // evaluation gives up.
-func (c *nchain) start(s *nstate) ref.Val {
+func (c *nchain) start(s *State) ref.Val {
 	switch {
 	case c.local >= 0:
 		return s.slots[c.local]
@@ -565,7 +562,7 @@ type ncond struct {
 	tAttr, fAttr nattr // t and f, when they are attributes (resolved, not executed)
 }
 
-func (c *ncond) exec(s *nstate) ref.Val {
+func (c *ncond) exec(s *State) ref.Val {
 	if !s.add(1) {
 		return nil
 	}
@@ -580,7 +577,7 @@ func newCond(c, t, f nnode) *ncond {
 	return n
 }
 
-func (c *ncond) resolve(s *nstate) ref.Val {
+func (c *ncond) resolve(s *State) ref.Val {
 	b, isBool := c.cond.exec(s).(types.Bool)
 	if !isBool {
 		return nil
@@ -609,7 +606,7 @@ type nlogic struct {
 	stop types.Bool
 }
 
-func (a *nlogic) exec(s *nstate) ref.Val {
+func (a *nlogic) exec(s *State) ref.Val {
 	b, ok := a.l.exec(s).(types.Bool)
 	if !ok {
 		return nil
@@ -630,7 +627,7 @@ type nequal struct {
 	lchain *nchain // l, when it is a chain: read without building its optional
 }
 
-func (e *nequal) exec(s *nstate) ref.Val {
+func (e *nequal) exec(s *State) ref.Val {
 	var l ref.Val
 	present := false // l is the value of the optional e.l would give
 	if e.lchain != nil {
@@ -664,8 +661,8 @@ func (e *nequal) exec(s *nstate) ref.Val {
 		return eq
 	}
 	c := uint64(1)
-	if !scalar(l) && !scalar(r) {
-		c = equalityCost([]ref.Val{l, r}, s.limit)
+	if !celcost.Scalar(l) && !celcost.Scalar(r) {
+		c = celcost.Equality([]ref.Val{l, r}, s.limit)
 	}
 	if !s.add(c) {
 		return nil
@@ -684,7 +681,7 @@ type nopt struct {
 	orValue bool
 }
 
-func (o *nopt) exec(s *nstate) ref.Val {
+func (o *nopt) exec(s *State) ref.Val {
 	var v ref.Val
 	r := walkValue
 	if ch, ok := o.l.(*nchain); ok && !ch.testOnly {
@@ -726,9 +723,9 @@ func (o *nopt) exec(s *nstate) ref.Val {
 type ncall struct {
 	args []nnode
 	// unwrapFirst is args[0], an optional chain read without building its
-	// optional, for a function that unwraps it (unwrapsOptional).
+	// optional, for a function that unwraps it (Env.UnwrapsOptional).
 	unwrapFirst *nchain
-	guarded     callCost
+	guarded     func(args []ref.Val, limit uint64) uint64
 	exec1       func([]ref.Val) ref.Val // a guarded call's implementation
 	unary       functions.UnaryOp
 	binary      functions.BinaryOp
@@ -737,7 +734,7 @@ type ncall struct {
 	fn          string // the function's name
 }
 
-func (c *ncall) exec(s *nstate) ref.Val {
+func (c *ncall) exec(s *State) ref.Val {
 	if c.guarded == nil && c.unwrapFirst == nil {
 		// A function of one or two arguments that no guard measures is
 		// called with them at once, as finish would.
@@ -775,7 +772,7 @@ func (c *ncall) exec(s *nstate) ref.Val {
 // which cel-go's in calls.
 type nin struct{ *ncall }
 
-func (n *nin) exec(s *nstate) ref.Val {
+func (n *nin) exec(s *State) ref.Val {
 	l := n.args[0].exec(s)
 	if bad(l) {
 		return nil
@@ -806,7 +803,7 @@ func (n *nin) exec(s *nstate) ref.Val {
 
 // call pushes the arguments on the stack above base and calls the
 // function.
-func (c *ncall) call(s *nstate, base int) ref.Val {
+func (c *ncall) call(s *State, base int) ref.Val {
 	for i, a := range c.args {
 		var v ref.Val
 		if i == 0 && c.unwrapFirst != nil {
@@ -826,7 +823,7 @@ func (c *ncall) call(s *nstate, base int) ref.Val {
 
 // finish calls the function on its arguments' values, vals, which are on
 // the stack.
-func (c *ncall) finish(s *nstate, vals []ref.Val) ref.Val {
+func (c *ncall) finish(s *State, vals []ref.Val) ref.Val {
 	if c.guarded != nil {
 		cost := c.guarded(vals, s.limit)
 		if cost > s.limit || !s.add(cost) {
@@ -855,7 +852,7 @@ func (c *ncall) finish(s *nstate, vals []ref.Val) ref.Val {
 	default:
 		out = c.varargs(append([]ref.Val(nil), vals...)...)
 	}
-	if bad(out) || !s.add(1+shallow(out)) {
+	if bad(out) || !s.add(1+celcost.Shallow(out)) {
 		return nil
 	}
 	return out
@@ -863,7 +860,7 @@ func (c *ncall) finish(s *nstate, vals []ref.Val) ref.Val {
 
 // charged is out, what an unguarded function gave, charged as finish
 // charges it; nil when the evaluation gives up.
-func charged(s *nstate, out ref.Val) ref.Val {
+func charged(s *State, out ref.Val) ref.Val {
 	switch out.(type) {
 	case types.Bool, types.Int, types.Double, types.Null:
 		// (most results: one unit, shallow's 0 told by the type alone)
@@ -874,7 +871,7 @@ func charged(s *nstate, out ref.Val) ref.Val {
 	case nil, *types.Err, *types.Unknown:
 		return nil
 	}
-	if !s.add(1 + shallow(out)) {
+	if !s.add(1 + celcost.Shallow(out)) {
 		return nil
 	}
 	return out
@@ -887,7 +884,7 @@ type nlist struct {
 	adapter types.Adapter
 }
 
-func (l *nlist) exec(s *nstate) ref.Val {
+func (l *nlist) exec(s *State) ref.Val {
 	if !s.add(1 + uint64(len(l.elems))) {
 		return nil
 	}
@@ -907,7 +904,7 @@ type nmap struct {
 	adapter    types.Adapter
 }
 
-func (m *nmap) exec(s *nstate) ref.Val {
+func (m *nmap) exec(s *State) ref.Val {
 	if !s.add(1 + 2*uint64(len(m.keys))) {
 		return nil
 	}
@@ -930,7 +927,7 @@ func (m *nmap) exec(s *nstate) ref.Val {
 // the accumulator is initialised when first read, an empty list or map
 // one as a mutable value, and the loop stops once its condition is false.
 type nfold struct {
-	depth          int // index in nstate.folds
+	depth          int // index in State.folds
 	accuSlot, iter int
 	accuInit       nnode
 	rng            nnode
@@ -939,7 +936,7 @@ type nfold struct {
 	adapter        types.Adapter
 }
 
-func (f *nfold) accuValue(s *nstate) ref.Val {
+func (f *nfold) accuValue(s *State) ref.Val {
 	st := &s.folds[f.depth]
 	if !st.initialized {
 		st.initialized = true
@@ -961,7 +958,7 @@ func (f *nfold) accuValue(s *nstate) ref.Val {
 
 // iterate runs one step of the loop on v: more is false when the loop
 // condition ended it, ok false when the evaluation gives up.
-func (f *nfold) iterate(s *nstate, st *foldState, v ref.Val) (more, ok bool) {
+func (f *nfold) iterate(s *State, st *foldState, v ref.Val) (more, ok bool) {
 	if bad(v) {
 		return false, false
 	}
@@ -996,7 +993,7 @@ func (f *nfold) iterate(s *nstate, st *foldState, v ref.Val) (more, ok bool) {
 // restored after it: the accumulator's initial value, computed when first
 // read, may run another comprehension of the same depth. A panic ends the
 // evaluation (run), which then needs nothing restored.
-func (f *nfold) exec(s *nstate) ref.Val {
+func (f *nfold) exec(s *State) ref.Val {
 	st := &s.folds[f.depth]
 	saved := *st
 	savedAccu, savedIter := s.slots[f.accuSlot], s.slots[f.iter]
@@ -1007,7 +1004,7 @@ func (f *nfold) exec(s *nstate) ref.Val {
 	return res
 }
 
-func (f *nfold) loop(s *nstate, st *foldState) ref.Val {
+func (f *nfold) loop(s *State, st *foldState) ref.Val {
 	r := f.rng.exec(s)
 	if bad(r) {
 		return nil
@@ -1077,8 +1074,7 @@ func forEach(r ref.Val, step func(ref.Val) (more, ok bool)) bool {
 // cel-go's planner and the guard's decorations.
 type nativeCompiler struct {
 	ast      *celast.AST
-	env      *Env
-	impls    map[string]*functions.Overload
+	env      Env
 	adapter  types.Adapter
 	provider types.Provider
 	scopes   []nlocal
@@ -1094,15 +1090,15 @@ type nlocal struct {
 	accu *nfold // set for an accumulator
 }
 
-// compileNative returns the native plan of a checked AST, or nil when the
+// Compile returns the native plan of a checked AST of env, or nil when the
 // expression has a construct the evaluator does not cover.
-func (e *Env) compileNative(a *celast.AST) *nativeProgram {
-	c := &nativeCompiler{ast: a, env: e, impls: e.guard.impls, adapter: e.env.CELTypeAdapter(), provider: e.env.CELTypeProvider()}
+func Compile(a *celast.AST, env Env) *Program {
+	c := &nativeCompiler{ast: a, env: env, adapter: env.Adapter, provider: env.Provider}
 	root, ok := c.compile(a.Expr())
 	if !ok {
 		return nil
 	}
-	return &nativeProgram{root: root, slots: c.slots, folds: c.folds, adapter: c.adapter}
+	return &Program{root: root, slots: c.slots, folds: c.folds, adapter: c.adapter}
 }
 
 func (c *nativeCompiler) lookup(name string) (nlocal, bool) {
@@ -1273,7 +1269,7 @@ func (c *nativeCompiler) call(e celast.Expr) (nnode, bool) {
 			pattern = k.v
 		}
 	}
-	if cost, exec, ok := c.env.guard.plan(fn, overload, len(args), pattern); ok {
+	if cost, exec, ok := c.env.Guarded(fn, overload, len(args), pattern); ok {
 		call := &ncall{args: args, guarded: cost, exec1: exec}
 		if fn == "@in" && len(args) == 2 && (overload == "" || overload == overloads.InMap) {
 			return &nin{call}, true
@@ -1282,16 +1278,16 @@ func (c *nativeCompiler) call(e celast.Expr) (nnode, bool) {
 	}
 	var impl *functions.Overload
 	if overload != "" {
-		impl = c.impls[overload]
+		impl = c.env.Overload(overload)
 	}
 	if impl == nil {
-		impl = c.impls[fn]
+		impl = c.env.Overload(fn)
 	}
 	if impl == nil || impl.Async != nil {
 		return nil, false
 	}
 	nc := &ncall{args: args, trait: impl.OperandTrait, fn: fn}
-	if unwrapsOptional(overload) {
+	if c.env.UnwrapsOptional != nil && c.env.UnwrapsOptional(overload) {
 		if ch, ok := args[0].(*nchain); ok && !ch.testOnly {
 			nc.unwrapFirst = ch
 		}
@@ -1529,7 +1525,7 @@ func quantifier(f *nfold) nnode {
 
 // step runs the loop's condition and step on v; more is false once the
 // accumulator is stop, ok false when the evaluation gives up.
-func (q *nquant) step(s *nstate, acc *types.Bool, v ref.Val) (more, ok bool) {
+func (q *nquant) step(s *State, acc *types.Bool, v ref.Val) (more, ok bool) {
 	if bad(v) || !s.add(q.condCost) {
 		return false, false
 	}
@@ -1548,7 +1544,7 @@ func (q *nquant) step(s *nstate, acc *types.Bool, v ref.Val) (more, ok bool) {
 	return true, true
 }
 
-func (q *nquant) exec(s *nstate) ref.Val {
+func (q *nquant) exec(s *State) ref.Val {
 	f := q.f
 	saved := s.slots[f.iter]
 	res := q.loop(s)
@@ -1556,7 +1552,7 @@ func (q *nquant) exec(s *nstate) ref.Val {
 	return res
 }
 
-func (q *nquant) loop(s *nstate) ref.Val {
+func (q *nquant) loop(s *State) ref.Val {
 	f := q.f
 	r := f.rng.exec(s)
 	if bad(r) {
