@@ -101,8 +101,33 @@ func (f *frame) addLazy(ctx context.Context, vars []*variable, s *spend) {
 	}
 }
 
+// styleName is the name of how n is written, for selfStyle; in JSON,
+// collections are flow ones.
+func styleName(n *loader.Node, json bool) string {
+	switch n.Style {
+	case loader.SingleQuoted:
+		return "single"
+	case loader.DoubleQuoted:
+		return "double"
+	case loader.Literal:
+		return "literal"
+	case loader.Folded:
+		return "folded"
+	case loader.Flow:
+		return "flow"
+	}
+	if n.Kind == loader.Object || n.Kind == loader.Array {
+		if json {
+			return "flow"
+		}
+		return "block"
+	}
+	return "plain"
+}
+
 // nodeVars are the variables of a selected node that most expressions do
-// not read — path, parentScope, selfKey, selfKeys, parent, resolveError —
+// not read — path, parentScope, selfKey, selfKeys, parent, resolveError,
+// selfStyle —
 // computed when first read, without allocating for those never read.
 type nodeVars struct {
 	rr  *ruleRun // nil in frames that are not a node's
@@ -163,6 +188,8 @@ func (v *nodeVars) get(name string) (any, bool) {
 			v.selfKeys = memberNames(v.n)
 		}
 		return v.selfKeys, true
+	case "selfStyle":
+		return styleName(v.n, v.rr.doc.Format == "json"), true
 	case "resolveError":
 		if v.done&doneResolveErr == 0 {
 			v.done |= doneResolveErr

@@ -709,7 +709,7 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 		}
 		rs.Accepts = &Accepts{Path: spec.Accepts.Path.Value, Versions: spec.Accepts.Versions, sel: sel}
 	}
-	if base == nil || len(spec.Loader.Reject) > 0 || spec.Loader.Limits != (loader.Limits{}) {
+	if base == nil || len(spec.Loader.Reject) > 0 || spec.Loader.Limits != (loader.Limits{}) || spec.Loader.Scalars.Value != "" {
 		lo := loader.DefaultOptions()
 		if base != nil {
 			lo = base.LoadOptions
@@ -720,6 +720,9 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 				f, _ := loader.ParseFeature(r.Value) // checked by ReadRulesetSpec
 				lo.Reject |= f
 			}
+		}
+		if spec.Loader.Scalars.Value != "" {
+			lo.Scalars, _ = loader.ParseScalarSchema(spec.Loader.Scalars.Value) // checked by ReadRulesetSpec
 		}
 		lo.Limits = overrideLimits(overrideLimits(lo.Limits, spec.Loader.Limits), opts.Limits)
 		rs.LoadOptions = lo
@@ -1437,6 +1440,7 @@ var engineVars = []cel.Var{
 	{Name: "selfKeys", Type: gocel.ListType(gocel.StringType)},
 	{Name: "parent", Type: gocel.DynType},
 	{Name: "resolveError", Type: gocel.StringType},
+	{Name: "selfStyle", Type: gocel.StringType},
 }
 
 // scopeKey is the rule member that limits a rule to scope values.

@@ -180,9 +180,38 @@ func (l Limits) withDefaults() Limits {
 type Options struct {
 	Reject Feature // constructs that are errors
 	Limits Limits  // zero fields mean the default for that field
+	// Scalars is the YAML schema plain scalars are resolved by: the core
+	// schema (the default) or the JSON schema.
+	Scalars ScalarSchema
 	// Format is "json" or "yaml" to read the input as that format whatever
 	// its name; "" chooses by name and content (see Parse).
 	Format string
+}
+
+// ScalarSchema is a YAML 1.2 schema for resolving plain scalars.
+type ScalarSchema uint8
+
+// The schemas. Under the core schema, ~, Null, True, FALSE, 0x1F, 0o17,
+// +1, .5 and .inf are nulls, booleans and numbers; under the JSON schema,
+// only null, true, false and JSON's own number syntax are, and every other
+// plain scalar is a string (so `True`, `~` and `0x1F` are strings). An
+// empty plain value (`key:`) is null in both, and the spellings of infinity
+// and NaN (.inf, -.Inf, .nan) are non-finite numbers in both, so that a
+// reader that rejects NonFiniteNumbers refuses them whichever it names.
+const (
+	CoreScalars ScalarSchema = iota
+	JSONScalars
+)
+
+// ParseScalarSchema reads a schema's name: core or json.
+func ParseScalarSchema(name string) (ScalarSchema, error) {
+	switch name {
+	case "core":
+		return CoreScalars, nil
+	case "json":
+		return JSONScalars, nil
+	}
+	return 0, fmt.Errorf("unknown scalar schema %q: expected core or json", name)
 }
 
 // DefaultOptions rejects every Feature except MergeKeys (a "<<" key is then

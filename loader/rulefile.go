@@ -120,6 +120,9 @@ type AcceptsSpec struct {
 type LoaderSpec struct {
 	Reject []Scalar // feature names (see ParseFeature), checked when read
 	Limits Limits   // zero fields mean the default
+	// Scalars names the schema of plain YAML scalars (core or json; see
+	// ParseScalarSchema), checked when read; "" keeps the default.
+	Scalars Scalar
 }
 
 // ContextSpec configures the engine's generic evaluation context.
@@ -540,7 +543,14 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 				}
 			})
 		case "loader":
-			r.members(v, "loader", []string{"reject", "limits"}, func(key string, v *Node) {
+			r.members(v, "loader", []string{"reject", "limits", "scalars"}, func(key string, v *Node) {
+				if key == "scalars" {
+					rs.Loader.Scalars = r.scalar(v)
+					if _, err := ParseScalarSchema(rs.Loader.Scalars.Value); err != nil {
+						r.add(rs.Loader.Scalars.Pos, "loader.scalars: %v", err)
+					}
+					return
+				}
 				if key == "reject" {
 					r.list(v, "a list of loader features", func(f *Node) {
 						s := r.scalar(f)

@@ -20,7 +20,8 @@ import (
 // keeps aliases unexpanded and tags as written) and converts that tree.
 //
 // Scalar resolution follows the YAML 1.2 core schema, a superset of the JSON
-// schema: for plain (unquoted, untagged) scalars
+// schema (or the JSON schema itself, with Options.Scalars): for plain
+// (unquoted, untagged) scalars
 //
 //	"", ~, null, Null, NULL                      null
 //	true, True, TRUE, false, False, FALSE        boolean
@@ -880,6 +881,9 @@ func (c *yamlConv) resolvePlain(y *yaml.Node) (Kind, any, bool, *Error) {
 // schema: its kind and value, and whether it is an infinity or NaN (then
 // the kind is Number and the value nil).
 func (b *builder) resolvePlain(s string, pos Pos) (Kind, any, bool, *Error) {
+	if b.opts.Scalars == JSONScalars && !isJSONScalar(s) && !isNonFinite(s) {
+		return String, s, false, nil
+	}
 	if isCoreNull(s) {
 		return Null, nil, false, nil
 	}
@@ -913,6 +917,54 @@ func (b *builder) resolvePlain(s string, pos Pos) (Kind, any, bool, *Error) {
 		return Number, v, false, nil
 	}
 	return String, s, false, nil
+}
+
+// isJSONScalar reports whether the JSON schema resolves the plain scalar s
+// to anything but a string: null, true, false, an integer
+// -?(0|[1-9][0-9]*) or a float -?(0|[1-9][0-9]*)(\.[0-9]*)?([eE][-+]?[0-9]+)?,
+// or the empty value, which is null. Such a scalar resolves alike in the
+// core schema. The spellings of infinity and NaN (.inf, .nan) resolve as
+// under the core schema whichever schema is named, so that Options that
+// reject NonFiniteNumbers refuse them under both.
+func isJSONScalar(s string) bool {
+	switch s {
+	case "", "null", "true", "false":
+		return true
+	}
+	i := 0
+	if s[0] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	default:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		j := i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		if i == j {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 func isCoreNull(s string) bool {
