@@ -258,6 +258,8 @@ type linter struct {
 
 	refs      *resolver // nil when the ruleset has no references; built on first use
 	scopeOnce sync.Once
+	plainOnce sync.Once
+	plain     []map[string]string    // plainScalars
 	declared  map[*loader.Node]int32 // the holders that declare a scope, by their scope's place in scopeVals
 	scopeVals []any                  // the default scope (that of a node none of whose ancestors declares one), then the declared ones
 

@@ -101,6 +101,38 @@ func (f *frame) addLazy(ctx context.Context, vars []*variable, s *spend) {
 	}
 }
 
+// plainScalars returns the document's strings written as plain YAML
+// scalars that other YAML readers take as another type (see
+// loader.OtherReading): a map of path, value and reading for each, in
+// document order; none in JSON. It is found once per document, when an
+// expression first reads it.
+func (l *linter) plainScalars() []map[string]string {
+	l.plainOnce.Do(func() {
+		if l.doc.Format != "yaml" {
+			return
+		}
+		var walk func(n *loader.Node)
+		walk = func(n *loader.Node) {
+			switch n.Kind {
+			case loader.Object, loader.Array:
+				for _, c := range n.Children() {
+					walk(c)
+				}
+			case loader.String:
+				if n.Style != loader.Plain {
+					return
+				}
+				s, _ := n.Value().(string)
+				if r := loader.OtherReading(s); r != "" {
+					l.plain = append(l.plain, map[string]string{"path": n.Pointer(), "value": s, "reading": r})
+				}
+			}
+		}
+		walk(l.doc.Root)
+	})
+	return l.plain
+}
+
 // styleName is the name of how n is written, for selfStyle; in JSON,
 // collections are flow ones.
 func styleName(n *loader.Node, json bool) string {
@@ -190,6 +222,8 @@ func (v *nodeVars) get(name string) (any, bool) {
 		return v.selfKeys, true
 	case "selfStyle":
 		return styleName(v.n, v.rr.doc.Format == "json"), true
+	case "plainScalars":
+		return v.rr.plainScalars(), true
 	case "resolveError":
 		if v.done&doneResolveErr == 0 {
 			v.done |= doneResolveErr

@@ -1441,6 +1441,7 @@ var engineVars = []cel.Var{
 	{Name: "parent", Type: gocel.DynType},
 	{Name: "resolveError", Type: gocel.StringType},
 	{Name: "selfStyle", Type: gocel.StringType},
+	{Name: "plainScalars", Type: gocel.ListType(gocel.MapType(gocel.StringType, gocel.StringType))},
 }
 
 // scopeKey is the rule member that limits a rule to scope values.

@@ -65,3 +65,16 @@ func TestJSONScalars(t *testing.T) {
 		t.Errorf("empty value and plain key: %#v", v)
 	}
 }
+
+func TestOtherReading(t *testing.T) {
+	for s, want := range map[string]string{
+		"True": "bool", "FALSE": "bool", "~": "null", "Null": "null", "0x1F": "int", "0o17": "int",
+		"+1": "int", "017": "int", ".5": "float", "1e3": "", "-.inf": "float", ".NaN": "float",
+		"2026-08-25": "timestamp", "2026-08-25T10:00:00Z": "timestamp", "2026-8-5 1:02:03.5 +01:00": "timestamp",
+		"2025-11-25x": "", "true": "", "null": "", "12": "", "-0.5": "", "foo": "", "": "", "Yes": "",
+	} {
+		if got := OtherReading(s); got != want {
+			t.Errorf("OtherReading(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

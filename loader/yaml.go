@@ -1060,3 +1060,38 @@ func isCoreFloat(s string) bool {
 	}
 	return i == len(s)
 }
+
+// OtherReading returns the type that YAML readers other than those using
+// the JSON schema give the plain scalar s, which the JSON schema reads as
+// a string: "null", "bool", "int" or "float" under the YAML 1.2 core
+// schema (~, True, 0x1F, +1, .5), "timestamp" under YAML 1.1 (2026-08-25,
+// 2026-08-25T10:00:00Z); "" when they read a string too, or when the JSON
+// schema reads s as a null, a boolean or a number itself.
+func OtherReading(s string) string {
+	switch {
+	case isJSONScalar(s):
+		return ""
+	case isCoreNull(s):
+		return "null"
+	case isNonFinite(s):
+		return "float"
+	case isCoreInt(s):
+		return "int"
+	case isCoreFloat(s):
+		return "float"
+	case isTimestamp(s):
+		return "timestamp"
+	}
+	if _, ok := coreBool(s); ok {
+		return "bool"
+	}
+	return ""
+}
+
+// isTimestamp matches YAML 1.1's timestamps: a date YYYY-MM-DD, or a date
+// and a time (after 'T', 't' or spaces) with optional fraction and zone.
+var timestampRE = regexp.MustCompile(`^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(([Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(\.[0-9]*)?([ \t]*(Z|[-+][0-9]{1,2}(:[0-9]{2})?))?)?$`)
+
+func isTimestamp(s string) bool {
+	return len(s) >= 8 && s[4] == '-' && timestampRE.MatchString(s)
+}
