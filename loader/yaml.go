@@ -62,6 +62,10 @@ func parseYAMLWith(b *builder, data []byte, concurrent, fast bool) (*Node, *Erro
 	if err := checkYAMLChars(b.file, data); err != nil {
 		return nil, err
 	}
+	data, verr := yamlVersion(b.file, data)
+	if verr != nil {
+		return nil, verr
+	}
 	if fast {
 		if root, ok := parseBlockYAML(b, data); ok {
 			return root, nil

@@ -60,7 +60,7 @@ func TestYAMLPrescanCounts(t *testing.T) {
 		{"a:\n  - 1\nb:\n- 2\n- 3\nc: # comment [1, 2]\n  d: \"x: [y]\"\n", true},
 		{"? a\n: b\n? c\n", false},
 		{"[a: b, c]\n", false},
-		{"%YAML 1.1\n---\n- 1 # x\n...\n", true},
+		{"%YAML 1.2\n---\n- 1 # x\n...\n", true},
 		{"a: 1\na: 2\n", true},
 		{"a: &a [1, 2]\nb: *a\n", false},
 		{"k: 'it''s: [a]'\nl: \"q\\\"[\"\nm: plain\n  continued # [x\n", true},

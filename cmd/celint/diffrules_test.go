@@ -18,7 +18,8 @@ func TestDiffRules(t *testing.T) {
 		"from mcpdesc@v0.8.0 to mcpdesc@v0.9.0-rc.3: 2 added, 0 removed, 6 changed, ",
 		"  mcpdesc.document.schema-reference\n    param schemaURIs: ",
 		"  mcpdesc.provenance.registry (must) ",
-		"  mcpdesc.document.structure\n    param mcpdescVersions: [\"0.8.0\"] → [\"0.8.0\",\"0.9.0\"]\n    param provenanceMember: false → true\n",
+		"  mcpdesc.document.structure\n    param mcpdescVersions: [\"0.8.0\"] → [\"0.8.0\",\"0.9.0\"]\n    param rootMemberVersions: {",
+		`"provenance":{"from":"0.9.0"},"securitySchemes":{"from":"0.8.0"}} → {"components":{"from":"0.8.0"},"instructions":{"from":"0.8.0"},"protocolVersions":{"from":"0.8.0"},"provenance":{"from":"0.8.0"},`,
 		"  mcpdesc.interactions.step\n    param elicitationStepRequired: [] → [\"declaration\"]\n",
 	} {
 		if !strings.Contains(out, want) {

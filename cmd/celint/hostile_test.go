@@ -210,7 +210,7 @@ func TestHostileSchemas(t *testing.T) {
 	}
 	doc := func(schema string, depth int) []byte {
 		input := strings.Repeat(`{"a": `, depth) + "{}" + strings.Repeat("}", depth)
-		return []byte(`{"mcpdesc": "0.9.0", "$schema": "https://mcpdesc.org/schema/mcp-description/0.8.0.json",
+		return []byte(`{"mcpdesc": "0.9.0", "$schema": "https://mcpdesc.org/schema/mcp-description/0.9.0-rc.3.json",
  "info": {"name": "x", "version": "1.0.0"}, "protocolVersions": ["2025-11-25"],
  "transports": [{"type": "stdio", "command": "x"}],
  "tools": [{"name": "t", "inputSchema": ` + schema + `,

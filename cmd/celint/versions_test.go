@@ -22,7 +22,9 @@ func sideBySide(t *testing.T, dir string) (v070, v080, v090 string) {
 		t.Fatal(err)
 	}
 	v070 = write(t, dir, "a-old.yaml", string(old))
-	v080 = write(t, dir, "b-stable.yaml", strings.Replace(string(src), `mcpdesc: "0.9.0"`, `mcpdesc: "0.8.0"`, 1))
+	stable := strings.Replace(string(src), `mcpdesc: "0.9.0"`, `mcpdesc: "0.8.0"`, 1)
+	stable = strings.Replace(stable, "mcp-description/0.9.0-rc.3.json", "mcp-description/0.8.0.json", 1)
+	v080 = write(t, dir, "b-stable.yaml", stable)
 	v090 = write(t, dir, "c-draft.yaml", string(src))
 	return v070, v080, v090
 }

@@ -569,8 +569,8 @@ func TestPageShowsParams(t *testing.T) {
 		t.Fatal(err)
 	}
 	for tag, want := range map[string]string{
-		"v0.8.0":      "mcpdescVersions: [\"0.8.0\"]\nprovenanceMember: false\n",
-		"v0.9.0-rc.3": "mcpdescVersions: [\"0.8.0\",\"0.9.0\"]\nprovenanceMember: true\n",
+		"v0.8.0":      "mcpdescVersions: [\"0.8.0\"]\nformatVersions: [\"0.7.0\",\"0.8.0\",\"0.9.0\"]\nrootMemberVersions: {\"components\":{\"from\":\"0.8.0\"},\"instructions\":{\"from\":\"0.8.0\"},\"protocolVersions\":{\"from\":\"0.8.0\"},\"provenance\":{\"from\":\"0.9.0\"},\"securitySchemes\":{\"from\":\"0.8.0\"}}\n",
+		"v0.9.0-rc.3": "mcpdescVersions: [\"0.8.0\",\"0.9.0\"]\nformatVersions: [\"0.7.0\",\"0.8.0\",\"0.9.0\"]\nrootMemberVersions: {\"components\":{\"from\":\"0.8.0\"},\"instructions\":{\"from\":\"0.8.0\"},\"protocolVersions\":{\"from\":\"0.8.0\"},\"provenance\":{\"from\":\"0.8.0\"},\"securitySchemes\":{\"from\":\"0.8.0\"}}\n",
 	} {
 		rs, err := cat.Find(tag)
 		if err != nil {
