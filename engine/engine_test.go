@@ -285,6 +285,63 @@ func TestEvaluation(t *testing.T) {
 	}
 }
 
+// TestReferenceTargets checks that a reference whose target is not one its
+// place takes (context.references.targets) does not resolve: the rule that
+// reports unresolvable references sees why, and a rule that resolves skips
+// the node rather than checking the wrong kind of value, while a reference
+// to a target its place takes, or one at a place no targets item limits,
+// resolves as before.
+func TestReferenceTargets(t *testing.T) {
+	header := `name: t
+tag: v1
+context:
+  references:
+    key: $ref
+    rule: t.unresolved
+    targets:
+      - at: [forms.#]
+        to: [defs.forms.*]
+`
+	rules := `rules:
+  - id: t.unresolved
+    level: must
+    given: [forms.#, loose.#]
+    assume: resolveError != ""
+    checks:
+      - assert: "false"
+        messageExpression: resolveError
+  - id: t.form
+    level: must
+    given: [forms.#, loose.#]
+    resolve: true
+    checks:
+      - assert: has(self.fields)
+        message: no fields
+`
+	rs, err := engine.LoadRuleset(rulesetFS(header, rules), "rs", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := "defs:\n  forms: {f: {fields: [1]}}\n  other: {o: {kind: other}}\nforms:\n  - {$ref: '#/defs/forms/f'}\n  - {$ref: '#/defs/other/o'}\nloose:\n  - {$ref: '#/defs/other/o'}\n"
+	d, err := loader.Parse("doc.yaml", []byte(doc), rs.LoadOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := messages(mustLint(t, rs, d, engine.LintOptions{}))
+	want := []string{
+		`6:5 error /forms/1 reference "#/defs/other/o" names a value its place does not take`,
+		"8:5 error /loose/0 no fields",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d diagnostics %q, want %q", len(got), got, want)
+	}
+	for i := range got {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("diagnostic %d: got %q, want prefix %q", i, got[i], want[i])
+		}
+	}
+}
+
 // TestRuleErrorsAreContained checks that a failing rule becomes a rule
 // error and the other rules still run; and that the cost budget stops a
 // runaway rule.

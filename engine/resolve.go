@@ -26,9 +26,12 @@ type resolver struct {
 	doc        *loader.Document
 	cfg        *refConfig
 	recognised map[*loader.Node]bool // nil: everywhere
-	values     map[*loader.Node]resolved
-	built      int
-	none       bool // no object of the document has the reference key as a member
+	// limited maps a reference object that the ruleset's targets limit to
+	// the nodes it may name.
+	limited map[*loader.Node]map[*loader.Node]bool
+	values  map[*loader.Node]resolved
+	built   int
+	none    bool // no object of the document has the reference key as a member
 }
 
 type resolved struct {
@@ -48,6 +51,18 @@ func newResolver(doc *loader.Document, cfg *refConfig) *resolver {
 		x.recognised = map[*loader.Node]bool{}
 		for _, sel := range cfg.at {
 			_ = sel.match(doc, func(n *loader.Node) { x.recognised[n] = true })
+		}
+	}
+	if len(cfg.targets) > 0 && !x.none {
+		x.limited = map[*loader.Node]map[*loader.Node]bool{}
+		for _, t := range cfg.targets {
+			to := map[*loader.Node]bool{}
+			for _, sel := range t.to {
+				_ = sel.match(doc, func(n *loader.Node) { to[n] = true })
+			}
+			for _, sel := range t.at {
+				_ = sel.match(doc, func(n *loader.Node) { x.limited[n] = to })
+			}
 		}
 	}
 	return x
@@ -123,6 +138,9 @@ func (x *resolver) target(n *loader.Node) (*loader.Node, error) {
 		t, ok := x.doc.Lookup(ptr)
 		if !ok {
 			return nil, fmt.Errorf("reference %q does not resolve", ref)
+		}
+		if to, limited := x.limited[n]; limited && !to[t] {
+			return nil, fmt.Errorf("reference %q names a value its place does not take", ref)
 		}
 		n = t
 	}

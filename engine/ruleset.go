@@ -93,10 +93,18 @@ type scopeConfig struct {
 
 // refConfig is the ruleset's reference objects.
 type refConfig struct {
-	key    string
-	needle []byte      // the key as a member name appears in Document.JSON: "key"
-	at     []*selector // where references are recognised; nil: everywhere
-	rule   string      // the rule that reports unresolvable references, or ""
+	key     string
+	needle  []byte      // the key as a member name appears in Document.JSON: "key"
+	at      []*selector // where references are recognised; nil: everywhere
+	rule    string      // the rule that reports unresolvable references, or ""
+	targets []refTargets
+}
+
+// refTargets limits what the references at some places may name: a
+// reference object that at selects resolves only to a node that to
+// selects.
+type refTargets struct {
+	at, to []*selector
 }
 
 // Accepts names the member that declares a document's version, and the
@@ -749,6 +757,10 @@ func newRuleset(spec *loader.RulesetSpec, fsys fs.FS, dir string, opts Options) 
 	}
 	if rs.refs != nil && spec.Context.References != nil {
 		rs.refs.at = rs.selectors(spec.File, spec.Context.References.At, fail, nil)
+		rs.refs.targets = nil
+		for _, t := range spec.Context.References.Targets {
+			rs.refs.targets = append(rs.refs.targets, refTargets{at: rs.selectors(spec.File, t.At, fail, nil), to: rs.selectors(spec.File, t.To, fail, nil)})
+		}
 	}
 	for _, id := range spec.Context.Identity {
 		rs.identities = append(rs.identities, identity{at: rs.selectors(spec.File, id.At, fail, nil), member: id.Member.Value})

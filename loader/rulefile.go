@@ -167,7 +167,19 @@ type ReferenceSpec struct {
 	// Rule is the id of the rule that reports unresolvable references;
 	// other rules then skip what does not resolve.
 	Rule Scalar
-	Pos  Pos
+	// Targets limit what the references at some places may name; a
+	// reference whose target is not one its place takes does not resolve.
+	Targets []ReferenceTargetSpec
+	Pos     Pos
+}
+
+// ReferenceTargetSpec says what the references at some places may name:
+// a reference object that the At selection paths select resolves only to
+// a node that the To selection paths select.
+type ReferenceTargetSpec struct {
+	At  []Scalar
+	To  []Scalar
+	Pos Pos
 }
 
 // RuleSpec is one rule as written, with the source position of every part
@@ -634,7 +646,7 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 				}
 				ref := &ReferenceSpec{Pos: v.Pos}
 				rs.Context.References = ref
-				r.members(v, "context.references", []string{"key", "at", "rule"}, func(key string, v *Node) {
+				r.members(v, "context.references", []string{"key", "at", "rule", "targets"}, func(key string, v *Node) {
 					switch key {
 					case "key":
 						ref.Key = r.str(v)
@@ -642,6 +654,22 @@ func ReadRulesetSpec(name string, data []byte) (*RulesetSpec, error) {
 						ref.At = r.scalars(v)
 					case "rule":
 						ref.Rule = r.scalar(v)
+					case "targets":
+						r.list(v, "a list of {at, to}: what the references at some places may name", func(c *Node) {
+							t := ReferenceTargetSpec{Pos: c.Pos}
+							r.members(c, "context.references.targets item", []string{"at", "to"}, func(key string, v *Node) {
+								switch key {
+								case "at":
+									t.At = r.scalars(v)
+								case "to":
+									t.To = r.scalars(v)
+								}
+							})
+							if len(t.At) == 0 || len(t.To) == 0 {
+								r.add(c.Pos, "a context.references.targets item needs 'at', the selection paths of the references it limits, and 'to', those of the nodes they may name")
+							}
+							ref.Targets = append(ref.Targets, t)
+						})
 					}
 				})
 				if ref.Key == "" {
