@@ -15,8 +15,10 @@ import (
 )
 
 // textPrinter prints the "stylish" report for people: the diagnostics
-// grouped by file, each with its JSON Pointer and a frame of the source line
-// with a caret under the column, then a summary.
+// grouped by file, each with its JSON Pointer, the places it concerns
+// besides (its related positions: the references through which a shared
+// value was reached, say), and a frame of the source line with a caret
+// under the column, then a summary.
 //
 //	items/weather.json
 //	  3:15  error    item name must match ^[a-z][a-z0-9_-]*$  acme.item.name-format
@@ -230,6 +232,17 @@ func (t textWriter) printFile(ds []engine.Diagnostic, src []byte, rulesets []str
 			t.paint(ansiDim, "at "+sanitize(d.Pointer))
 			t.w.WriteByte('\n')
 		}
+		for j, rel := range d.Related {
+			if j == maxRelatedShown {
+				t.w.WriteString("    ")
+				t.paint(ansiDim, fmt.Sprintf("and %d more places", len(d.Related)-j))
+				t.w.WriteByte('\n')
+				break
+			}
+			t.w.WriteString("    ")
+			t.paint(ansiDim, fmt.Sprintf("and at %s (%d:%d): %s", sanitize(rel.Pointer), rel.Line, rel.Column, sanitize(rel.Message)))
+			t.w.WriteByte('\n')
+		}
 		if src != nil && lines == nil {
 			lines = splitLines(src)
 		}
@@ -241,6 +254,9 @@ func (t textWriter) printFile(ds []engine.Diagnostic, src []byte, rulesets []str
 		}
 	}
 }
+
+// maxRelatedShown bounds the related places listed under a finding.
+const maxRelatedShown = 3
 
 // longLineBytes is the length from which a source line is cut to a window
 // around the column before it is rendered, so that a minified document's
