@@ -86,7 +86,8 @@ async function lintNow() {
   const size = utf8Length(src, state.maxBytes);
   if (size > state.maxBytes) {
     state.result = null;
-    drawMarks(null, src);
+    gutter.replaceChildren();
+    overlay.replaceChildren();
     list.textContent = '';
     summary.textContent = '';
     setStatus('too-large', `too large: ${(size / 1048576).toFixed(1)} MiB; celint reads descriptions of at most ${(state.maxBytes / 1048576).toFixed(0)} MiB`);
@@ -115,7 +116,7 @@ async function lintNow() {
 function draw(res, src) {
   const c = res.counts;
   summary.textContent = res.diagnostics.length === 0 ? 'No problems.'
-    : `${res.diagnostics.length} problems: ${c.errors} errors, ${c.warnings} warnings, ${c.infos} infos`;
+    : `${plural(res.diagnostics.length, 'problem')}: ${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}, ${plural(c.infos, 'info')}`;
   const o = res.omitted;
   if (o.errors + o.warnings + o.infos > 0) summary.textContent += ` (${o.errors + o.warnings + o.infos} more not shown)`;
   list.textContent = '';
@@ -154,6 +155,11 @@ function draw(res, src) {
     list.append(li);
   }
   drawMarks(res, src);
+}
+
+// plural returns "n word", with an s unless n is 1.
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 const rank = { error: 3, warning: 2, info: 1 };
@@ -282,9 +288,24 @@ async function listRules() {
   $('rules-box').querySelector('summary').textContent = `Rules (${rules.length})`;
 }
 
+// refuseLarge keeps a paste or a drop that would make the text larger
+// than celint reads out of the editor: a textarea of many megabytes takes
+// the browser seconds to lay out, so such a text never lands in it.
+function refuseLarge(ev, data) {
+  if (!data) return;
+  const pasted = data.getData('text/plain');
+  const kept = text.value.length - (text.selectionEnd - text.selectionStart);
+  const size = utf8Length(pasted, state.maxBytes) + kept;
+  if (size <= state.maxBytes) return;
+  ev.preventDefault();
+  setStatus('too-large', `too large: ${(size / 1048576).toFixed(1)} MiB; celint reads descriptions of at most ${(state.maxBytes / 1048576).toFixed(0)} MiB (not pasted)`);
+}
+
 async function main() {
   startWorker();
   text.addEventListener('input', schedule);
+  text.addEventListener('paste', (ev) => refuseLarge(ev, ev.clipboardData));
+  text.addEventListener('drop', (ev) => refuseLarge(ev, ev.dataTransfer));
   text.addEventListener('scroll', syncScroll);
   specSel.addEventListener('change', () => { schedule(); if ($('rules-box').open) listRules(); });
   formatSel.addEventListener('change', schedule);

@@ -6,12 +6,22 @@
 function renderMarkdown(src) {
   const out = document.createDocumentFragment();
   let lines = src.replace(/\r\n?/g, '\n').split('\n');
+  const el = (tag, text) => { const e = document.createElement(tag); if (text !== undefined) inline(e, text); return e; };
   if (lines[0] === '---') {
     const end = lines.indexOf('---', 1);
-    if (end > 0) lines = lines.slice(end + 1);
+    if (end > 0) {
+      const title = lines.slice(1, end).find((l) => l.startsWith('title: '));
+      if (title) {
+        let t = title.slice(7);
+        try { t = JSON.parse(t); } catch (e) { /* a plain scalar */ }
+        const h = document.createElement('h2');
+        h.textContent = t;
+        out.append(h);
+      }
+      lines = lines.slice(end + 1);
+    }
   }
   let i = 0;
-  const el = (tag, text) => { const e = document.createElement(tag); if (text !== undefined) inline(e, text); return e; };
   while (i < lines.length) {
     const line = lines[i];
     if (line.trim() === '') { i++; continue; }
@@ -62,22 +72,24 @@ function renderMarkdown(src) {
   return out;
 }
 
-// inline appends text to parent with its inline code, strong emphasis and
-// links. A link opens in a new tab, without a referrer.
+// inline appends text to parent with its inline code, strong emphasis,
+// links and backslash escapes. A link opens in a new tab, without a
+// referrer.
 function inline(parent, text) {
-  const re = /`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\(([^)\s]+)\)/g;
+  const re = /\\([!-\/:-@\[-`{-~])|`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\(([^)\s]+)\)/g;
   let last = 0, m;
   while ((m = re.exec(text)) !== null) {
     if (m.index > last) parent.append(text.slice(last, m.index));
-    if (m[1] !== undefined) { const c = document.createElement('code'); c.textContent = m[1]; parent.append(c); }
-    else if (m[2] !== undefined) { const b = document.createElement('strong'); b.textContent = m[2]; parent.append(b); }
+    if (m[1] !== undefined) parent.append(m[1]);
+    else if (m[2] !== undefined) { const c = document.createElement('code'); c.textContent = m[2]; parent.append(c); }
+    else if (m[3] !== undefined) { const b = document.createElement('strong'); b.textContent = m[3]; parent.append(b); }
     else {
-      const href = m[4];
+      const href = m[5];
       if (/^https?:\/\//.test(href)) {
         const a = document.createElement('a');
-        a.textContent = m[3]; a.href = href; a.target = '_blank'; a.rel = 'noopener noreferrer';
+        a.textContent = m[4]; a.href = href; a.target = '_blank'; a.rel = 'noopener noreferrer';
         parent.append(a);
-      } else parent.append(m[3]);
+      } else parent.append(m[4]);
     }
     last = re.lastIndex;
   }
