@@ -11,10 +11,10 @@ import (
 )
 
 // commands are celint's commands, for help and completion.
-var commands = []string{"check", "fix", "migrate", "conformance", "rules", "explain", "docs", "diff-rules", "lsp", "version", "completion", "help"}
+var commands = []string{"check", "fix", "migrate", "conformance", "rules", "explain", "docs", "diff-rules", "lsp", "serve", "version", "completion", "help"}
 
 // flagCommands are the commands that take flags.
-var flagCommands = []string{"check", "fix", "migrate", "conformance", "rules", "explain", "docs", "diff-rules", "lsp"}
+var flagCommands = []string{"check", "fix", "migrate", "conformance", "rules", "explain", "docs", "diff-rules", "lsp", "serve"}
 
 // flagLine finds a flag's name in a command's help.
 var flagLine = regexp.MustCompile(`(?m)^  -([a-z][a-z-]*)`)

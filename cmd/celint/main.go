@@ -7,6 +7,7 @@
 //	celint rules [flags]                    list the rules
 //	celint explain [flags] RULE-ID[/CODE]   print one rule, or one code of a rule
 //	celint docs [flags]                     write one Markdown page per rule
+//	celint serve [flags]                    serve the browser playground on a loopback address
 //	celint version                          print the version
 //	celint completion bash|zsh|fish         print a shell completion script
 //
@@ -130,6 +131,7 @@ Usage:
   celint fix [flags] FILE|DIR|GLOB...     print the fixes of the findings as a unified diff, or --write them
   celint migrate --to TAG FILE|DIR|GLOB... upgrade descriptions to the version of TAG (a diff, or --write)
   celint lsp                              serve the Language Server Protocol on stdin/stdout, for editors
+  celint serve [flags]                    serve the browser playground (celint in WebAssembly) on a loopback address
   celint version                          print the version, revision and embedded rulesets
   celint completion bash|zsh|fish         print a shell completion script
 
@@ -163,6 +165,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		code, err = runDocs(args[1:], stdout, stderr)
 	case "lsp":
 		code, err = runLSP(ctx, args[1:], stdin, stdout, stderr)
+	case "serve":
+		code, err = runServe(ctx, args[1:], stdout, stderr)
 	case "completion":
 		code, err = runCompletion(ctx, args[1:], stdout)
 	case "version", "--version":
