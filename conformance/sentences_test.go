@@ -2,8 +2,8 @@ package conformance_test
 
 import (
 	"bytes"
-	"encoding/base64"
 	"context"
+	"encoding/base64"
 	"flag"
 	"fmt"
 	"os"
