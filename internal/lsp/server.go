@@ -161,7 +161,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	return err
 }
 
-// closeWait bounds how long Serve waits, after the end of the session, for
+// closeWait bounds how long Serve waits, once the client has gone or sent exit, for
 // the connection's reader and the lints still running to end.
 const closeWait = time.Second
 
@@ -437,7 +437,7 @@ func (s *server) changeFolders(ev protocol.WorkspaceFoldersChangeEvent) {
 }
 
 // safeRequest is request, with a panic turned into an internal error: a
-// fault of the server ends one answer, not the session.
+// fault of the server ends one answer, not the connection.
 func (s *server) safeRequest(ctx context.Context, method string, params json.RawMessage) (result any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
