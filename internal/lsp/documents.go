@@ -296,7 +296,7 @@ func (s *server) analyze(ctx context.Context, d *document, t *text, wasDesc bool
 		return a
 	}
 	a := &analysis{text: t}
-	data := t.data
+	data := t.Data
 	key := d.path
 	if key == "" {
 		key = d.name

@@ -21,6 +21,7 @@ import (
 	"github.com/celint/celint/engine/lint"
 	"github.com/celint/celint/internal/ruledoc"
 	"github.com/celint/celint/internal/spelling"
+	"github.com/celint/celint/internal/textpos"
 	"github.com/celint/celint/loader"
 )
 
@@ -219,10 +220,10 @@ func span(t *text, d *engine.Diagnostic) (Position, Position) {
 	if line <= 0 {
 		line, col = 1, 1
 	}
-	from := t.sourceOffset(line, col)
-	to := t.lineEnd(t.lineOf(from))
+	from := t.SourceOffset(line, col)
+	to := t.LineEnd(t.LineOf(from))
 	if d.EndLine == line {
-		to = t.sourceOffset(d.EndLine, d.EndColumn)
+		to = t.SourceOffset(d.EndLine, d.EndColumn)
 	}
 	to = max(to, from)
 	return t.position(from), t.position(to)
@@ -270,7 +271,7 @@ func (p *Playground) Fix(src string, opts FixOptions) (string, error) {
 		return "", fmt.Errorf("finding %d (%s) has no fix", opts.Index, findingID(d))
 	}
 	data := []byte(src)
-	bom := newText(data).bom
+	bom := textpos.BOMLen(data)
 	after, err := loader.Edits(res.Name, data[bom:], *res.LoadOptions, d.Fix)
 	if err != nil {
 		return "", fmt.Errorf("the fix of %s: %w", findingID(d), err)
