@@ -194,3 +194,15 @@ func FuzzApply(f *testing.F) {
 		}
 	})
 }
+
+func TestLogText(t *testing.T) {
+	if got := logText("a\x1b[31mb", 100); strings.ContainsRune(got, 0x1b) {
+		t.Errorf("logText kept an escape: %q", got)
+	}
+	if got := logText("héllo", 2); got != "hé…" {
+		t.Errorf("logText(héllo, 2) = %q", got)
+	}
+	if got := logText("::error::x", 100); strings.HasPrefix(got, "::") {
+		t.Errorf("logText let a workflow command through: %q", got)
+	}
+}
