@@ -41,14 +41,6 @@ func severity(s engine.Severity) protocol.DiagnosticSeverity {
 	return protocol.DiagnosticSeverityInformation
 }
 
-// code returns a finding's code as celint check prints it: id or id/code.
-func code(d *engine.Diagnostic) string {
-	if d.Code != "" {
-		return d.RuleID + "/" + d.Code
-	}
-	return d.RuleID
-}
-
 // span returns the LSP range of a finding: from its position to where the
 // offending value ends, or to the end of its line when that is unknown or
 // on a later line (a finding about a whole object marks its first line,
@@ -75,7 +67,7 @@ func (a *analysis) convert(u protocol.DocumentUri) []protocol.Diagnostic {
 		if d.RuleError {
 			sev = protocol.DiagnosticSeverityError
 		}
-		pd := diagnostic(a.span(d), sev, code(d), d.Message)
+		pd := diagnostic(a.span(d), sev, d.Label(), d.Message)
 		if d.URL != "" {
 			pd.CodeDescription = &protocol.CodeDescription{HRef: d.URL}
 		}
@@ -180,7 +172,7 @@ func (a *analysis) hover(p protocol.Position) *protocol.Hover {
 // describeFinding writes what a finding's rule says: its title, its
 // requirement and its page.
 func (a *analysis) describeFinding(b *strings.Builder, d *engine.Diagnostic) {
-	fmt.Fprintf(b, "**%s** (%s): %s", markdown(code(d)), d.Severity, markdown(d.Message))
+	fmt.Fprintf(b, "**%s** (%s): %s", markdown(d.Label()), d.Severity, markdown(d.Message))
 	if _, r := a.rule(d.RuleID); r != nil {
 		if r.Doc.Title != "" {
 			fmt.Fprintf(b, "\n\n%s", markdown(r.Doc.Title))
@@ -355,7 +347,7 @@ func (a *analysis) codeActions(u protocol.DocumentUri, r protocol.Range) []proto
 		if a.parsed.Parsed.Format == "yaml" {
 			if edit, ok := a.suppressEdit(d); ok {
 				actions = append(actions, protocol.CodeAction{
-					Title:       "Suppress " + code(d) + " on this line",
+					Title:       "Suppress " + d.Label() + " on this line",
 					Kind:        ptr(protocol.CodeActionKindQuickFix),
 					Diagnostics: []protocol.Diagnostic{diag},
 					Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentUri][]protocol.TextEdit{u: {edit}}},
@@ -372,11 +364,11 @@ func (a *analysis) fixTitle(d *engine.Diagnostic) string {
 	if _, r := a.rule(d.RuleID); r != nil {
 		for _, f := range r.Fixes {
 			if f.Code == d.Code && f.Description != "" {
-				return "Fix " + code(d) + ": " + f.Description
+				return "Fix " + d.Label() + ": " + f.Description
 			}
 		}
 	}
-	return "Fix " + code(d)
+	return "Fix " + d.Label()
 }
 
 // fixEdit returns the edit that makes a finding's fix, as loader.Edits
@@ -419,7 +411,7 @@ func (a *analysis) suppressEdit(d *engine.Diagnostic) (protocol.TextEdit, bool) 
 				end = t.Lines[li-1] + k
 			}
 			at := t.position(end)
-			edit = protocol.TextEdit{Range: protocol.Range{Start: at, End: at}, NewText: ", " + code(d)}
+			edit = protocol.TextEdit{Range: protocol.Range{Start: at, End: at}, NewText: ", " + d.Label()}
 		}
 	}
 	if edit.NewText == "" {
@@ -437,7 +429,7 @@ func (a *analysis) suppressEdit(d *engine.Diagnostic) (protocol.TextEdit, bool) 
 		if li == 0 {
 			at = t.position(t.BOM)
 		}
-		edit = protocol.TextEdit{Range: protocol.Range{Start: at, End: at}, NewText: string(indent) + suppressPrefix + code(d) + brk}
+		edit = protocol.TextEdit{Range: protocol.Range{Start: at, End: at}, NewText: string(indent) + suppressPrefix + d.Label() + brk}
 	}
 	// The comment must leave the value as it is.
 	after, err := apply(t.Data, []change{{Range: &edit.Range, Text: edit.NewText}}, len(t.Data)+len(edit.NewText))
