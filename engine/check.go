@@ -147,6 +147,48 @@ func compileSchemaFixes(env *cel.Env, file string, specs []loader.NamedFix) (map
 	return out, issues.Err()
 }
 
+// schemaMsgExpr is the compiled messageExpression of a schema keyword.
+type schemaMsgExpr struct {
+	prg *program
+	pos loader.Pos // where it is written
+}
+
+// schemaMessageNames are the names a schema keyword's messageExpression
+// binds for each finding: those a schema fix sees (item, index, key), and
+// message, the finding's message without the expression.
+var schemaMessageNames = []string{"item", "index", "key", "message"}
+
+// compileSchemaMessageExprs compiles the messageExpressions of a rule's
+// schemaMessages in env, which declares the rule's variables: each sees
+// item, index and key as a schema fix does, and message, the message its
+// keyword's template (or the schema's default) gives the finding.
+func compileSchemaMessageExprs(env *cel.Env, file string, specs []loader.SchemaMessage) (map[string]*schemaMsgExpr, error) {
+	var out map[string]*schemaMsgExpr
+	var issues loader.Issues
+	for _, s := range specs {
+		if s.Expr == nil {
+			continue
+		}
+		if out == nil {
+			var err error
+			if env, err = withEachVars(env); err == nil {
+				env, err = env.Extend(cel.Var{Name: "message", Type: gocel.StringType})
+			}
+			if err != nil {
+				return nil, &loader.Error{File: file, Pos: s.Expr.Pos, Msg: err.Error()}
+			}
+			out = map[string]*schemaMsgExpr{}
+		}
+		prg, err := compileExpr(env, file, *s.Expr)
+		if err != nil {
+			issues.Append(err)
+			continue
+		}
+		out[s.Name] = &schemaMsgExpr{prg: prg, pos: s.Expr.Pos}
+	}
+	return out, issues.Err()
+}
+
 // fix is a check's compiled fix.
 type fix struct {
 	when  *program

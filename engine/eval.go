@@ -896,6 +896,13 @@ func (rr *ruleRun) violation(c *check, n *loader.Node, fr *frame, at, msg string
 // member, the object) and key to the location's last token there (the
 // member's name, or the item's index); its pointers are relative to item.
 func (rr *ruleRun) schemaViolation(n *loader.Node, fr *frame, v cel.SchemaViolation) error {
+	msg := v.Message
+	if me := rr.rule.schemaMsgs[v.Keyword]; me != nil {
+		var err error
+		if msg, err = rr.schemaMessage(me, n, fr, v); err != nil {
+			return err
+		}
+	}
 	fixes := rr.rule.schemaFixes[v.Keyword]
 	var edits []loader.Edit
 	if len(fixes) > 0 && !rr.rule.resolve {
@@ -919,11 +926,34 @@ func (rr *ruleRun) schemaViolation(n *loader.Node, fr *frame, v cel.SchemaViolat
 		}
 	}
 	before := len(rr.out)
-	rr.report(n, v.Pointer, v.Message, nil)
+	rr.report(n, v.Pointer, msg, nil)
 	if edits != nil && len(rr.out) > before {
 		rr.out[len(rr.out)-1].Fix = edits
 	}
 	return nil
+}
+
+// schemaMessage evaluates me, the messageExpression of v's keyword, for v,
+// a finding of the rule's schema fragment on n: with item, index and key
+// bound as for a schema fix (item and key null where the location has no
+// holder in the document), and message to v's message.
+func (rr *ruleRun) schemaMessage(me *schemaMsgExpr, n *loader.Node, fr *frame, v cel.SchemaViolation) (string, error) {
+	mfr := &frame{parent: fr, names: schemaMessageNames, vals: []any{types.NullValue, int64(0), types.NullValue, types.String(v.Message)}}
+	if holder, key := schemaFixPlace(n, v.Pointer); holder != nil {
+		mfr.vals[0], mfr.vals[2] = celValue(holder), key
+		if i, ok := key.(int64); ok {
+			mfr.vals[1] = i
+		}
+	}
+	out, err := rr.eval(me.prg, mfr)
+	if err != nil {
+		return "", err
+	}
+	s, ok := out.(types.String)
+	if !ok {
+		return "", &loader.Error{File: rr.rule.File, Pos: me.pos, Msg: fmt.Sprintf("messageExpression must yield a string, got %s", typeName(out))}
+	}
+	return string(s), nil
 }
 
 // schemaFixPlace returns the object or array holding the location rel (a

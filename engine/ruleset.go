@@ -203,8 +203,9 @@ type Rule struct {
 	docVars     []*variable
 	vars        []*variable
 	schema      *cel.Schema
-	schemaPos   loader.Pos        // where the rule's schema fragment is written
-	schemaFixes map[string][]*fix // by keyword, in order; nil: none
+	schemaPos   loader.Pos                // where the rule's schema fragment is written
+	schemaFixes map[string][]*fix         // by keyword, in order; nil: none
+	schemaMsgs  map[string]*schemaMsgExpr // messageExpressions by keyword; nil: none
 	checks      []*check
 	scopeValues []string     // nil: independent of the scope
 	fixtures    fixtureDir   // where the examples' sources are
@@ -1324,7 +1325,9 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 	if spec.Schema != nil {
 		msgs := cel.SchemaMessages{}
 		for _, m := range spec.SchemaMessages {
-			msgs[m.Name] = rs.paramsInTemplate(m.Text, fail)
+			if m.Text.Value != "" {
+				msgs[m.Name] = rs.paramsInTemplate(m.Text, fail)
+			}
 		}
 		value := any(nil)
 		if hasParamRef(spec.Schema) {
@@ -1366,6 +1369,9 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 		fail(spec.SchemaFixes[0].Fix.Pos, "schemaFixes: the rule has no schema fragment whose findings they could fix")
 	}
 	if r.schemaFixes, err = compileSchemaFixes(env, file, rs.schemaFixesOn(spec)); err != nil {
+		issues.Append(err)
+	}
+	if r.schemaMsgs, err = compileSchemaMessageExprs(env, file, spec.SchemaMessages); err != nil {
 		issues.Append(err)
 	}
 	markPerScope(rs.docVars, r.docVars, r.vars)

@@ -150,9 +150,9 @@ func unshareable(r *Rule) bool {
 			}
 		}
 	}
-	// A fix is computed where its finding is reported, in the frames the
-	// rule's own evaluation has.
-	if r.Fixable {
+	// A fix, and a schema finding's messageExpression, is computed where
+	// its finding is reported, in the frames the rule's own evaluation has.
+	if r.Fixable || r.schemaMsgs != nil {
 		return true
 	}
 	return slices.ContainsFunc(r.vars, func(v *variable) bool { return v.perScope })

@@ -126,7 +126,7 @@ var keyFields = map[string]string{
 	"RuleSpec.DocVariables":   "parts",
 	"RuleSpec.Variables":      "parts",
 	"RuleSpec.Schema":         "not: a schema fragment is evaluated by each rule itself, never shared",
-	"RuleSpec.SchemaMessages": "not: words of the schema's findings",
+	"RuleSpec.SchemaMessages": "not: words of the schema's findings, which each rule computes itself (unshareable when an expression computes them)",
 	"RuleSpec.SchemaFixes":    "not: a fix mends a finding, it does not decide it",
 	"RuleSpec.Checks":         "parts",
 	"RuleSpec.Examples":       "not: examples are for conformance, not linting",

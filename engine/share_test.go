@@ -56,6 +56,9 @@ func TestSharedRules(t *testing.T) {
 		"  - id: s.e-schema\n    level: may\n    given: items.#\n    schema: {properties: {n: {maximum: 250}}}" + checks("e") +
 		"  - id: s.f-schema\n    level: may\n    given: items.#\n    schema: {properties: {n: {maximum: 300}}}" + checks("f") +
 		"  - id: s.other-selection\n    level: may\n    given: items.#(n>=0)#" + checks("other") +
+		// Its schema's messages are computed: it is linted alone.
+		"  - id: s.g-schema-message\n    level: may\n    given: items.#\n    schema: {properties: {n: {maximum: 200}}}\n" +
+		"    schemaMessages: {maximum: {messageExpression: '\"n \" + string(item.n) + \" passes 200\"'}}" + checks("g") +
 		// Its message reads a variable: it is linted alone.
 		"  - id: s.reads-variable\n    level: may\n    given: items.#" +
 		strings.Replace(checks("var"), "var {self.n}", "var {twice}", 1) +
@@ -112,7 +115,7 @@ func TestSharedRules(t *testing.T) {
 			}
 			return n
 		}
-		for _, part := range []string{"follow tag", "follow member", "worse tag", "follow 142", "division by zero", "want 250", "want 300"} {
+		for _, part := range []string{"follow tag", "follow member", "worse tag", "follow 142", "division by zero", "want 250", "want 300", "n 201 passes 200"} {
 			if count(part) == 0 {
 				t.Fatalf("budget %d: no %q among the diagnostics: not enough to compare", budget, part)
 			}
@@ -144,7 +147,7 @@ func TestSharedRules(t *testing.T) {
 			if counts[0] != 0 || counts[1] == 0 || counts[3] >= shared["s.a-lead"].Nodes {
 				t.Errorf("budget %d, %d workers: the four rules that test the same thing shared %v of %d nodes; want one that shares none", budget, workers, counts, shared["s.a-lead"].Nodes)
 			}
-			for _, id := range []string{"s.other-selection", "s.reads-variable", "s.c-broken", "s.d-broken"} {
+			for _, id := range []string{"s.other-selection", "s.reads-variable", "s.g-schema-message", "s.c-broken", "s.d-broken"} {
 				if n := shared[id].Shared; n != 0 {
 					t.Errorf("budget %d, %d workers: %s shared %d nodes", budget, workers, id, n)
 				}

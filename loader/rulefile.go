@@ -194,8 +194,9 @@ type RuleSpec struct {
 	DocVariables Vars
 	Variables    Vars
 	Schema       *Node // a JSON Schema fragment, located in the rule file
-	// SchemaMessages are message templates per schema keyword.
-	SchemaMessages []NamedText
+	// SchemaMessages are the messages of the schema fragment's findings,
+	// per schema keyword.
+	SchemaMessages []SchemaMessage
 	// SchemaFixes are fixes per schema keyword, for the findings of the
 	// schema fragment.
 	SchemaFixes []NamedFix
@@ -246,10 +247,13 @@ type Assume struct {
 	Pos   Pos
 }
 
-// NamedText is one entry of an ordered mapping of names to texts.
-type NamedText struct {
+// SchemaMessage is the message of the findings of one schema keyword
+// (Name): a template (Text), a CEL expression (Expr), or both, when the
+// expression reads the template's message.
+type SchemaMessage struct {
 	Name string
-	Text Scalar
+	Text Scalar // the template; its Value is "" when none is written
+	Expr *Expr  // nil when none is written
 }
 
 // RequiredBy names the normative text that requires a rule.
@@ -950,7 +954,7 @@ func (r *reader) rule(n *Node, opts RuleFileOptions) *RuleSpec {
 				return
 			}
 			for _, c := range v.Children() {
-				s.SchemaMessages = append(s.SchemaMessages, NamedText{Name: c.Key(), Text: r.scalar(c)})
+				s.SchemaMessages = append(s.SchemaMessages, r.schemaMessage(c))
 			}
 		case "schemaFixes":
 			if v.Kind != Object {
@@ -1342,6 +1346,29 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// schemaMessage reads the message of one schema keyword: a template, or a
+// mapping with a template (message), a CEL expression
+// (messageExpression), or both.
+func (r *reader) schemaMessage(n *Node) SchemaMessage {
+	m := SchemaMessage{Name: n.Key()}
+	if n.Kind != Object {
+		m.Text = r.scalar(n)
+		return m
+	}
+	r.members(n, "a schema message", []string{"message", "messageExpression"}, func(key string, v *Node) {
+		switch key {
+		case "message":
+			m.Text = r.scalar(v)
+		case "messageExpression":
+			m.Expr = r.expr(v)
+		}
+	})
+	if m.Text.Value == "" && m.Expr == nil {
+		r.add(n.Pos, "a schema message takes a 'message' template, a 'messageExpression', or both")
+	}
+	return m
 }
 
 // fix reads a check's fix.
