@@ -264,6 +264,23 @@ func (rs *Ruleset) applicableExamples(ex loader.ExamplesSpec, fail func(loader.P
 
 func hasParams(e loader.ExampleSpec) bool { return len(e.Params) > 0 }
 
+// Variables returns the expressions of the ruleset's document variables
+// (its header's and those it inherits), by name; params, the variable of
+// the header's params, is not among them. Nil when there are none.
+func (rs *Ruleset) Variables() map[string]string {
+	var out map[string]string
+	for _, v := range rs.docVars {
+		if v.name == ParamsVariable {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[v.name] = v.text
+	}
+	return out
+}
+
 // Params returns the header's params as JSON-compatible values, by name;
 // nil when it declares none.
 func (rs *Ruleset) Params() map[string]any {

@@ -162,9 +162,16 @@ func ruleChanges(ra *engine.Ruleset, a *engine.Rule, rb *engine.Ruleset, b *engi
 		out = append(out, fmt.Sprintf("written differently (%s, %s)", a.File, b.File))
 		return out, nil
 	}
-	// The same text: its meaning changes with the params it uses.
+	// The same text: its meaning changes with the params it uses, itself
+	// or through the document variables it reads.
 	pa, pb := ra.Params(), rb.Params()
-	for _, name := range ruledoc.UsedParams(sa) {
+	names := ruledoc.RuleParams(ra, sa)
+	for _, name := range ruledoc.RuleParams(rb, sb) {
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	for _, name := range names {
 		va, vb := jsonText(pa[name]), jsonText(pb[name])
 		if va != vb {
 			out = append(out, fmt.Sprintf("param %s: %s → %s", name, va, vb))

@@ -15,11 +15,13 @@ func TestDiffRules(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{
-		"from mcpdesc@v0.8.0 to mcpdesc@v0.9.0-rc.3: 2 added, 0 removed, 6 changed, ",
+		"from mcpdesc@v0.8.0 to mcpdesc@v0.9.0-rc.3: 2 added, 0 removed, 9 changed, ",
 		"  mcpdesc.document.schema-reference\n    param schemaURIs: ",
 		"  mcpdesc.provenance.registry (must) ",
-		"  mcpdesc.document.structure\n    param mcpdescVersions: [\"0.8.0\"] → [\"0.8.0\",\"0.9.0\"]\n    param rootMemberVersions: {",
-		`"provenance":{"from":"0.9.0"},"securitySchemes":{"from":"0.8.0"}} → {"components":{"from":"0.8.0"},"instructions":{"from":"0.8.0"},"protocolVersions":{"from":"0.8.0"},"provenance":{"from":"0.8.0"},`,
+		"  mcpdesc.document.structure\n    param mcpdescVersions: [\"0.8.0\"] → [\"0.8.0\",\"0.9.0\"]\n    param provenanceMember: false → true\n    param memberVersions: {",
+		// a param that the rule reads through a document variable of the header
+		"  mcpdesc.info.structure\n    param mcpdescVersions: [\"0.8.0\"] → [\"0.8.0\",\"0.9.0\"]\n    param memberVersions: {",
+		`"Tool":{"provenanceIds":{"from":"0.9.0"}},"root":{"provenance":{"from":"0.9.0"}}} → {"Info":{"protocolVersion":{"until":"0.7.0"}}}`,
 		"  mcpdesc.interactions.step\n    param elicitationStepRequired: [] → [\"declaration\"]\n",
 	} {
 		if !strings.Contains(out, want) {
@@ -31,7 +33,7 @@ func TestDiffRules(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &d); err != nil || code != exitOK {
 		t.Fatalf("exit %d, %v: %s", code, err, out)
 	}
-	if d.From != "mcpdesc@v0.9.0-rc.3" || len(d.Added) != 0 || len(d.Removed) != 2 || len(d.Changed) != 6 || d.Unchanged < 80 {
+	if d.From != "mcpdesc@v0.9.0-rc.3" || len(d.Added) != 0 || len(d.Removed) != 2 || len(d.Changed) != 9 || d.Unchanged < 80 {
 		t.Errorf("reverse diff: %+v", d)
 	}
 	code, out, _ = runCLI(t, "diff-rules", "v0.8.0", "v0.8.0")

@@ -562,15 +562,16 @@ func TestCodesShown(t *testing.T) {
 
 // TestPageShowsParams: a rule that names header params shows the values
 // its ruleset gives them, on its page and in explain, and each version
-// its own.
+// its own: those it names itself, then those a document variable of the
+// header it reads names (memberVersions, through memberVersionMessages).
 func TestPageShowsParams(t *testing.T) {
 	cat, err := rulesets.Catalog(engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for tag, want := range map[string]string{
-		"v0.8.0":      "mcpdescVersions: [\"0.8.0\"]\nformatVersions: [\"0.7.0\",\"0.8.0\",\"0.9.0\"]\nrootMemberVersions: {\"components\":{\"from\":\"0.8.0\"},\"instructions\":{\"from\":\"0.8.0\"},\"protocolVersions\":{\"from\":\"0.8.0\"},\"provenance\":{\"from\":\"0.9.0\"},\"securitySchemes\":{\"from\":\"0.8.0\"}}\n",
-		"v0.9.0-rc.3": "mcpdescVersions: [\"0.8.0\",\"0.9.0\"]\nformatVersions: [\"0.7.0\",\"0.8.0\",\"0.9.0\"]\nrootMemberVersions: {\"components\":{\"from\":\"0.8.0\"},\"instructions\":{\"from\":\"0.8.0\"},\"protocolVersions\":{\"from\":\"0.8.0\"},\"provenance\":{\"from\":\"0.8.0\"},\"securitySchemes\":{\"from\":\"0.8.0\"}}\n",
+		"v0.8.0":      "mcpdescVersions: [\"0.8.0\"]\nprovenanceMember: false\nmemberVersions: {\"Info\":{\"protocolVersion\":{\"until\":\"0.7.0\"}},\"Resource\":{\"provenanceIds\":{\"from\":\"0.9.0\"}},\"Resource Template\":{\"provenanceIds\":{\"from\":\"0.9.0\"}},\"Tool\":{\"provenanceIds\":{\"from\":\"0.9.0\"}},\"root\":{\"provenance\":{\"from\":\"0.9.0\"}}}\n",
+		"v0.9.0-rc.3": "mcpdescVersions: [\"0.8.0\",\"0.9.0\"]\nprovenanceMember: true\nmemberVersions: {\"Info\":{\"protocolVersion\":{\"until\":\"0.7.0\"}}}\n",
 	} {
 		rs, err := cat.Find(tag)
 		if err != nil {

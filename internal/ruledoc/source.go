@@ -91,13 +91,56 @@ func UsedParams(src string) []string {
 	return out
 }
 
+// RuleParams returns the names of the header params of rs that the rule
+// text src names, each once, in the order met: those it names itself,
+// then those that the document variables of rs it reads name (and the
+// variables those read).
+func RuleParams(rs *engine.Ruleset, src string) []string {
+	out := UsedParams(src)
+	vars := rs.Variables()
+	seen := map[string]bool{}
+	var follow func(text string)
+	follow = func(text string) {
+		for _, name := range wordsIn(text, vars) {
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+			for _, p := range UsedParams(vars[name]) {
+				if !slices.Contains(out, p) {
+					out = append(out, p)
+				}
+			}
+			follow(vars[name])
+		}
+	}
+	follow(src)
+	return out
+}
+
+// wordsIn returns the keys of names that text has as whole words, in the
+// order met.
+func wordsIn(text string, names map[string]string) []string {
+	var out []string
+	for _, w := range identifier.FindAllString(text, -1) {
+		if _, ok := names[w]; ok && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// identifier finds the words of a text that could name a variable.
+var identifier = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+
 // paramsYAML lists the values rs gives the params the rule text src
-// names, one "name: value" line each (the value as JSON, which YAML
-// reads alike); "" when it names none.
+// names, itself or through the ruleset's document variables (see
+// RuleParams), one "name: value" line each (the value as JSON, which
+// YAML reads alike); "" when it names none.
 func paramsYAML(rs *engine.Ruleset, src string) string {
 	var b strings.Builder
 	params := rs.Params()
-	for _, name := range UsedParams(src) {
+	for _, name := range RuleParams(rs, src) {
 		v, err := json.Marshal(params[name])
 		if err != nil {
 			continue
