@@ -890,7 +890,8 @@ func (rr *ruleRun) violation(c *check, n *loader.Node, fr *frame, at, msg string
 }
 
 // schemaViolation reports v, a finding of the rule's schema fragment on n,
-// with the edits of the first of the rule's schemaFixes for its keyword
+// with the message its keyword's messageExpression gives, if it has one,
+// and the edits of the first of the rule's schemaFixes for its keyword
 // whose when holds, if any. A fix is evaluated with item bound to the
 // object or array that holds the finding's location (for a finding about a
 // member, the object) and key to the location's last token there (the

@@ -1357,15 +1357,16 @@ func (r *reader) schemaMessage(n *Node) SchemaMessage {
 		m.Text = r.scalar(n)
 		return m
 	}
+	hasExpr := false
 	r.members(n, "a schema message", []string{"message", "messageExpression"}, func(key string, v *Node) {
 		switch key {
 		case "message":
 			m.Text = r.scalar(v)
 		case "messageExpression":
-			m.Expr = r.expr(v)
+			m.Expr, hasExpr = r.expr(v), true
 		}
 	})
-	if m.Text.Value == "" && m.Expr == nil {
+	if m.Text.Value == "" && !hasExpr {
 		r.add(n.Pos, "a schema message takes a 'message' template, a 'messageExpression', or both")
 	}
 	return m
