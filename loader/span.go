@@ -19,7 +19,7 @@ import (
 //
 // Positions follow one convention in JSON and YAML, the one editors show:
 // lines end at "\r\n", a lone '\r' or '\n' (YAML 1.2's line breaks; the
-// loader refuses U+0085, U+2028 and U+2029 in YAML, which yaml.v3 would
+// loader refuses U+0085, U+2028 and U+2029 in YAML, which yaml/v4 would
 // count as line breaks and YAML 1.2 does not, and in JSON they are ordinary
 // characters); a column counts characters (a tab is one).
 //
@@ -343,7 +343,7 @@ func (sc *spanCache) end(n *Node, start int) int {
 			}
 			e = sc.leafEnd(c, start)
 			if start < 0 && c != n && sc.yaml && c.Kind != Array && c.Kind != Object {
-				e = len(sc.src) // yaml.v3 places some empty values past the end
+				e = len(sc.src) // yaml/v4 places some empty values past the end
 			}
 			break
 		}
@@ -495,7 +495,7 @@ func (sc *spanCache) closeCollection(c, last *Node, e int) int {
 	}
 	if c.Style != Flow {
 		if o := sc.offset(last.Pos); c.Kind == Object && last.Parent == c && e >= 0 && (e == o || o < 0 && e == len(src)) {
-			// The last value is empty. Unless written as "key:", yaml.v3
+			// The last value is empty. Unless written as "key:", yaml/v4
 			// places it at whatever follows ("? key" alone): end at the key.
 			j := e - 1
 			for j >= 0 && isBlank(src[j]) {
@@ -519,7 +519,7 @@ func (sc *spanCache) closeCollection(c, last *Node, e int) int {
 	}
 	b, _ := sc.skipSep(sc.skipProps(start, c))
 	if b >= len(src) || src[b] != '[' && src[b] != '{' {
-		// A single-pair mapping inside a flow sequence: [a: b]. yaml.v3
+		// A single-pair mapping inside a flow sequence: [a: b]. yaml/v4
 		// places an empty value at the ":" ([a :]).
 		if last.Parent == c && e >= 0 && e < len(src) && src[e] == ':' && e == sc.offset(last.Pos) {
 			return e + 1
@@ -673,13 +673,15 @@ func isFlowIndicator(c byte) bool {
 
 func isAnchorChar(c byte) bool { return isIdentByte(c) || c == '-' }
 
-// isTagChar reports the characters of a tag (yaml.v3's URI characters).
+// isTagChar reports the characters of a tag: URI characters other than the
+// flow indicators ',', '[' and ']', which end a tag (YAML 1.2 production
+// [40]).
 func isTagChar(c byte) bool {
 	if isAnchorChar(c) {
 		return true
 	}
 	switch c {
-	case ';', '/', '?', ':', '@', '&', '=', '+', '$', ',', '.', '!', '~', '*', '\'', '(', ')', '[', ']', '%':
+	case ';', '/', '?', ':', '@', '&', '=', '+', '$', '.', '!', '~', '*', '\'', '(', ')', '%':
 		return true
 	}
 	return false
@@ -801,7 +803,7 @@ func (sc *spanCache) yamlEnd(n *Node, start int) int {
 			}
 		} else if crossed && (sc.col(k) == 0 && isDocMarker(src, k) ||
 			src[k] != '|' && src[k] != '>' && sc.col(k) <= sc.parentIndent(n)) {
-			// Nothing after the properties: an empty value. (yaml.v3 takes
+			// Nothing after the properties: an empty value. (yaml/v4 takes
 			// a block scalar on a line of its own even when it is not
 			// indented; anything else there is the next key.)
 			return propEnd
@@ -838,7 +840,7 @@ func (sc *spanCache) yamlEnd(n *Node, start int) int {
 		return propEnd // empty: the position is that of what follows
 	}
 	if n.Kind == Null && sc.inComment(i) {
-		// Written as nothing, where yaml.v3 places it inside the comment
+		// Written as nothing, where yaml/v4 places it inside the comment
 		// that follows ("? k" and then "#0" on the next line).
 		return propEnd
 	}
@@ -851,7 +853,7 @@ func (sc *spanCache) yamlEnd(n *Node, start int) int {
 		return propEnd
 	}
 	if !flow {
-		// A plain scalar followed by ": " is the next key, where yaml.v3
+		// A plain scalar followed by ": " is the next key, where yaml/v4
 		// places an empty value ("? a" without ": value").
 		k := e
 		for k < len(src) && isBlank(src[k]) {
@@ -864,7 +866,7 @@ func (sc *spanCache) yamlEnd(n *Node, start int) int {
 	return e
 }
 
-// plainStart reports whether a plain scalar can start at i (as yaml.v3
+// plainStart reports whether a plain scalar can start at i (as yaml/v4
 // reads it: in flow context "?" and ":" are always indicators).
 func plainStart(src []byte, i int, flow bool) bool {
 	if isBlankz(src, i) {
@@ -970,7 +972,7 @@ func skipSingleQuoted(src []byte, i int) int {
 
 // scanPlain returns the offset just past the plain scalar at i, whose
 // column is col; continuation lines in block context must be indented at
-// least indent. It follows yaml.v3's scanner.
+// least indent. It follows yaml/v4's scanner.
 func (sc *spanCache) scanPlain(i, col, indent int, flow bool) int {
 	src := sc.src
 	end := i
@@ -1014,7 +1016,7 @@ func (sc *spanCache) scanPlain(i, col, indent int, flow bool) int {
 // scanBlockScalar returns the offset just past the last non-blank character
 // of the literal or folded scalar whose indicator is at i (past the header
 // when its text is empty), given the indentation of its parent collection.
-// It follows yaml.v3's scanner.
+// It follows yaml/v4's scanner.
 func (sc *spanCache) scanBlockScalar(i, parentIndent int) int {
 	src := sc.src
 	i++

@@ -437,7 +437,7 @@ func checkEndsBasic(doc *Document) string {
 			return fmt.Sprintf("End(%q) = %v, value starts at %v", n.Pointer(), end, n.Pos)
 		}
 		if doc.Offset(n.Pos) < 0 {
-			// yaml.v3 places some empty values past the end of input.
+			// yaml/v4 places some empty values past the end of input.
 			if end != n.Pos {
 				return fmt.Sprintf("End(%q) = %v, want the start %v, which is outside the source", n.Pointer(), end, n.Pos)
 			}
@@ -794,7 +794,7 @@ func (g *yamlGen) blockValue(ptr string, ind, depth int, inSeq bool) {
 		g.last = end
 	default: // a scalar on the line
 		if !inSeq && !g.explicit {
-			g.w(g.pick(" ", " ", "\t", " \t ")) // yaml.v3 takes tabs after implicit keys only
+			g.w(g.pick(" ", " ", "\t", " \t ")) // yaml/v4 takes tabs after implicit keys only
 		} else {
 			g.w(" ")
 		}

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 )
 
-// parseYAMLByConversion parses data with yaml.v3 and the conversion alone:
+// parseYAMLByConversion parses data with yaml/v4 and the conversion alone:
 // no fast path and no pre-scan, so that a limit is found by the
 // conversion's own checks.
 func parseYAMLByConversion(data []byte, opts Options) (*Node, *Error) {

@@ -18,7 +18,7 @@ import (
 	"github.com/celint/celint/internal/benchgen"
 	"github.com/celint/celint/loader"
 	"github.com/celint/celint/rulesets"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // The workload of ../shared/bench (see its README), generated in Go by
