@@ -474,7 +474,9 @@ func (p *yfast) blockScalar(off, parentCol int) (*Node, bool) {
 		}
 		leadingBlank = trailingBlank
 		sb = append(sb, d[start+indent:le]...)
-		leadingBreak = nl < len(d)
+		// A last line of spaces only, more indented than the scalar, ends
+		// with a line break to yaml/v4 even at the end of the input.
+		leadingBreak = nl < len(d) || blank
 		if len(sb) > p.opts.Limits.ScalarBytes {
 			return nil, false
 		}
