@@ -760,11 +760,12 @@ func compileRegexp(pattern string) (jsonschema.Regexp, error) {
 }
 
 // newSchemaCompiler returns a compiler for draft 2020-12 by default, with
-// formats asserted, that loads nothing.
+// formats asserted (uri by RFC 3986's grammar), that loads nothing.
 func newSchemaCompiler() *jsonschema.Compiler {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
+	c.RegisterFormat(uriFormat)
 	c.UseLoader(refusingLoader{})
 	c.UseRegexpEngine(compileRegexp)
 	return c

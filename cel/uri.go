@@ -1,8 +1,12 @@
 package cel
 
 import (
+	"errors"
+	"fmt"
 	"net/netip"
 	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // This file checks RFC 3986 syntax by hand: net/url.Parse accepts far more
@@ -25,6 +29,39 @@ func isURI(s string) bool {
 	}
 	return validAfterScheme(rest)
 }
+
+// uriProblem says why s is not an absolute URI by RFC 3986, naming the
+// first character no URI may hold when there is one (a space, a control
+// character, a non-ASCII character of an IRI, "<" and the like), or a
+// malformed percent-encoding; it is "" when s is a URI.
+func uriProblem(s string) string {
+	if isURI(s) {
+		return ""
+	}
+	for i, r := range s {
+		switch {
+		case r == '%' && (i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2])):
+			return fmt.Sprintf("%q at offset %d is not followed by two hexadecimal digits", "%", i)
+		case r >= 0x80 || r <= ' ' || r == 0x7f || strings.ContainsRune("\"<>\\^`{|}", r):
+			return fmt.Sprintf("the character %q (U+%04X) at offset %d is not allowed in a URI; percent-encode it", string(r), r, i)
+		}
+	}
+	if scheme, _, ok := splitScheme(s); !ok || !validScheme(scheme) {
+		return "it does not begin with a scheme and \":\""
+	}
+	return "it does not follow the URI syntax of RFC 3986"
+}
+
+// uriFormat is the JSON Schema "uri" format: an absolute URI by RFC 3986
+// (uriProblem), where net/url also takes spaces and IRIs.
+var uriFormat = &jsonschema.Format{Name: "uri", Validate: func(v any) error {
+	if s, ok := v.(string); ok {
+		if p := uriProblem(s); p != "" {
+			return errors.New(p)
+		}
+	}
+	return nil
+}}
 
 // isURIReference reports whether s is a URI or a relative reference per
 // RFC 3986 section 4.1.

@@ -3,6 +3,7 @@ package conformance_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"flag"
 	"fmt"
 	"os"
@@ -56,6 +57,9 @@ type sentenceRow struct {
 	// that declare the version.
 	Breaks string `yaml:"breaks"`
 	Keeps  string `yaml:"keeps"`
+	// BreaksBase64 is a breaking document given as base64, for bytes a
+	// YAML text cannot hold (invalid UTF-8); it stands for Breaks.
+	BreaksBase64 string `yaml:"breaksBase64"`
 
 	line int
 }
@@ -251,6 +255,14 @@ func checkRow(t *testing.T, checker *lint.Checker, rs *engine.Ruleset, where str
 		if code != "" && !slices.ContainsFunc(r.Codes, func(c engine.Code) bool { return c.Name == code }) {
 			t.Errorf("%s: %s is no code of %s", where, id, rid)
 		}
+	}
+	if row.BreaksBase64 != "" {
+		b, err := base64.StdEncoding.DecodeString(row.BreaksBase64)
+		if err != nil || row.Breaks != "" {
+			t.Errorf("%s: breaksBase64 is base64 (%v), and stands alone for breaks", where, err)
+			return statusFailed
+		}
+		row.Breaks = string(b)
 	}
 	if row.Breaks == "" && row.Keeps == "" {
 		return statusPending
