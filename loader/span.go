@@ -1050,9 +1050,13 @@ func (sc *spanCache) scanBlockScalar(i, parentIndent int) int {
 		}
 		i += w
 	}
-	indent := 0
+	// The content's indentation: from the header's indicator, or else
+	// found on the first line that is not empty. A block scalar at the
+	// root (parentIndent -1) may have its content at column 0, as yaml/v4
+	// reads it; any other is indented at least one column.
+	indent, known := 0, false
 	if increment > 0 {
-		indent = increment
+		indent, known = increment, true
 		if parentIndent >= 0 {
 			indent += parentIndent
 		}
@@ -1063,12 +1067,12 @@ func (sc *spanCache) scanBlockScalar(i, parentIndent int) int {
 		maxIndent := 0
 		for {
 			col = 0
-			for (indent == 0 || col < indent) && i < len(src) && src[i] == ' ' {
+			for (!known || col < indent) && i < len(src) && src[i] == ' ' {
 				i++
 				col++
 			}
 			maxIndent = max(maxIndent, col)
-			if (indent == 0 || col < indent) && i < len(src) && src[i] == '\t' {
+			if (!known || col < indent) && i < len(src) && src[i] == '\t' {
 				return false
 			}
 			w := breakLen(src, i)
@@ -1077,15 +1081,18 @@ func (sc *spanCache) scanBlockScalar(i, parentIndent int) int {
 			}
 			i += w
 		}
-		if indent == 0 {
-			indent = max(maxIndent, parentIndent+1, 1)
+		if !known {
+			indent, known = max(maxIndent, parentIndent+1), true
+			if parentIndent >= 0 {
+				indent = max(indent, 1)
+			}
 		}
 		return true
 	}
 	if !breaks() {
 		return end
 	}
-	for col == indent && i < len(src) {
+	for col == indent && i < len(src) && !(indent == 0 && isDocMarker(src, i)) {
 		for i < len(src) && breakLen(src, i) == 0 {
 			if !isBlank(src[i]) {
 				end = nextChar(src, i)
