@@ -124,6 +124,15 @@ func sameFinding(a, b Diagnostic) bool {
 		a.URL == b.URL && a.RuleError == b.RuleError && a.InputError == b.InputError
 }
 
+// Label names the finding as celint prints it: the rule id, and "/code"
+// when the finding has a code.
+func (d Diagnostic) Label() string {
+	if d.Code == "" {
+		return d.RuleID
+	}
+	return d.RuleID + "/" + d.Code
+}
+
 // String renders "file:line:col: severity: message [rule]", or
 // "[rule/code]" for a finding with a code.
 func (d Diagnostic) String() string {

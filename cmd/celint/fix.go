@@ -111,19 +111,11 @@ func fixFile(ctx context.Context, cat *engine.Catalog, pinned *engine.Ruleset, f
 		return fixResult{}, false, err
 	}
 	for _, r := range res.Refused {
-		fmt.Fprintf(stderr, "celint: %s:%d:%d: %s: the fix was not made: %s\n", safetext.Line(file), r.Line, r.Column, safetext.Line(ruleCode(r.Diagnostic)), safetext.Line(r.Reason))
+		fmt.Fprintf(stderr, "celint: %s:%d:%d: %s: the fix was not made: %s\n", safetext.Line(file), r.Line, r.Column, safetext.Line(r.Diagnostic.Label()), safetext.Line(r.Reason))
 	}
 	if !res.Stable {
 		fmt.Fprintf(stderr, "celint: %s: still fixable after %d rounds; the rest is left\n", safetext.Line(file), res.Rounds)
 	}
 	out := fixResult{before: doc.Source, after: res.Source, bom: doc.BOM}
 	return out, string(out.after) != string(out.before), nil
-}
-
-// ruleCode is a finding's rule id, with its code when it has one.
-func ruleCode(d engine.Diagnostic) string {
-	if d.Code != "" {
-		return d.RuleID + "/" + d.Code
-	}
-	return d.RuleID
 }

@@ -254,7 +254,7 @@ func (m *migration) report() []string {
 		if n.Pointer() != d.Pointer {
 			at = " (at " + cmp.Or(d.Pointer, "/") + " before)"
 		}
-		return fmt.Sprintf("%s:%d:%d: %s: %s%s [%s]", m.file, pos.Line, pos.Col, what, d.Message, at, ruleCode(d))
+		return fmt.Sprintf("%s:%d:%d: %s: %s%s [%s]", m.file, pos.Line, pos.Col, what, d.Message, at, d.Label())
 	}
 	for _, what := range []string{"changed", "fixed", "check"} {
 		for _, n := range m.notes {

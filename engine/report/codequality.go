@@ -106,7 +106,7 @@ func (s *codeQualityStream) issue(d engine.Diagnostic) codeQualityIssue {
 	}
 	return codeQualityIssue{
 		Description: desc,
-		CheckName:   ruleLabel(d),
+		CheckName:   d.Label(),
 		Fingerprint: fp,
 		Severity:    codeQualitySeverity(d),
 		Location:    codeQualityLocation{Path: codeQualityPath(d.File), Lines: codeQualityLines{Begin: max(d.Line, 1)}},
@@ -120,7 +120,7 @@ func (s *codeQualityStream) issue(d engine.Diagnostic) codeQualityIssue {
 // and, for the nth repetition of the same (n > 0), n in decimal.
 func codeQualityFingerprint(d engine.Diagnostic, n int) string {
 	h := sha256.New()
-	for _, s := range []string{ruleLabel(d), codeQualityPath(d.File), cmp.Or(d.Path, d.Pointer)} {
+	for _, s := range []string{d.Label(), codeQualityPath(d.File), cmp.Or(d.Path, d.Pointer)} {
 		io.WriteString(h, s)
 		h.Write([]byte{0})
 	}

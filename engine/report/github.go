@@ -50,7 +50,7 @@ func githubCommand(d engine.Diagnostic) string {
 			fmt.Fprintf(&b, ",col=%d", d.Column)
 		}
 	}
-	title := ruleLabel(d)
+	title := d.Label()
 	switch {
 	case d.RuleError:
 		title += " (rule error)"

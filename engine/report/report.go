@@ -689,12 +689,3 @@ func (t *tallier) counts() counts {
 	}
 	return c
 }
-
-// ruleLabel names a diagnostic's finding: the rule id, and its code when
-// the finding has one ("id/code").
-func ruleLabel(d engine.Diagnostic) string {
-	if d.Code == "" {
-		return d.RuleID
-	}
-	return d.RuleID + "/" + d.Code
-}

@@ -417,7 +417,7 @@ func sarifURI(file string) (uri, base string) {
 // slashes) and pointer, separated by NUL bytes.
 func fingerprint(d engine.Diagnostic) string {
 	h := sha256.New()
-	for _, s := range []string{ruleLabel(d), filepath.ToSlash(d.File), d.Pointer} {
+	for _, s := range []string{d.Label(), filepath.ToSlash(d.File), d.Pointer} {
 		io.WriteString(h, s)
 		h.Write([]byte{0})
 	}

@@ -188,7 +188,7 @@ func (t textWriter) printFile(ds []engine.Diagnostic, src []byte, rulesets []str
 			loc:      "-",
 			severity: d.Severity.String(),
 			message:  sanitize(d.Message),
-			rule:     sanitize(ruleLabel(d)),
+			rule:     sanitize(d.Label()),
 		}
 		if d.Line > 0 {
 			r.loc = strconv.Itoa(d.Line) + ":" + strconv.Itoa(max(d.Column, 0))

@@ -41,14 +41,6 @@ func severity(s engine.Severity) protocol.DiagnosticSeverity {
 	return protocol.DiagnosticSeverityInformation
 }
 
-// code returns a finding's code as celint check prints it: id or id/code.
-func code(d *engine.Diagnostic) string {
-	if d.Code != "" {
-		return d.RuleID + "/" + d.Code
-	}
-	return d.RuleID
-}
-
 // span returns the LSP range of a finding: from its position to where the
 // offending value ends, or to the end of its line when that is unknown or
 // on a later line (a finding about a whole object marks its first line,
@@ -75,7 +67,7 @@ func (a *analysis) convert(u protocol.DocumentUri) []protocol.Diagnostic {
 		if d.RuleError {
 			sev = protocol.DiagnosticSeverityError
 		}
-		pd := diagnostic(a.span(d), sev, code(d), d.Message)
+		pd := diagnostic(a.span(d), sev, d.Label(), d.Message)
 		if d.URL != "" {
 			pd.CodeDescription = &protocol.CodeDescription{HRef: d.URL}
 		}
@@ -94,7 +86,7 @@ func (a *analysis) convert(u protocol.DocumentUri) []protocol.Diagnostic {
 		out = append(out, pd)
 	}
 	if o := res.Omitted; o.Errors+o.Warnings+o.Infos > 0 {
-		at := a.text.position(a.text.bom)
+		at := a.text.position(a.text.BOM)
 		out = append(out, diagnostic(protocol.Range{Start: at, End: at}, protocol.DiagnosticSeverityInformation, "",
 			fmt.Sprintf("%d more findings are not shown (%d errors, %d warnings, %d infos): at most %d are, the first in document order",
 				o.Errors+o.Warnings+o.Infos, o.Errors, o.Warnings, o.Infos, len(res.Diagnostics))))
@@ -180,7 +172,7 @@ func (a *analysis) hover(p protocol.Position) *protocol.Hover {
 // describeFinding writes what a finding's rule says: its title, its
 // requirement and its page.
 func (a *analysis) describeFinding(b *strings.Builder, d *engine.Diagnostic) {
-	fmt.Fprintf(b, "**%s** (%s): %s", markdown(code(d)), d.Severity, markdown(d.Message))
+	fmt.Fprintf(b, "**%s** (%s): %s", markdown(d.Label()), d.Severity, markdown(d.Message))
 	if _, r := a.rule(d.RuleID); r != nil {
 		if r.Doc.Title != "" {
 			fmt.Fprintf(b, "\n\n%s", markdown(r.Doc.Title))
@@ -205,7 +197,7 @@ func (a *analysis) describeRules(b *strings.Builder, p protocol.Position, at **p
 		return
 	}
 	doc := a.parsed.Parsed
-	line, col := a.text.sourcePos(off)
+	line, col := a.text.SourcePos(off)
 	n := nodeAt(doc, loader.Pos{Line: int32(line), Col: int32(col)})
 	if n == nil || n == doc.Root {
 		return
@@ -355,7 +347,7 @@ func (a *analysis) codeActions(u protocol.DocumentUri, r protocol.Range) []proto
 		if a.parsed.Parsed.Format == "yaml" {
 			if edit, ok := a.suppressEdit(d); ok {
 				actions = append(actions, protocol.CodeAction{
-					Title:       "Suppress " + code(d) + " on this line",
+					Title:       "Suppress " + d.Label() + " on this line",
 					Kind:        ptr(protocol.CodeActionKindQuickFix),
 					Diagnostics: []protocol.Diagnostic{diag},
 					Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentUri][]protocol.TextEdit{u: {edit}}},
@@ -372,11 +364,11 @@ func (a *analysis) fixTitle(d *engine.Diagnostic) string {
 	if _, r := a.rule(d.RuleID); r != nil {
 		for _, f := range r.Fixes {
 			if f.Code == d.Code && f.Description != "" {
-				return "Fix " + code(d) + ": " + f.Description
+				return "Fix " + d.Label() + ": " + f.Description
 			}
 		}
 	}
-	return "Fix " + code(d)
+	return "Fix " + d.Label()
 }
 
 // fixEdit returns the edit that makes a finding's fix, as loader.Edits
@@ -386,12 +378,12 @@ func (a *analysis) fixEdit(d *engine.Diagnostic) (protocol.TextEdit, bool) {
 	if opts == nil {
 		return protocol.TextEdit{}, false
 	}
-	src := a.text.data[a.text.bom:]
+	src := a.text.Data[a.text.BOM:]
 	after, err := loader.Edits(a.parsed.Name, src, *opts, d.Fix)
 	if err != nil {
 		return protocol.TextEdit{}, false
 	}
-	return a.text.textEdit(append(bytes.Clone(a.text.data[:a.text.bom]), after...)), true
+	return a.text.textEdit(append(bytes.Clone(a.text.Data[:a.text.BOM]), after...)), true
 }
 
 // suppressPrefix starts the comment that suppresses findings on the next
@@ -405,7 +397,7 @@ const suppressPrefix = "# celint-disable-next-line "
 func (a *analysis) suppressEdit(d *engine.Diagnostic) (protocol.TextEdit, bool) {
 	t := a.text
 	li := d.Line - 1
-	if li < 0 || li >= len(t.lines) {
+	if li < 0 || li >= len(t.Lines) {
 		return protocol.TextEdit{}, false
 	}
 	var edit protocol.TextEdit
@@ -414,33 +406,33 @@ func (a *analysis) suppressEdit(d *engine.Diagnostic) (protocol.TextEdit, bool) 
 		trimmed := bytes.TrimLeft(prev, " \t")
 		if bytes.HasPrefix(trimmed, []byte(suppressPrefix)) {
 			// Add to the list, before a reason.
-			end := t.lines[li-1] + len(prev)
+			end := t.Lines[li-1] + len(prev)
 			if k := bytes.Index(prev, []byte(" -- ")); k >= 0 {
-				end = t.lines[li-1] + k
+				end = t.Lines[li-1] + k
 			}
 			at := t.position(end)
-			edit = protocol.TextEdit{Range: protocol.Range{Start: at, End: at}, NewText: ", " + code(d)}
+			edit = protocol.TextEdit{Range: protocol.Range{Start: at, End: at}, NewText: ", " + d.Label()}
 		}
 	}
 	if edit.NewText == "" {
 		line := t.line(li)
 		indent := line[:len(line)-len(bytes.TrimLeft(line, " \t"))]
 		if li == 0 {
-			indent = bytes.TrimPrefix(indent, t.data[:t.bom])
+			indent = bytes.TrimPrefix(indent, t.Data[:t.BOM])
 		}
 		brk := "\n"
-		if end := t.lineEnd(li); bytes.HasPrefix(t.data[end:], []byte("\r\n")) {
+		if end := t.LineEnd(li); bytes.HasPrefix(t.Data[end:], []byte("\r\n")) {
 			brk = "\r\n"
 		}
-		at := t.position(t.lines[li] + len(line) - len(bytes.TrimLeft(line, " \t")))
+		at := t.position(t.Lines[li] + len(line) - len(bytes.TrimLeft(line, " \t")))
 		at.Character = 0
 		if li == 0 {
-			at = t.position(t.bom)
+			at = t.position(t.BOM)
 		}
-		edit = protocol.TextEdit{Range: protocol.Range{Start: at, End: at}, NewText: string(indent) + suppressPrefix + code(d) + brk}
+		edit = protocol.TextEdit{Range: protocol.Range{Start: at, End: at}, NewText: string(indent) + suppressPrefix + d.Label() + brk}
 	}
 	// The comment must leave the value as it is.
-	after, err := apply(t.data, []change{{Range: &edit.Range, Text: edit.NewText}}, len(t.data)+len(edit.NewText))
+	after, err := apply(t.Data, []change{{Range: &edit.Range, Text: edit.NewText}}, len(t.Data)+len(edit.NewText))
 	if err != nil {
 		return protocol.TextEdit{}, false
 	}

@@ -109,7 +109,7 @@ func (s *server) change(id protocol.VersionedTextDocumentIdentifier, changes []c
 		}
 	} else {
 		if err := d.text.apply(changes, s.opts.maxDocument()); err != nil {
-			s.logf("%s: cannot apply the change of version %d: %v", safeText(string(id.URI), 200), id.Version, err)
+			s.logf("%s: cannot apply the change of version %d: %v", logText(string(id.URI), 200), id.Version, err)
 			if errors.Is(err, errTooBig) {
 				d.text, d.tooLarge = nil, true
 			}
@@ -296,7 +296,7 @@ func (s *server) analyze(ctx context.Context, d *document, t *text, wasDesc bool
 		return a
 	}
 	a := &analysis{text: t}
-	data := t.data
+	data := t.Data
 	key := d.path
 	if key == "" {
 		key = d.name

@@ -34,7 +34,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"time"
 
@@ -161,7 +160,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	return err
 }
 
-// closeWait bounds how long Serve waits, after the end of the session, for
+// closeWait bounds how long Serve waits, once the client has gone or sent exit, for
 // the connection's reader and the lints still running to end.
 const closeWait = time.Second
 
@@ -269,28 +268,11 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}()
 		return nil
 	}
-	return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("celint does not serve %q", safeMethod(method))))
+	return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("celint does not serve %q", logText(method, 100))))
 }
 
 // requestCancelled is LSP's error code of a request the client cancelled.
 const requestCancelled jsonrpc2.Code = -32800
-
-// safeMethod returns a method name fit to quote in an error: at most 100
-// printable ASCII characters.
-func safeMethod(m string) string {
-	var b strings.Builder
-	for _, r := range m {
-		if b.Len() >= 100 {
-			b.WriteString("…")
-			break
-		}
-		if r < 0x20 || r > 0x7e {
-			r = '?'
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
 
 // decode reads the params of a message into v, or returns the
 // InvalidParams error that says why it cannot.
@@ -406,7 +388,7 @@ func (s *server) notify(method string, params json.RawMessage) {
 		}
 	}
 	if err != nil {
-		s.logf("%s: %v", safeMethod(method), err)
+		s.logf("%s: %v", logText(method, 100), err)
 	}
 }
 
@@ -437,7 +419,7 @@ func (s *server) changeFolders(ev protocol.WorkspaceFoldersChangeEvent) {
 }
 
 // safeRequest is request, with a panic turned into an internal error: a
-// fault of the server ends one answer, not the session.
+// fault of the server ends one answer, not the connection.
 func (s *server) safeRequest(ctx context.Context, method string, params json.RawMessage) (result any, err error) {
 	defer func() {
 		if p := recover(); p != nil {

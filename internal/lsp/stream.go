@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/celint/celint/internal/safetext"
 	"go.lsp.dev/jsonrpc2"
 )
 
@@ -67,7 +68,7 @@ func undecodable(err error) bool {
 // ids cannot express; a log message says the same without taking the
 // place of an answer to some request.
 func (s *server) skipped(err error) {
-	msg := "celint: skipped a message that is not JSON-RPC: " + safeText(err.Error(), 200)
+	msg := "celint: skipped a message that is not JSON-RPC: " + logText(err.Error(), 200)
 	s.logf("%s", msg)
 	s.wg.Add(1)
 	go func() {
@@ -76,21 +77,16 @@ func (s *server) skipped(err error) {
 	}()
 }
 
-// safeText returns at most n characters of s, with control characters
-// replaced: text fit for a log line.
-func safeText(s string, n int) string {
-	var b strings.Builder
-	i := 0
-	for _, r := range s {
-		if i == n {
-			b.WriteString("…")
+// logText returns at most n characters of s (then "…"), made safe for a
+// log line by safetext: text fit to quote in a log or an error.
+func logText(s string, n int) string {
+	k := 0
+	for i := range s {
+		if k == n {
+			s = s[:i] + "…"
 			break
 		}
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			r = '?'
-		}
-		b.WriteRune(r)
-		i++
+		k++
 	}
-	return b.String()
+	return safetext.GuardLine(safetext.Line(s))
 }

@@ -7,63 +7,29 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/celint/celint/internal/textpos"
+
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
-// text is an open document's content with the start of each of its lines,
-// for converting between byte offsets, the loader's positions (1-based
-// line and column, columns counting code points) and LSP's (0-based line
-// and character, characters counting UTF-16 code units).
-//
-// Lines end at "\n", "\r\n" or a lone "\r", as both the loader and LSP
-// count them. A UTF-8 byte order mark at the start is part of the text as
-// the editor holds it (one UTF-16 unit on the first line), but not of the
-// source the loader positions count in: bom is its length (0 or 3).
+// text is an open document's content with the start of each of its lines
+// (textpos.Index), for converting between byte offsets, the loader's
+// positions and LSP's (0-based line and character, characters counting
+// UTF-16 code units). A UTF-8 byte order mark at the start is part of the
+// text as the editor holds it (one UTF-16 unit on the first line).
 type text struct {
-	data   []byte
-	lines  []int // byte offset of the start of each line
-	bom    int
-	shared bool // data is shared with a snapshot: copy it before a change
+	textpos.Index
+	shared bool // Data is shared with a snapshot: copy it before a change
 }
 
 // newText indexes data.
 func newText(data []byte) *text {
-	t := &text{data: data, lines: []int{0}}
-	for i := 0; i < len(data); i++ {
-		switch data[i] {
-		case '\n':
-			t.lines = append(t.lines, i+1)
-		case '\r':
-			if i+1 < len(data) && data[i+1] == '\n' {
-				i++
-			}
-			t.lines = append(t.lines, i+1)
-		}
-	}
-	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
-		t.bom = 3
-	}
-	return t
-}
-
-// lineEnd is the byte offset where line i's text ends, before its break.
-func (t *text) lineEnd(i int) int {
-	if i+1 >= len(t.lines) {
-		return len(t.data)
-	}
-	end := t.lines[i+1]
-	if end > 0 && t.data[end-1] == '\n' {
-		end--
-	}
-	if end > t.lines[i] && t.data[end-1] == '\r' {
-		end--
-	}
-	return end
+	return &text{Index: textpos.New(data)}
 }
 
 // line returns the text of line i (0-based), without its break.
 func (t *text) line(i int) []byte {
-	return t.data[t.lines[i]:t.lineEnd(i)]
+	return t.Data[t.Lines[i]:t.LineEnd(i)]
 }
 
 // errPosition is the error of a position outside the text.
@@ -73,17 +39,17 @@ var errPosition = errors.New("position outside the document")
 // end of its line is the end of the line, as LSP asks; a line past the
 // last is an error, and so is a position inside a surrogate pair.
 func (t *text) offset(p protocol.Position) (int, error) {
-	if int(p.Line) >= len(t.lines) {
-		if int(p.Line) == len(t.lines) && p.Character == 0 {
-			return len(t.data), nil
+	if int(p.Line) >= len(t.Lines) {
+		if int(p.Line) == len(t.Lines) && p.Character == 0 {
+			return len(t.Data), nil
 		}
-		return 0, fmt.Errorf("%w: line %d of %d", errPosition, p.Line+1, len(t.lines))
+		return 0, fmt.Errorf("%w: line %d of %d", errPosition, p.Line+1, len(t.Lines))
 	}
-	start, end := t.lines[p.Line], t.lineEnd(int(p.Line))
+	start, end := t.Lines[p.Line], t.LineEnd(int(p.Line))
 	units := int(p.Character)
 	i := start
 	for i < end && units > 0 {
-		r, size := utf8.DecodeRune(t.data[i:end])
+		r, size := utf8.DecodeRune(t.Data[i:end])
 		w := 1
 		if r >= 0x10000 {
 			w = 2
@@ -100,77 +66,20 @@ func (t *text) offset(p protocol.Position) (int, error) {
 // position returns the LSP position of a byte offset, which must be at
 // the start of a character (or the end of the text).
 func (t *text) position(off int) protocol.Position {
-	off = min(max(off, 0), len(t.data))
-	line := t.lineOf(off)
-	units := 0
-	for i := t.lines[line]; i < off; {
-		r, size := utf8.DecodeRune(t.data[i:off])
-		if r >= 0x10000 {
-			units += 2
-		} else {
-			units++
-		}
-		i += size
-	}
-	return protocol.Position{Line: uint32(line), Character: uint32(units)}
-}
-
-// lineOf returns the 0-based line of a byte offset.
-func (t *text) lineOf(off int) int {
-	lo, hi := 0, len(t.lines)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if t.lines[mid] <= off {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo
-}
-
-// sourceOffset returns the byte offset in the text of a loader position
-// (line and column from 1, columns counting code points, in the source
-// without its byte order mark). A column past the end of its line is
-// the end of the line; a line past the last is the end of the text.
-func (t *text) sourceOffset(line, col int) int {
-	if line < 1 {
-		return t.bom
-	}
-	if line > len(t.lines) {
-		return len(t.data)
-	}
-	i, end := t.lines[line-1], t.lineEnd(line-1)
-	if line == 1 {
-		i += t.bom
-	}
-	for n := 1; n < col && i < end; n++ {
-		_, size := utf8.DecodeRune(t.data[i:end])
-		i += size
-	}
-	return i
-}
-
-// sourcePos returns the loader position of a byte offset of the text.
-func (t *text) sourcePos(off int) (line, col int) {
-	off = min(max(off, t.bom), len(t.data))
-	l := t.lineOf(off)
-	start := t.lines[l]
-	if l == 0 {
-		start += t.bom
-	}
-	return l + 1, utf8.RuneCount(t.data[start:off]) + 1
+	off = min(max(off, 0), len(t.Data))
+	line := t.LineOf(off)
+	return protocol.Position{Line: uint32(line), Character: uint32(textpos.UTF16Len(t.Data[t.Lines[line]:off]))}
 }
 
 // lspRange returns the LSP range of the loader positions from (line, col)
 // to (endLine, endCol); an end of zero is the end of the start's line.
 func (t *text) lspRange(line, col, endLine, endCol int) protocol.Range {
-	start := t.sourceOffset(line, col)
+	start := t.SourceOffset(line, col)
 	var end int
 	if endLine <= 0 {
-		end = t.lineEnd(t.lineOf(start))
+		end = t.LineEnd(t.LineOf(start))
 	} else {
-		end = t.sourceOffset(endLine, endCol)
+		end = t.SourceOffset(endLine, endCol)
 	}
 	end = max(end, start)
 	return protocol.Range{Start: t.position(start), End: t.position(end)}
@@ -192,7 +101,7 @@ func apply(data []byte, changes []change, limit int) ([]byte, error) {
 	if err := t.apply(changes, limit); err != nil {
 		return nil, err
 	}
-	return t.data, nil
+	return t.Data, nil
 }
 
 // apply makes the changes to t, in order. On an error, t is as the changes
@@ -217,7 +126,7 @@ func (t *text) apply(changes []change, limit int) error {
 		if end < start {
 			return fmt.Errorf("%w: the range ends before it starts", errPosition)
 		}
-		if len(t.data)-(end-start)+len(c.Text) > limit {
+		if len(t.Data)-(end-start)+len(c.Text) > limit {
 			return fmt.Errorf("%w of %d bytes", errTooBig, limit)
 		}
 		t.replace(start, end, c.Text)
@@ -242,33 +151,33 @@ func (t *text) snapshot() *text {
 // it shift, and only the changed lines are scanned.
 func (t *text) replace(start, end int, s string) {
 	delta := len(s) - (end - start)
-	size := len(t.data) + delta
-	if t.shared || size > cap(t.data) {
+	size := len(t.Data) + delta
+	if t.shared || size > cap(t.Data) {
 		data := make([]byte, size, size+size/8+64)
-		copy(data, t.data[:start])
-		copy(data[start+len(s):], t.data[end:])
-		t.data, t.shared = data, false
+		copy(data, t.Data[:start])
+		copy(data[start+len(s):], t.Data[end:])
+		t.Data, t.shared = data, false
 	} else {
-		old := t.data
-		t.data = t.data[:max(len(old), size)]
-		copy(t.data[start+len(s):], old[end:])
-		t.data = t.data[:size]
+		old := t.Data
+		t.Data = t.Data[:max(len(old), size)]
+		copy(t.Data[start+len(s):], old[end:])
+		t.Data = t.Data[:size]
 	}
-	copy(t.data[start:], s)
+	copy(t.Data[start:], s)
 
 	// A line start q depends on the bytes at q-1 and q only: from limit
 	// on, those are the old ones after the change.
-	first := t.lineOf(max(start-1, 0))
+	first := t.LineOf(max(start-1, 0))
 	limit := start + len(s) + 1
-	lines := make([]int, 0, len(t.lines)+strings.Count(s, "\n")+1)
-	lines = append(lines, t.lines[:first+1]...)
-	for i := t.lines[first]; i < len(t.data); i++ {
+	lines := make([]int, 0, len(t.Lines)+strings.Count(s, "\n")+1)
+	lines = append(lines, t.Lines[:first+1]...)
+	for i := t.Lines[first]; i < len(t.Data); i++ {
 		var q int
-		switch t.data[i] {
+		switch t.Data[i] {
 		case '\n':
 			q = i + 1
 		case '\r':
-			if i+1 < len(t.data) && t.data[i+1] == '\n' {
+			if i+1 < len(t.Data) && t.Data[i+1] == '\n' {
 				i++
 			}
 			q = i + 1
@@ -280,23 +189,20 @@ func (t *text) replace(start, end int, s string) {
 		}
 		lines = append(lines, q)
 	}
-	k := sort.SearchInts(t.lines, limit-delta)
-	for _, o := range t.lines[k:] {
+	k := sort.SearchInts(t.Lines, limit-delta)
+	for _, o := range t.Lines[k:] {
 		lines = append(lines, o+delta)
 	}
-	t.lines = lines
+	t.Lines = lines
 	if start < 3 {
-		t.bom = 0
-		if len(t.data) >= 3 && t.data[0] == 0xEF && t.data[1] == 0xBB && t.data[2] == 0xBF {
-			t.bom = 3
-		}
+		t.BOM = textpos.BOMLen(t.Data)
 	}
 }
 
 // textEdit returns the one edit that turns the text into after: the bytes
 // between their common prefix and suffix, widened to whole characters.
 func (t *text) textEdit(after []byte) protocol.TextEdit {
-	before := t.data
+	before := t.Data
 	p := 0
 	for p < len(before) && p < len(after) && before[p] == after[p] {
 		p++

@@ -50,7 +50,7 @@ func TestTextPositions(t *testing.T) {
 	if r := tx.lspRange(1, 5, 1, 7); r != (protocol.Range{Start: pos(0, 4), End: pos(0, 7)}) {
 		t.Errorf("lspRange of 😀x: %+v", r)
 	}
-	if l, c := tx.sourcePos(9); l != 1 || c != 6 {
+	if l, c := tx.SourcePos(9); l != 1 || c != 6 {
 		t.Errorf("sourcePos(9) = %d:%d, want 1:6", l, c)
 	}
 }
@@ -64,7 +64,7 @@ func TestTextBOM(t *testing.T) {
 	if r := tx.lspRange(2, 1, 2, 2); r != (protocol.Range{Start: pos(1, 0), End: pos(1, 1)}) {
 		t.Errorf("lspRange(2:1) with a BOM: %+v", r)
 	}
-	if l, c := tx.sourcePos(3); l != 1 || c != 1 {
+	if l, c := tx.SourcePos(3); l != 1 || c != 1 {
 		t.Errorf("sourcePos(3) = %d:%d", l, c)
 	}
 }
@@ -155,8 +155,8 @@ func FuzzApply(f *testing.F) {
 			tx := newText([]byte(s))
 			r := &protocol.Range{Start: pos(uint32(l1%4), uint32(c1%12)), End: pos(uint32(l2%4), uint32(c2%12))}
 			if tx.apply([]change{{Range: r, Text: text}}, 1<<20) == nil {
-				if fresh := newText(tx.data); !slices.Equal(tx.lines, fresh.lines) {
-					t.Fatalf("%q: lines %v, a fresh index %v", tx.data, tx.lines, fresh.lines)
+				if fresh := newText(tx.Data); !slices.Equal(tx.Lines, fresh.Lines) {
+					t.Fatalf("%q: lines %v, a fresh index %v", tx.Data, tx.Lines, fresh.Lines)
 				}
 			}
 			return
@@ -181,9 +181,9 @@ func FuzzApply(f *testing.F) {
 			if err := tx.apply([]change{{Range: &protocol.Range{Start: start, End: end}, Text: text}}, 1<<20); err != nil {
 				t.Fatal(err)
 			}
-			fresh := newText(tx.data)
-			if string(tx.data) != want || !slices.Equal(tx.lines, fresh.lines) || tx.bom != fresh.bom {
-				t.Fatalf("after the change (shared %v): %q lines %v bom %d; a fresh index: lines %v bom %d", shared, tx.data, tx.lines, tx.bom, fresh.lines, fresh.bom)
+			fresh := newText(tx.Data)
+			if string(tx.Data) != want || !slices.Equal(tx.Lines, fresh.Lines) || tx.BOM != fresh.BOM {
+				t.Fatalf("after the change (shared %v): %q lines %v bom %d; a fresh index: lines %v bom %d", shared, tx.Data, tx.Lines, tx.BOM, fresh.Lines, fresh.BOM)
 			}
 		}
 		// The one edit from s to got makes got.
@@ -193,4 +193,16 @@ func FuzzApply(f *testing.F) {
 			t.Fatalf("textEdit(%q → %q) = %+v, which makes %q (%v)", s, got, e, again, err)
 		}
 	})
+}
+
+func TestLogText(t *testing.T) {
+	if got := logText("a\x1b[31mb", 100); strings.ContainsRune(got, 0x1b) {
+		t.Errorf("logText kept an escape: %q", got)
+	}
+	if got := logText("héllo", 2); got != "hé…" {
+		t.Errorf("logText(héllo, 2) = %q", got)
+	}
+	if got := logText("::error::x", 100); strings.HasPrefix(got, "::") {
+		t.Errorf("logText let a workflow command through: %q", got)
+	}
 }

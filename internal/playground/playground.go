@@ -21,6 +21,7 @@ import (
 	"github.com/celint/celint/engine/lint"
 	"github.com/celint/celint/internal/ruledoc"
 	"github.com/celint/celint/internal/spelling"
+	"github.com/celint/celint/internal/textpos"
 	"github.com/celint/celint/loader"
 )
 
@@ -185,7 +186,7 @@ func (p *Playground) Lint(src string, opts LintOptions) (*LintResult, error) {
 		d := &res.Diagnostics[i]
 		start, end := span(t, d)
 		out.Diagnostics = append(out.Diagnostics, Diagnostic{
-			Index: i, RuleID: d.RuleID, Code: d.Code, ID: findingID(d),
+			Index: i, RuleID: d.RuleID, Code: d.Code, ID: d.Label(),
 			Severity: d.Severity.String(), Message: d.Message, Pointer: d.Pointer, URL: d.URL,
 			Line: d.Line, Column: d.Column, EndLine: d.EndLine, EndColumn: d.EndColumn,
 			Start: start, End: end,
@@ -205,24 +206,16 @@ func (p *Playground) Lint(src string, opts LintOptions) (*LintResult, error) {
 	return out, nil
 }
 
-// findingID returns a finding's id as celint check prints it: id or id/code.
-func findingID(d *engine.Diagnostic) string {
-	if d.Code != "" {
-		return d.RuleID + "/" + d.Code
-	}
-	return d.RuleID
-}
-
 // span returns the editor range of a finding (Diagnostic.Start and End).
 func span(t *text, d *engine.Diagnostic) (Position, Position) {
 	line, col := d.Line, d.Column
 	if line <= 0 {
 		line, col = 1, 1
 	}
-	from := t.sourceOffset(line, col)
-	to := t.lineEnd(t.lineOf(from))
+	from := t.SourceOffset(line, col)
+	to := t.LineEnd(t.LineOf(from))
 	if d.EndLine == line {
-		to = t.sourceOffset(d.EndLine, d.EndColumn)
+		to = t.SourceOffset(d.EndLine, d.EndColumn)
 	}
 	to = max(to, from)
 	return t.position(from), t.position(to)
@@ -244,7 +237,7 @@ func fixTitle(res *lint.Result, d *engine.Diagnostic) string {
 			break
 		}
 	}
-	return "Fix " + findingID(d)
+	return "Fix " + d.Label()
 }
 
 // FixOptions say which finding's fix to apply.
@@ -267,13 +260,13 @@ func (p *Playground) Fix(src string, opts FixOptions) (string, error) {
 	}
 	d := &res.Diagnostics[opts.Index]
 	if len(d.Fix) == 0 || res.LoadOptions == nil {
-		return "", fmt.Errorf("finding %d (%s) has no fix", opts.Index, findingID(d))
+		return "", fmt.Errorf("finding %d (%s) has no fix", opts.Index, d.Label())
 	}
 	data := []byte(src)
-	bom := newText(data).bom
+	bom := textpos.BOMLen(data)
 	after, err := loader.Edits(res.Name, data[bom:], *res.LoadOptions, d.Fix)
 	if err != nil {
-		return "", fmt.Errorf("the fix of %s: %w", findingID(d), err)
+		return "", fmt.Errorf("the fix of %s: %w", d.Label(), err)
 	}
 	return string(data[:bom]) + string(after), nil
 }
