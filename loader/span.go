@@ -671,13 +671,37 @@ func isFlowIndicator(c byte) bool {
 	return c == ',' || c == '[' || c == ']' || c == '{' || c == '}'
 }
 
-func isAnchorChar(c byte) bool { return isIdentByte(c) || c == '-' }
+// isAnchorChar reports the characters of an anchor or alias name as
+// yaml/v4 reads them: YAML 1.2 production [102] restricted to ASCII, that
+// is printable ASCII other than the space and the flow indicators.
+func isAnchorChar(c byte) bool { return c > ' ' && c < 0x7f && !isFlowIndicator(c) }
+
+// anchorEnd returns the end of the anchor or alias name that starts at i,
+// just past its '&' or '*'. A run of ':' belongs to the name only when
+// another name character follows it, so "*a: b" is the alias "a" as a key.
+func anchorEnd(src []byte, i int) int {
+	for i < len(src) && isAnchorChar(src[i]) {
+		if src[i] != ':' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(src) && src[j] == ':' {
+			j++
+		}
+		if j >= len(src) || !isAnchorChar(src[j]) {
+			return i
+		}
+		i = j
+	}
+	return i
+}
 
 // isTagChar reports the characters of a tag: URI characters other than the
 // flow indicators ',', '[' and ']', which end a tag (YAML 1.2 production
 // [40]).
 func isTagChar(c byte) bool {
-	if isAnchorChar(c) {
+	if isIdentByte(c) || c == '-' {
 		return true
 	}
 	switch c {
@@ -736,9 +760,7 @@ func (sc *spanCache) skipProps(i int, n *Node) int {
 		j := i + 1
 		switch src[i] {
 		case '&':
-			for j < len(src) && isAnchorChar(src[j]) {
-				j++
-			}
+			j = anchorEnd(src, j)
 		case '!':
 			if j < len(src) && src[j] == '<' {
 				k := bytes.IndexByte(src[j:], '>')
@@ -1141,10 +1163,7 @@ func (sc *spanCache) skipFlow(i int) int {
 			}
 		case '!', '&', '*':
 			if c == '*' {
-				i++
-				for i < len(src) && isAnchorChar(src[i]) {
-					i++
-				}
+				i = anchorEnd(src, i+1)
 			} else {
 				i = sc.skipProps(i, nil)
 			}
@@ -1190,11 +1209,7 @@ func (sc *spanCache) aliasAt(i int) int {
 	if k >= len(src) || src[k] != '*' {
 		return -1
 	}
-	k++
-	for k < len(src) && isAnchorChar(src[k]) {
-		k++
-	}
-	return k
+	return anchorEnd(src, k+1)
 }
 
 // aliasAfterKey returns the offset just past the alias that is the value of
@@ -1229,10 +1244,7 @@ func (sc *spanCache) keyEnd(m *Node, flow bool) int {
 	}
 	switch src[k] {
 	case '*':
-		k++
-		for k < len(src) && isAnchorChar(src[k]) {
-			k++
-		}
+		k = anchorEnd(src, k+1)
 	case '\'':
 		k = skipSingleQuoted(src, k)
 	case '"':

@@ -83,9 +83,12 @@ func prescanYAML(b *builder, data []byte, progress func(int)) *Error {
 // its progress function.
 const progressStep = 32 << 10
 
+// count counts a value at pos. The limits bound the first document only:
+// the later ones of a stream that may hold several are not loaded, and,
+// as in the conversion, only their syntax is checked.
 func (s *yscan) count(pos Pos) *Error {
 	s.values++
-	if s.values > s.opts.Limits.Values {
+	if s.values > s.opts.Limits.Values && s.docs == 0 {
 		return limitError(s.file, pos, "values",
 			fmt.Sprintf("the document has more than %d values", s.opts.Limits.Values))
 	}
@@ -98,7 +101,7 @@ func (s *yscan) checkDepth(pos Pos) *Error {
 	if s.docs == 0 {
 		s.maxDepth = max(s.maxDepth, s.depth())
 	}
-	if s.depth() > s.opts.Limits.Depth && s.opts.Limits.Depth < yamlMaxDepth {
+	if s.depth() > s.opts.Limits.Depth && s.opts.Limits.Depth < yamlMaxDepth && s.docs == 0 {
 		return s.depthError(pos)
 	}
 	return nil
@@ -467,20 +470,14 @@ func (s *yscan) skipProp(i int) int {
 		return min(j+1, len(src))
 	}
 	if src[i] == '!' {
-		// A tag goes on through flow indicators, as yaml/v4 reads it:
-		// in "[!a,b]" the tag is "!a,b".
+		// A flow indicator ends a tag, as yaml/v4 reads it: in
+		// "[!a,b]" the tag is "!a".
 		for j < len(src) && isTagChar(src[j]) {
 			j++
 		}
 		return j
 	}
-	for j < len(src) && isAnchorChar(src[j]) {
-		if len(s.flow) > 0 && isFlowIndicator(src[j]) {
-			break
-		}
-		j++
-	}
-	return j
+	return anchorEnd(src, j)
 }
 
 // scalarEnd returns the end of the scalar or alias at i; ok is false when
@@ -495,11 +492,7 @@ func (s *yscan) scalarEnd(i, col int, flow bool) (int, bool) {
 		e := skipDoubleQuoted(src, i)
 		return e, e >= 0
 	case '*':
-		e := i + 1
-		for e < len(src) && isAnchorChar(src[e]) {
-			e++
-		}
-		return e, true
+		return anchorEnd(src, i+1), true
 	}
 	if !plainStart(src, i, flow) {
 		return i, true
