@@ -121,7 +121,7 @@ func makeDistinct(dir string) error {
 }
 
 // BenchmarkWorkloadYAML is the same description as block YAML with the
-// embedded rulesets; engine/yaml is reading plus linting over yaml.v3
+// embedded rulesets; engine/yaml is reading plus linting over yaml/v4
 // parsing the same bytes into a yaml.Node.
 func BenchmarkWorkloadYAML(b *testing.B) {
 	cat := workloadCatalog(b, "")
