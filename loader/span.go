@@ -898,7 +898,7 @@ func plainStart(src []byte, i int, flow bool) bool {
 	case '?', ':':
 		return !flow && !isBlankz(src, i+1)
 	case '-':
-		return !isBlankz(src, i+1)
+		return !isBlankz(src, i+1) && !(flow && isFlowIndicator(src[i+1]))
 	case ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
 		return false
 	}

@@ -315,8 +315,31 @@ func (c *yamlConv) checkExpansion(root *yaml.Node) *Error {
 	if at == nil {
 		at = y
 	}
+	// A container nested too deep before that place is met first, as the
+	// conversion and the pre-scan meet it, reading in document order.
+	if d := c.firstTooDeep(root, 0); d != nil && posLess(ypos(d), ypos(at)) {
+		return c.depthError(ypos(d))
+	}
 	return limitError(c.file, ypos(at), "values",
 		fmt.Sprintf("the document has more than %d values once its aliases are expanded", limit))
+}
+
+// firstTooDeep returns the first collection, in document order, that is
+// nested deeper than the depth limit, not following aliases; y's parent
+// collection is at nesting depth depth. It is nil when there is none.
+func (c *yamlConv) firstTooDeep(y *yaml.Node, depth int) *yaml.Node {
+	if y.Kind != yaml.MappingNode && y.Kind != yaml.SequenceNode {
+		return nil
+	}
+	if depth+1 > c.opts.Limits.Depth {
+		return y
+	}
+	for _, k := range y.Content {
+		if d := c.firstTooDeep(k, depth+1); d != nil {
+			return d
+		}
+	}
+	return nil
 }
 
 // decodeYAML decodes one document, turning a panic inside yaml/v4 into an

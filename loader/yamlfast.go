@@ -151,6 +151,12 @@ func (p *yfast) plainStartAt(off, le int) bool {
 	return true
 }
 
+// flowPlainStart reports whether a plain scalar may start at off inside a
+// flow collection, where a '-' followed by a flow indicator starts none.
+func (p *yfast) flowPlainStart(off int) bool {
+	return p.plainStart(off) && !(p.data[off] == '-' && isFlowIndicator(p.data[off+1]))
+}
+
 // key reads a mapping key at off: its member name, position and the offset
 // past its ':'. isKey is false when the line at off is not a key; fine is
 // false when the fast path gives up.
@@ -755,13 +761,13 @@ func (p *yfast) flowNode(off, depth, parentCol int) (*Node, int, bool) {
 			style = DoubleQuoted
 		}
 	default:
-		if !p.plainStart(off) {
+		if !p.flowPlainStart(off) {
 			return nil, 0, false
 		}
 		end = off
 		for end < p.le && !isFlowStop(d[end]) {
 			if d[end] == ':' || d[end] == '?' || d[end] == '#' && d[end-1] == ' ' {
-				return nil, 0, false // ('?' ends a plain scalar in yaml/v4's flow collections)
+				return nil, 0, false // (':', '?' and comments in flow scalars are left to yaml/v4)
 			}
 			end++
 		}
@@ -817,7 +823,7 @@ func (p *yfast) flowKey(off int) (string, Pos, int, bool) {
 		}
 		return s, at, end + 2, true
 	}
-	if !p.plainStart(off) {
+	if !p.flowPlainStart(off) {
 		return "", at, 0, false
 	}
 	i := off
