@@ -419,6 +419,7 @@ func (s *yscan) run() (int, *Error) {
 				s.props = true
 				continue
 			}
+			value := s.pend.kind == 'f'
 			s.pend = ypending{}
 			e, ok := s.scalarEnd(i, col, true)
 			if !ok {
@@ -426,6 +427,15 @@ func (s *yscan) run() (int, *Error) {
 			}
 			if e <= i {
 				i = nextChar(src, i)
+				continue
+			}
+			if key, _ := s.keyAfter(e, true); !key && !value && !s.isKey && s.flow[len(s.flow)-1] == '{' {
+				// A key without ':' in a flow mapping: its empty value
+				// is placed at the ',' or '}' that ends the entry, as
+				// yaml/v4 places it.
+				s.props = false
+				s.pend = ypending{kind: 'f'}
+				i = e
 				continue
 			}
 			var err *Error
