@@ -676,6 +676,11 @@ func isFlowIndicator(c byte) bool {
 // is printable ASCII other than the space and the flow indicators.
 func isAnchorChar(c byte) bool { return c > ' ' && c < 0x7f && !isFlowIndicator(c) }
 
+// flowEndsColon reports whether a ':' followed by c ends a plain scalar in
+// a flow collection, as yaml/v4 reads it: a '?' or any other ':' is part
+// of the scalar.
+func flowEndsColon(c byte) bool { return c == ',' || c == ']' || c == '}' }
+
 // anchorEnd returns the end of the anchor or alias name that starts at i,
 // just past its '&' or '*'. A run of ':' belongs to the name only when
 // another name character follows it, so "*a: b" is the alias "a" as a key.
@@ -1007,7 +1012,7 @@ func (sc *spanCache) scanPlain(i, col, indent int, flow bool) int {
 		}
 		for !isBlankz(src, i) {
 			c := src[i]
-			if c == ':' && isBlankz(src, i+1) || flow && (c == '?' || isFlowIndicator(c)) {
+			if c == ':' && (isBlankz(src, i+1) || flow && flowEndsColon(src[i+1])) || flow && isFlowIndicator(c) {
 				break
 			}
 			i = nextChar(src, i)

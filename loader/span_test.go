@@ -216,6 +216,11 @@ var endCases = []endCase{
 	{"alias-last.yaml", "a: &x 1\nb: *x\n", &allowAll, []string{"", "2:6"}},
 	{"alias-flow.yaml", "a: &x 1\nb: [*x, *x]\n", &allowAll, []string{"/b", "2:12", "", "2:12"}},
 	{"dup.yaml", "a: 1\nb: [2]\na: 3\n", &allowAll, []string{"/b", "2:7", "", "3:5"}},
+	// '?' and ':' inside flow plain scalars, as yaml/v4 reads them.
+	{"flow-question.yaml", "{q: Who owns this?, u: [a:b, x?y], r: 0?}\n", nil, []string{
+		"/q", "1:19", "/u/0", "1:28", "/u/1", "1:33", "/u", "1:34", "/r", "1:41", "", "1:42",
+	}},
+	{"flow-anchor.yaml", "a: [&x:y 1, &b: 2]\n", &allowAll, []string{"/a/0", "1:11", "/a/1/", "1:18"}},
 }
 
 func TestEnd(t *testing.T) {
