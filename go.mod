@@ -11,9 +11,9 @@ require (
 	github.com/tliron/glsp v0.2.2
 	github.com/yosida95/uritemplate/v3 v3.0.2
 	go.lsp.dev/jsonrpc2 v0.10.0
+	go.yaml.in/yaml/v4 v4.0.0
 	google.golang.org/genproto/googleapis/api v0.0.0-20240826202546-f6391c0de4c7
 	google.golang.org/protobuf v1.36.10
-	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

@@ -11,7 +11,7 @@ import (
 	"github.com/celint/celint/internal/celtree"
 	"github.com/celint/celint/internal/schemafast"
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // agree fails the test when a fast path (the compiled schema's, or the
@@ -263,7 +263,7 @@ func withParams(v any, params map[string]any) (any, bool) {
 	return v, true
 }
 
-// jsonish turns what yaml.v3 decodes into the document form: maps with
+// jsonish turns what yaml/v4 decodes into the document form: maps with
 // string keys, int64 and float64 numbers.
 func jsonish(v any) any {
 	switch x := v.(type) {

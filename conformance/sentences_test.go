@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/celint/celint/engine"
 	"github.com/celint/celint/engine/lint"
@@ -57,9 +57,11 @@ type sentenceRow struct {
 	// that declare the version.
 	Breaks string `yaml:"breaks"`
 	Keeps  string `yaml:"keeps"`
-	// BreaksBase64 is a breaking document given as base64, for bytes a
-	// YAML text cannot hold (invalid UTF-8); it stands for Breaks.
+	// BreaksBase64 and KeepsBase64 are documents given as base64, for
+	// bytes a YAML text cannot hold (invalid UTF-8, a byte order mark);
+	// they stand for Breaks and Keeps.
 	BreaksBase64 string `yaml:"breaksBase64"`
+	KeepsBase64  string `yaml:"keepsBase64"`
 
 	line int
 }
@@ -230,7 +232,7 @@ func checkRow(t *testing.T, checker *lint.Checker, rs *engine.Ruleset, where str
 		return statusFailed
 	}
 	if row.Checkable != nil && !*row.Checkable {
-		if len(row.Rules) > 0 || row.Breaks != "" || row.Keeps != "" {
+		if len(row.Rules) > 0 || row.Breaks != "" || row.Keeps != "" || row.BreaksBase64 != "" || row.KeepsBase64 != "" {
 			t.Errorf("%s: a row that is not checkable names no rules and has no documents", where)
 		}
 		if strings.TrimSpace(row.Note) == "" {
@@ -263,6 +265,14 @@ func checkRow(t *testing.T, checker *lint.Checker, rs *engine.Ruleset, where str
 			return statusFailed
 		}
 		row.Breaks = string(b)
+	}
+	if row.KeepsBase64 != "" {
+		b, err := base64.StdEncoding.DecodeString(row.KeepsBase64)
+		if err != nil || row.Keeps != "" {
+			t.Errorf("%s: keepsBase64 is base64 (%v), and stands alone for keeps", where, err)
+			return statusFailed
+		}
+		row.Keeps = string(b)
 	}
 	if row.Breaks == "" && row.Keeps == "" {
 		return statusPending

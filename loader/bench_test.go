@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/celint/celint/internal/benchgen"
 )
@@ -55,7 +55,7 @@ func BenchmarkEncodingJSON(b *testing.B) {
 
 // BenchmarkParseYAML reads a block-YAML description of 2,000 tools (the
 // benchmark workload's shape) by the fast path and, for comparison, by
-// yaml.v3's front end alone and by yaml.v3 into its own Node tree.
+// yaml/v4's front end alone and by yaml/v4 into its own Node tree.
 func BenchmarkParseYAML(b *testing.B) {
 	data := benchgen.DescriptionYAML(2000)
 	opts := DefaultOptions()
@@ -69,7 +69,7 @@ func BenchmarkParseYAML(b *testing.B) {
 			}
 		}
 	})
-	b.Run("yaml.v3-front-end", func(b *testing.B) {
+	b.Run("yaml-v4-front-end", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
 		for b.Loop() {
@@ -79,7 +79,7 @@ func BenchmarkParseYAML(b *testing.B) {
 			}
 		}
 	})
-	b.Run("yaml.v3-Node", func(b *testing.B) {
+	b.Run("yaml-v4-Node", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
 		for b.Loop() {

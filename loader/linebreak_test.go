@@ -44,7 +44,7 @@ func TestLineBreaks(t *testing.T) {
 	}
 }
 
-// TestYAMLOnlyLineBreaks checks that the characters yaml.v3 reads as line
+// TestYAMLOnlyLineBreaks checks that the characters yaml/v4 reads as line
 // breaks and YAML 1.2 does not (NEL, U+2028, U+2029) are refused at their
 // line:col, in comments and in scalars, and stay ordinary characters in
 // JSON.

@@ -7,7 +7,7 @@ import (
 )
 
 // TestJSONScalars reads plain scalars under both schemas, in block YAML
-// (the fast path) and in flow YAML (yaml.v3's), which must agree.
+// (the fast path) and in flow YAML (yaml/v4's), which must agree.
 func TestJSONScalars(t *testing.T) {
 	for _, tc := range []struct {
 		plain      string

@@ -19,7 +19,7 @@ import (
 //
 // Positions follow one convention in JSON and YAML, the one editors show:
 // lines end at "\r\n", a lone '\r' or '\n' (YAML 1.2's line breaks; the
-// loader refuses U+0085, U+2028 and U+2029 in YAML, which yaml.v3 would
+// loader refuses U+0085, U+2028 and U+2029 in YAML, which yaml/v4 would
 // count as line breaks and YAML 1.2 does not, and in JSON they are ordinary
 // characters); a column counts characters (a tab is one).
 //
@@ -343,7 +343,7 @@ func (sc *spanCache) end(n *Node, start int) int {
 			}
 			e = sc.leafEnd(c, start)
 			if start < 0 && c != n && sc.yaml && c.Kind != Array && c.Kind != Object {
-				e = len(sc.src) // yaml.v3 places some empty values past the end
+				e = len(sc.src) // yaml/v4 places some empty values past the end
 			}
 			break
 		}
@@ -495,7 +495,7 @@ func (sc *spanCache) closeCollection(c, last *Node, e int) int {
 	}
 	if c.Style != Flow {
 		if o := sc.offset(last.Pos); c.Kind == Object && last.Parent == c && e >= 0 && (e == o || o < 0 && e == len(src)) {
-			// The last value is empty. Unless written as "key:", yaml.v3
+			// The last value is empty. Unless written as "key:", yaml/v4
 			// places it at whatever follows ("? key" alone): end at the key.
 			j := e - 1
 			for j >= 0 && isBlank(src[j]) {
@@ -519,7 +519,7 @@ func (sc *spanCache) closeCollection(c, last *Node, e int) int {
 	}
 	b, _ := sc.skipSep(sc.skipProps(start, c))
 	if b >= len(src) || src[b] != '[' && src[b] != '{' {
-		// A single-pair mapping inside a flow sequence: [a: b]. yaml.v3
+		// A single-pair mapping inside a flow sequence: [a: b]. yaml/v4
 		// places an empty value at the ":" ([a :]).
 		if last.Parent == c && e >= 0 && e < len(src) && src[e] == ':' && e == sc.offset(last.Pos) {
 			return e + 1
@@ -671,15 +671,46 @@ func isFlowIndicator(c byte) bool {
 	return c == ',' || c == '[' || c == ']' || c == '{' || c == '}'
 }
 
-func isAnchorChar(c byte) bool { return isIdentByte(c) || c == '-' }
+// isAnchorChar reports the characters of an anchor or alias name as
+// yaml/v4 reads them: YAML 1.2 production [102] restricted to ASCII, that
+// is printable ASCII other than the space and the flow indicators.
+func isAnchorChar(c byte) bool { return c > ' ' && c < 0x7f && !isFlowIndicator(c) }
 
-// isTagChar reports the characters of a tag (yaml.v3's URI characters).
+// flowEndsColon reports whether a ':' followed by c ends a plain scalar in
+// a flow collection, as yaml/v4 reads it: a '?' or any other ':' is part
+// of the scalar.
+func flowEndsColon(c byte) bool { return c == ',' || c == ']' || c == '}' }
+
+// anchorEnd returns the end of the anchor or alias name that starts at i,
+// just past its '&' or '*'. A run of ':' belongs to the name only when
+// another name character follows it, so "*a: b" is the alias "a" as a key.
+func anchorEnd(src []byte, i int) int {
+	for i < len(src) && isAnchorChar(src[i]) {
+		if src[i] != ':' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(src) && src[j] == ':' {
+			j++
+		}
+		if j >= len(src) || !isAnchorChar(src[j]) {
+			return i
+		}
+		i = j
+	}
+	return i
+}
+
+// isTagChar reports the characters of a tag: URI characters other than the
+// flow indicators ',', '[' and ']', which end a tag (YAML 1.2 production
+// [40]).
 func isTagChar(c byte) bool {
-	if isAnchorChar(c) {
+	if isIdentByte(c) || c == '-' {
 		return true
 	}
 	switch c {
-	case ';', '/', '?', ':', '@', '&', '=', '+', '$', ',', '.', '!', '~', '*', '\'', '(', ')', '[', ']', '%':
+	case ';', '/', '?', ':', '@', '&', '=', '+', '$', '.', '!', '~', '*', '\'', '(', ')', '%':
 		return true
 	}
 	return false
@@ -734,9 +765,7 @@ func (sc *spanCache) skipProps(i int, n *Node) int {
 		j := i + 1
 		switch src[i] {
 		case '&':
-			for j < len(src) && isAnchorChar(src[j]) {
-				j++
-			}
+			j = anchorEnd(src, j)
 		case '!':
 			if j < len(src) && src[j] == '<' {
 				k := bytes.IndexByte(src[j:], '>')
@@ -801,7 +830,7 @@ func (sc *spanCache) yamlEnd(n *Node, start int) int {
 			}
 		} else if crossed && (sc.col(k) == 0 && isDocMarker(src, k) ||
 			src[k] != '|' && src[k] != '>' && sc.col(k) <= sc.parentIndent(n)) {
-			// Nothing after the properties: an empty value. (yaml.v3 takes
+			// Nothing after the properties: an empty value. (yaml/v4 takes
 			// a block scalar on a line of its own even when it is not
 			// indented; anything else there is the next key.)
 			return propEnd
@@ -838,7 +867,7 @@ func (sc *spanCache) yamlEnd(n *Node, start int) int {
 		return propEnd // empty: the position is that of what follows
 	}
 	if n.Kind == Null && sc.inComment(i) {
-		// Written as nothing, where yaml.v3 places it inside the comment
+		// Written as nothing, where yaml/v4 places it inside the comment
 		// that follows ("? k" and then "#0" on the next line).
 		return propEnd
 	}
@@ -851,7 +880,7 @@ func (sc *spanCache) yamlEnd(n *Node, start int) int {
 		return propEnd
 	}
 	if !flow {
-		// A plain scalar followed by ": " is the next key, where yaml.v3
+		// A plain scalar followed by ": " is the next key, where yaml/v4
 		// places an empty value ("? a" without ": value").
 		k := e
 		for k < len(src) && isBlank(src[k]) {
@@ -864,7 +893,7 @@ func (sc *spanCache) yamlEnd(n *Node, start int) int {
 	return e
 }
 
-// plainStart reports whether a plain scalar can start at i (as yaml.v3
+// plainStart reports whether a plain scalar can start at i (as yaml/v4
 // reads it: in flow context "?" and ":" are always indicators).
 func plainStart(src []byte, i int, flow bool) bool {
 	if isBlankz(src, i) {
@@ -874,7 +903,7 @@ func plainStart(src []byte, i int, flow bool) bool {
 	case '?', ':':
 		return !flow && !isBlankz(src, i+1)
 	case '-':
-		return !isBlankz(src, i+1)
+		return !isBlankz(src, i+1) && !(flow && isFlowIndicator(src[i+1]))
 	case ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
 		return false
 	}
@@ -970,7 +999,7 @@ func skipSingleQuoted(src []byte, i int) int {
 
 // scanPlain returns the offset just past the plain scalar at i, whose
 // column is col; continuation lines in block context must be indented at
-// least indent. It follows yaml.v3's scanner.
+// least indent. It follows yaml/v4's scanner.
 func (sc *spanCache) scanPlain(i, col, indent int, flow bool) int {
 	src := sc.src
 	end := i
@@ -983,7 +1012,7 @@ func (sc *spanCache) scanPlain(i, col, indent int, flow bool) int {
 		}
 		for !isBlankz(src, i) {
 			c := src[i]
-			if c == ':' && isBlankz(src, i+1) || flow && (c == '?' || isFlowIndicator(c)) {
+			if c == ':' && (isBlankz(src, i+1) || flow && flowEndsColon(src[i+1])) || flow && isFlowIndicator(c) {
 				break
 			}
 			i = nextChar(src, i)
@@ -1014,7 +1043,7 @@ func (sc *spanCache) scanPlain(i, col, indent int, flow bool) int {
 // scanBlockScalar returns the offset just past the last non-blank character
 // of the literal or folded scalar whose indicator is at i (past the header
 // when its text is empty), given the indentation of its parent collection.
-// It follows yaml.v3's scanner.
+// It follows yaml/v4's scanner.
 func (sc *spanCache) scanBlockScalar(i, parentIndent int) int {
 	src := sc.src
 	i++
@@ -1048,9 +1077,13 @@ func (sc *spanCache) scanBlockScalar(i, parentIndent int) int {
 		}
 		i += w
 	}
-	indent := 0
+	// The content's indentation: from the header's indicator, or else
+	// found on the first line that is not empty. A block scalar at the
+	// root (parentIndent -1) may have its content at column 0, as yaml/v4
+	// reads it; any other is indented at least one column.
+	indent, known := 0, false
 	if increment > 0 {
-		indent = increment
+		indent, known = increment, true
 		if parentIndent >= 0 {
 			indent += parentIndent
 		}
@@ -1061,12 +1094,12 @@ func (sc *spanCache) scanBlockScalar(i, parentIndent int) int {
 		maxIndent := 0
 		for {
 			col = 0
-			for (indent == 0 || col < indent) && i < len(src) && src[i] == ' ' {
+			for (!known || col < indent) && i < len(src) && src[i] == ' ' {
 				i++
 				col++
 			}
 			maxIndent = max(maxIndent, col)
-			if (indent == 0 || col < indent) && i < len(src) && src[i] == '\t' {
+			if (!known || col < indent) && i < len(src) && src[i] == '\t' {
 				return false
 			}
 			w := breakLen(src, i)
@@ -1075,15 +1108,18 @@ func (sc *spanCache) scanBlockScalar(i, parentIndent int) int {
 			}
 			i += w
 		}
-		if indent == 0 {
-			indent = max(maxIndent, parentIndent+1, 1)
+		if !known {
+			indent, known = max(maxIndent, parentIndent+1), true
+			if parentIndent >= 0 {
+				indent = max(indent, 1)
+			}
 		}
 		return true
 	}
 	if !breaks() {
 		return end
 	}
-	for col == indent && i < len(src) {
+	for col == indent && i < len(src) && !(indent == 0 && isDocMarker(src, i)) {
 		for i < len(src) && breakLen(src, i) == 0 {
 			if !isBlank(src[i]) {
 				end = nextChar(src, i)
@@ -1132,10 +1168,7 @@ func (sc *spanCache) skipFlow(i int) int {
 			}
 		case '!', '&', '*':
 			if c == '*' {
-				i++
-				for i < len(src) && isAnchorChar(src[i]) {
-					i++
-				}
+				i = anchorEnd(src, i+1)
 			} else {
 				i = sc.skipProps(i, nil)
 			}
@@ -1181,11 +1214,7 @@ func (sc *spanCache) aliasAt(i int) int {
 	if k >= len(src) || src[k] != '*' {
 		return -1
 	}
-	k++
-	for k < len(src) && isAnchorChar(src[k]) {
-		k++
-	}
-	return k
+	return anchorEnd(src, k+1)
 }
 
 // aliasAfterKey returns the offset just past the alias that is the value of
@@ -1220,10 +1249,7 @@ func (sc *spanCache) keyEnd(m *Node, flow bool) int {
 	}
 	switch src[k] {
 	case '*':
-		k++
-		for k < len(src) && isAnchorChar(src[k]) {
-			k++
-		}
+		k = anchorEnd(src, k+1)
 	case '\'':
 		k = skipSingleQuoted(src, k)
 	case '"':

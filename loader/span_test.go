@@ -216,6 +216,11 @@ var endCases = []endCase{
 	{"alias-last.yaml", "a: &x 1\nb: *x\n", &allowAll, []string{"", "2:6"}},
 	{"alias-flow.yaml", "a: &x 1\nb: [*x, *x]\n", &allowAll, []string{"/b", "2:12", "", "2:12"}},
 	{"dup.yaml", "a: 1\nb: [2]\na: 3\n", &allowAll, []string{"/b", "2:7", "", "3:5"}},
+	// '?' and ':' inside flow plain scalars, as yaml/v4 reads them.
+	{"flow-question.yaml", "{q: Who owns this?, u: [a:b, x?y], r: 0?}\n", nil, []string{
+		"/q", "1:19", "/u/0", "1:28", "/u/1", "1:33", "/u", "1:34", "/r", "1:41", "", "1:42",
+	}},
+	{"flow-anchor.yaml", "a: [&x:y 1, &b: 2]\n", &allowAll, []string{"/a/0", "1:11", "/a/1/", "1:18"}},
 }
 
 func TestEnd(t *testing.T) {
@@ -437,7 +442,7 @@ func checkEndsBasic(doc *Document) string {
 			return fmt.Sprintf("End(%q) = %v, value starts at %v", n.Pointer(), end, n.Pos)
 		}
 		if doc.Offset(n.Pos) < 0 {
-			// yaml.v3 places some empty values past the end of input.
+			// yaml/v4 places some empty values past the end of input.
 			if end != n.Pos {
 				return fmt.Sprintf("End(%q) = %v, want the start %v, which is outside the source", n.Pointer(), end, n.Pos)
 			}
@@ -794,7 +799,7 @@ func (g *yamlGen) blockValue(ptr string, ind, depth int, inSeq bool) {
 		g.last = end
 	default: // a scalar on the line
 		if !inSeq && !g.explicit {
-			g.w(g.pick(" ", " ", "\t", " \t ")) // yaml.v3 takes tabs after implicit keys only
+			g.w(g.pick(" ", " ", "\t", " \t ")) // yaml/v4 takes tabs after implicit keys only
 		} else {
 			g.w(" ")
 		}

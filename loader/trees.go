@@ -14,7 +14,7 @@ import (
 
 // Trees are documents parsed in an earlier run, kept in a compact binary
 // form, so that a program that reads the same files at every start (such
-// as the rule files it ships) skips parsing them: yaml.v3 reads about
+// as the rule files it ships) skips parsing them: yaml/v4 reads about
 // 10 MB/s, and reading half a megabyte of rule files was most of what
 // celint spent starting up. A program records them once (RecordTrees,
 // Marshal) and reads them at start (ReadTrees, Trees.Parse).

@@ -222,9 +222,9 @@ func TestValue(t *testing.T) {
 	}
 }
 
-// TestConcurrentPrescan: with the pre-scan beside yaml.v3, a document
+// TestConcurrentPrescan: with the pre-scan beside yaml/v4, a document
 // parses, or fails, exactly as with the pre-scan first: at a limit the
-// pre-scan finds far into a large input, at a syntax error yaml.v3 finds
+// pre-scan finds far into a large input, at a syntax error yaml/v4 finds
 // before it, at both.
 func TestConcurrentPrescan(t *testing.T) {
 	var big strings.Builder

@@ -13,10 +13,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/celint/celint/internal/librarypaths"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 )
 
-// The YAML front end decodes with gopkg.in/yaml.v3 into its Node tree (which
+// The YAML front end decodes with go.yaml.in/yaml/v4 into its Node tree (which
 // keeps aliases unexpanded and tags as written) and converts that tree.
 //
 // Scalar resolution follows the YAML 1.2 core schema, a superset of the JSON
@@ -30,32 +30,32 @@ import (
 //	[-+]?\.(inf|Inf|INF), \.(nan|NaN|NAN)       non-finite (see NonFiniteNumbers)
 //
 // and everything else is a string: in particular timestamps such as
-// 2026-08-25, and the yaml.v3 extensions 0b101, 1_000 and +0x1F (which
-// yaml.v3 alone would read as integers). Decimal integers with leading
+// 2026-08-25, and the yaml/v4 extensions 0b101, 1_000 and +0x1F (which
+// yaml/v4 alone would read as integers). Decimal integers with leading
 // zeros are decimal (017 is 17), as in YAML 1.2. Quoted and block scalars
 // are strings. An explicit standard tag (!!str 12, !!int "12") decides the
-// type; a value that does not fit its tag is an error. yaml.v3 does not
+// type; a value that does not fit its tag is an error. yaml/v4 does not
 // report the non-specific tag "!", so `! 12` resolves like `12`.
 
 type yamlConv struct {
 	*builder
 	data   []byte
 	active map[*yaml.Node]bool // anchored nodes being converted, to catch recursive aliases
-	// release drops each yaml.v3 node once it is converted, so that the
-	// collector can take back yaml.v3's tree while celint's is built: when
+	// release drops each yaml/v4 node once it is converted, so that the
+	// collector can take back yaml/v4's tree while celint's is built: when
 	// there is no alias (no '*' in the input), nothing refers to a node
 	// again.
 	release bool
 }
 
-// yamlMaxDepth is yaml.v3's own nesting limit (flow levels and indents).
+// yamlMaxDepth is yaml/v4's own nesting limit (flow levels and indents).
 const yamlMaxDepth = 10000
 
 func parseYAML(b *builder, data []byte) (*Node, *Error) {
 	return parseYAMLWith(b, data, len(data) >= concurrentPrescan, !librarypaths.On)
 }
 
-// parseYAMLWith is parseYAML, with the pre-scan beside yaml.v3 when
+// parseYAMLWith is parseYAML, with the pre-scan beside yaml/v4 when
 // concurrent is true, and trying the block-YAML fast path first when fast
 // is true (see yamlfast.go).
 func parseYAMLWith(b *builder, data []byte, concurrent, fast bool) (*Node, *Error) {
@@ -95,7 +95,7 @@ func parseYAMLWith(b *builder, data []byte, concurrent, fast bool) (*Node, *Erro
 	return c.root(doc)
 }
 
-// root converts the document yaml.v3 decoded (nil for an empty stream).
+// root converts the document yaml/v4 decoded (nil for an empty stream).
 func (c *yamlConv) root(doc *yaml.Node) (*Node, *Error) {
 	if doc == nil {
 		return c.newNode(Null, Pos{1, 1})
@@ -112,7 +112,7 @@ func (c *yamlConv) root(doc *yaml.Node) (*Node, *Error) {
 	return c.convert(root, 0)
 }
 
-// decodeStream decodes the stream's document with yaml.v3, checking that
+// decodeStream decodes the stream's document with yaml/v4, checking that
 // it is the only one; nil for an empty stream, when it may be empty.
 func (c *yamlConv) decodeStream(in io.Reader) (*yaml.Node, *Error) {
 	dec := yaml.NewDecoder(in)
@@ -143,14 +143,14 @@ func (c *yamlConv) decodeStream(in io.Reader) (*yaml.Node, *Error) {
 }
 
 // concurrentPrescan is the input size from which the pre-scan runs beside
-// yaml.v3 rather than before it.
+// yaml/v4 rather than before it.
 const concurrentPrescan = 256 << 10
 
-// A prescanGate runs the pre-scan on another core while yaml.v3 reads the
-// same input through it, and lets yaml.v3 read only what the pre-scan has
-// already found within the limits. yaml.v3 therefore never holds more
+// A prescanGate runs the pre-scan on another core while yaml/v4 reads the
+// same input through it, and lets yaml/v4 read only what the pre-scan has
+// already found within the limits. yaml/v4 therefore never holds more
 // than a document the pre-scan accepts, as if the pre-scan ran first,
-// and the pre-scan's time (a tenth of yaml.v3's) is not added to it.
+// and the pre-scan's time (a tenth of yaml/v4's) is not added to it.
 type prescanGate struct {
 	data []byte
 	pos  int // what the reader has returned
@@ -189,11 +189,11 @@ func newPrescanGate(b *builder, data []byte) *prescanGate {
 	return g
 }
 
-// errRefused stops yaml.v3 when the pre-scan refuses the input; the
+// errRefused stops yaml/v4 when the pre-scan refuses the input; the
 // pre-scan's own error is the one reported.
 var errRefused = errors.New("the input was refused before it was parsed")
 
-// Read implements io.Reader for yaml.v3.
+// Read implements io.Reader for yaml/v4.
 func (g *prescanGate) Read(p []byte) (int, error) {
 	g.mu.Lock()
 	for g.upto <= g.pos && !g.done {
@@ -315,11 +315,34 @@ func (c *yamlConv) checkExpansion(root *yaml.Node) *Error {
 	if at == nil {
 		at = y
 	}
+	// A container nested too deep before that place is met first, as the
+	// conversion and the pre-scan meet it, reading in document order.
+	if d := c.firstTooDeep(root, 0); d != nil && posLess(ypos(d), ypos(at)) {
+		return c.depthError(ypos(d))
+	}
 	return limitError(c.file, ypos(at), "values",
 		fmt.Sprintf("the document has more than %d values once its aliases are expanded", limit))
 }
 
-// decodeYAML decodes one document, turning a panic inside yaml.v3 into an
+// firstTooDeep returns the first collection, in document order, that is
+// nested deeper than the depth limit, not following aliases; y's parent
+// collection is at nesting depth depth. It is nil when there is none.
+func (c *yamlConv) firstTooDeep(y *yaml.Node, depth int) *yaml.Node {
+	if y.Kind != yaml.MappingNode && y.Kind != yaml.SequenceNode {
+		return nil
+	}
+	if depth+1 > c.opts.Limits.Depth {
+		return y
+	}
+	for _, k := range y.Content {
+		if d := c.firstTooDeep(k, depth+1); d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// decodeYAML decodes one document, turning a panic inside yaml/v4 into an
 // error.
 func decodeYAML(dec *yaml.Decoder, n *yaml.Node) (err error) {
 	defer func() {
@@ -332,25 +355,8 @@ func decodeYAML(dec *yaml.Decoder, n *yaml.Node) (err error) {
 
 var yamlErrLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// yamlParserProblems are the messages of yaml.v3's parser (as opposed to its
-// scanner) errors. yaml.v3 reports their line 0-based and omits it when it
-// is 0; scanner errors have 1-based lines and omit line 1.
-var yamlParserProblems = map[string]bool{
-	"did not find expected ',' or ']'":       true,
-	"did not find expected ',' or '}'":       true,
-	"did not find expected '-' indicator":    true,
-	"did not find expected <document start>": true,
-	"did not find expected <stream-start>":   true,
-	"did not find expected key":              true,
-	"did not find expected node content":     true,
-	"found duplicate %TAG directive":         true,
-	"found duplicate %YAML directive":        true,
-	"found incompatible YAML document":       true,
-	"found undefined tag handle":             true,
-}
-
-// yamlError converts a yaml.v3 error ("yaml: line 3: ...") into an *Error.
-// yaml.v3 knows no columns, so Pos.Col is 0.
+// yamlError converts a yaml/v4 error ("yaml: line 3: ...") into an *Error.
+// yaml/v4 knows no columns, so Pos.Col is 0.
 func (c *yamlConv) yamlError(err error) *Error {
 	msg := err.Error()
 	var pos Pos
@@ -365,8 +371,6 @@ func (c *yamlConv) yamlError(err error) *Error {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
 	switch {
-	case yamlParserProblems[msg]:
-		pos.Line++
 	case strings.HasPrefix(msg, "unknown anchor '"):
 		name := strings.TrimSuffix(strings.TrimPrefix(msg, "unknown anchor '"), "' referenced")
 		if i := bytes.Index(c.data, []byte("*"+name)); i >= 0 {
@@ -397,9 +401,9 @@ func (c *yamlConv) yamlError(err error) *Error {
 	return &Error{File: c.file, Pos: pos, Msg: "invalid YAML: " + msg}
 }
 
-// yamlFault finds, for a yaml.v3 syntax error reported on line (1-based)
+// yamlFault finds, for a yaml/v4 syntax error reported on line (1-based)
 // with message msg, the line:col of the fault in data, and says what was
-// expected there. yaml.v3 gives only a line, and for some errors the line
+// expected there. yaml/v4 gives only a line, and for some errors the line
 // where it gave up rather than that of the cause: an unclosed bracket or
 // quote is found by scanning back from there. Without a better place, the
 // column is that of the line's first character that is not a space.
@@ -565,7 +569,7 @@ func unclosedQuote(data []byte) int {
 	return open
 }
 
-// yamlOnlyBreaks are the characters yaml.v3 counts as line breaks (as YAML
+// yamlOnlyBreaks are the characters yaml/v4 counts as line breaks (as YAML
 // 1.1 did) and YAML 1.2 does not, with their names and YAML escapes. They
 // are refused: read as breaks, they would end comments and shift line
 // numbers away from what an editor and the code frames show.
@@ -576,7 +580,7 @@ var yamlOnlyBreaks = map[rune][2]string{
 }
 
 // checkYAMLChars finds the first character YAML does not allow in a stream
-// (yaml.v3 reports these without a position), and the line breaks of YAML
+// (yaml/v4 reports these without a position), and the line breaks of YAML
 // 1.1 that YAML 1.2 does not count (see yamlOnlyBreaks).
 func checkYAMLChars(file string, data []byte) *Error {
 	for i := 0; i < len(data); {
@@ -602,7 +606,7 @@ func checkYAMLChars(file string, data []byte) *Error {
 	return nil
 }
 
-// scalarStyle maps yaml.v3's scalar style to ours.
+// scalarStyle maps yaml/v4's scalar style to ours.
 func scalarStyle(s yaml.Style) Style {
 	switch {
 	case s&yaml.DoubleQuotedStyle != 0:

@@ -6,9 +6,9 @@ import (
 )
 
 // The YAML fast path reads the YAML that encoders write and most people
-// write by hand directly into celint's tree, without yaml.v3 and yaml.v3's
+// write by hand directly into celint's tree, without yaml/v4 and yaml/v4's
 // own tree of about 200 bytes a node (on the benchmark description it is
-// almost four times as fast as yaml.v3 alone):
+// almost four times as fast as yaml/v4 alone):
 //
 //   - block mappings and sequences indented with spaces, a mapping's
 //     sequence at its key's column, compact entries ("- a: 1", "- - x");
@@ -20,14 +20,14 @@ import (
 //   - empty values and entries (nulls);
 //   - comments, CRLF line breaks, and a "---" line that starts the stream.
 //
-// It builds exactly the tree the yaml.v3 front end builds (positions,
+// It builds exactly the tree the yaml/v4 front end builds (positions,
 // styles, values, member order, counts), and gives up, leaving the whole
-// input to yaml.v3, at the first thing outside that subset or in doubt:
+// input to yaml/v4, at the first thing outside that subset or in doubt:
 // anchors, aliases, tags, directives, other document markers, explicit
 // keys, a flow mapping's implicit keys and empty values, block scalars
 // with an indentation indicator or leading empty lines, tabs, any ':' or
 // '?' in a flow scalar, any error and any limit crossed. So every error is
-// still yaml.v3's front end's, with its message and position, and so are
+// still yaml/v4's front end's, with its message and position, and so are
 // the limits' pre-scan and alias checks.
 // TestFastYAMLAgrees and FuzzFastYAML compare the two front ends on every
 // document the fast path takes.
@@ -115,7 +115,7 @@ func (p *yfast) next() bool { return p.seek(p.nl+1, p.line+1) }
 func (p *yfast) ind() int { return p.cs - p.ls }
 
 // pos is where the byte at off of the current line is, its column counted
-// in characters as yaml.v3 counts it. It counts on from the last position
+// in characters as yaml/v4 counts it. It counts on from the last position
 // asked for on the line, so that the nodes of a long line (a flow
 // collection of a million entries) cost linear time, not quadratic.
 func (p *yfast) pos(off int) Pos {
@@ -149,6 +149,12 @@ func (p *yfast) plainStartAt(off, le int) bool {
 		return false
 	}
 	return true
+}
+
+// flowPlainStart reports whether a plain scalar may start at off inside a
+// flow collection, where a '-' followed by a flow indicator starts none.
+func (p *yfast) flowPlainStart(off int) bool {
+	return p.plainStart(off) && !(p.data[off] == '-' && isFlowIndicator(p.data[off+1]))
 }
 
 // key reads a mapping key at off: its member name, position and the offset
@@ -198,7 +204,7 @@ func (p *yfast) key(off int) (name string, at Pos, after int, isKey, fine bool) 
 func (p *yfast) quoted(off int) (string, int, bool) { return p.quotedIn(off, -1) }
 
 // quotedIn reads the quoted scalar at off. With parentCol >= 0 it may go
-// on over lines indented past that column, folded as yaml.v3 folds them
+// on over lines indented past that column, folded as yaml/v4 folds them
 // (a line break is a space, each further one a "\n", the spaces around
 // them dropped), and the cursor is moved to its last line.
 func (p *yfast) quotedIn(off, parentCol int) (string, int, bool) {
@@ -321,8 +327,8 @@ func appendFold(sb []byte, breaks int) []byte {
 }
 
 // yamlEscapes are the one-character escapes of a double-quoted scalar
-// that yaml.v3 knows (it knows no \/), and what they stand for; \N, \_,
-// \L and \P are left to yaml.v3.
+// that yaml/v4 knows (it knows no \/), and what they stand for; \N, \_,
+// \L and \P are left to yaml/v4.
 var yamlEscapes = map[byte]byte{
 	'0': 0, 'a': '\a', 'b': '\b', 't': '\t', 'n': '\n', 'v': '\v', 'f': '\f', 'r': '\r', 'e': 0x1b,
 	' ': ' ', '"': '"', '\\': '\\',
@@ -409,7 +415,7 @@ func (p *yfast) scalar(off, depth, parentCol int) (*Node, bool) {
 }
 
 // blockScalar reads the literal (|) or folded (>) block scalar whose
-// indicator is at off, in a collection at column parentCol, as yaml.v3
+// indicator is at off, in a collection at column parentCol, as yaml/v4
 // (libyaml) reads it, and moves to the line after it. It gives up on an
 // explicit indentation indicator, on empty lines before the first line of
 // content, and on a scalar without content.
@@ -474,7 +480,9 @@ func (p *yfast) blockScalar(off, parentCol int) (*Node, bool) {
 		}
 		leadingBlank = trailingBlank
 		sb = append(sb, d[start+indent:le]...)
-		leadingBreak = nl < len(d)
+		// A last line of spaces only, more indented than the scalar, ends
+		// with a line break to yaml/v4 even at the end of the input.
+		leadingBreak = nl < len(d) || blank
 		if len(sb) > p.opts.Limits.ScalarBytes {
 			return nil, false
 		}
@@ -508,7 +516,7 @@ func (p *yfast) blockScalar(off, parentCol int) (*Node, bool) {
 
 // plainLine finds where the plain scalar text from off ends on the line
 // that ends at le: before a comment (then comment is true) or trailing
-// spaces. It is false at a ": " or a final ':', which yaml.v3 refuses in a
+// spaces. It is false at a ": " or a final ':', which yaml/v4 refuses in a
 // value.
 func (p *yfast) plainLine(off, le int) (end int, comment, ok bool) {
 	d := p.data
@@ -560,7 +568,7 @@ func (p *yfast) plainMore(first []byte, parentCol int) ([]byte, bool) {
 			break
 		}
 		if !p.plainStartAt(start+sp, le) {
-			return nil, false // what yaml.v3 makes of it is not worth the doubt
+			return nil, false // what yaml/v4 makes of it is not worth the doubt
 		}
 		end, comment, ok := p.plainLine(start+sp, le)
 		if !ok || comment {
@@ -753,13 +761,13 @@ func (p *yfast) flowNode(off, depth, parentCol int) (*Node, int, bool) {
 			style = DoubleQuoted
 		}
 	default:
-		if !p.plainStart(off) {
+		if !p.flowPlainStart(off) {
 			return nil, 0, false
 		}
 		end = off
 		for end < p.le && !isFlowStop(d[end]) {
 			if d[end] == ':' || d[end] == '?' || d[end] == '#' && d[end-1] == ' ' {
-				return nil, 0, false // ('?' ends a plain scalar in yaml.v3's flow collections)
+				return nil, 0, false // (':', '?' and comments in flow scalars are left to yaml/v4)
 			}
 			end++
 		}
@@ -778,7 +786,7 @@ func (p *yfast) flowNode(off, depth, parentCol int) (*Node, int, bool) {
 }
 
 // scalarNode creates the node of a scalar written raw at at, resolved to
-// kind and val, as the yaml.v3 front end's convert does.
+// kind and val, as the yaml/v4 front end's convert does.
 func (p *yfast) scalarNode(kind Kind, val any, nonFinite bool, raw string, style Style, at Pos) (*Node, bool) {
 	if len(raw) > p.opts.Limits.ScalarBytes {
 		return nil, false
@@ -815,7 +823,7 @@ func (p *yfast) flowKey(off int) (string, Pos, int, bool) {
 		}
 		return s, at, end + 2, true
 	}
-	if !p.plainStart(off) {
+	if !p.flowPlainStart(off) {
 		return "", at, 0, false
 	}
 	i := off
@@ -833,7 +841,7 @@ func (p *yfast) flowKey(off int) (string, Pos, int, bool) {
 }
 
 // plainKey is the member name of the plain key raw, written at at, as the
-// yaml.v3 front end's key resolves it; false for a merge key, a key over
+// yaml/v4 front end's key resolves it; false for a merge key, a key over
 // the scalar limit, or one the options refuse.
 func (p *yfast) plainKey(raw string, at Pos) (string, bool) {
 	if raw == "<<" || len(raw) > p.opts.Limits.ScalarBytes {
@@ -927,7 +935,7 @@ func (p *yfast) seq(off, depth int) (*Node, bool) {
 		q := p.skipSpaces(off + 1)
 		var child *Node
 		if q == p.le || p.data[q] == '#' {
-			empty := p.pos(off + 1) // where yaml.v3 places an empty entry: just past the '-'
+			empty := p.pos(off + 1) // where yaml/v4 places an empty entry: just past the '-'
 			switch {
 			case !p.next():
 				return nil, false
@@ -980,7 +988,7 @@ func (p *yfast) mapping(off, depth int) (*Node, bool) {
 		if q < p.le && p.data[q] != '#' {
 			child, ok = p.scalar(q, depth+1, col)
 		} else {
-			empty := p.pos(after) // where yaml.v3 places an empty value: just past the ':'
+			empty := p.pos(after) // where yaml/v4 places an empty value: just past the ':'
 			switch {
 			case !p.next():
 				return nil, false

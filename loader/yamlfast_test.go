@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/celint/celint/internal/benchgen"
 	"github.com/celint/celint/internal/sharedtest"
@@ -22,7 +22,7 @@ var fastYAMLOptions = []Options{
 	{Limits: Limits{Values: 20_000, Depth: 64}},
 }
 
-// compareFastYAML parses data by the fast path and by yaml.v3 and returns
+// compareFastYAML parses data by the fast path and by yaml/v4 and returns
 // whether the fast path accepted it, and the first difference when it did
 // ("" when the documents are the same).
 func compareFastYAML(data []byte, opts Options) (accepted bool, diff string) {
@@ -40,7 +40,7 @@ func compareFastYAML(data []byte, opts Options) (accepted bool, diff string) {
 	sb := &builder{file: "f.yaml", opts: opts}
 	sroot, err := parseYAMLWith(sb, data, false, false)
 	if err != nil {
-		return true, "the fast path accepted what yaml.v3's front end refuses: " + err.Error()
+		return true, "the fast path accepted what yaml/v4's front end refuses: " + err.Error()
 	}
 	slow, _ := newDocument("f.yaml", "yaml", sroot, data, sb.values, sb.depth)
 	return true, sameDocument(fast, slow)
@@ -74,7 +74,7 @@ func blockYAML(t *testing.T, data []byte, indent int) []byte {
 }
 
 // TestFastYAMLAgrees: every document the block-YAML fast path accepts is
-// the document yaml.v3's front end builds, node by node (positions,
+// the document yaml/v4's front end builds, node by node (positions,
 // styles, values, member order, counts), under each option set; and the
 // fast path accepts the documents it is for. The documents: the
 // hand-written cases below, the repository's and the shared folder's YAML
@@ -308,7 +308,7 @@ func TestFastYAMLAgrees(t *testing.T) {
 	}
 }
 
-// TestFastYAMLLimits: a document that crosses a limit is left to yaml.v3's
+// TestFastYAMLLimits: a document that crosses a limit is left to yaml/v4's
 // front end, which reports it as before.
 func TestFastYAMLLimits(t *testing.T) {
 	deep := strings.Repeat("- ", 80) + "x\n"
@@ -362,7 +362,7 @@ func FuzzFastYAML(f *testing.F) {
 }
 
 // TestFastYAMLDeep: the fast path reads nesting down to the hard ceiling
-// (MaxDepth) without failing, in linear time, and agrees with yaml.v3's
+// (MaxDepth) without failing, in linear time, and agrees with yaml/v4's
 // front end at a depth it reads quickly.
 func TestFastYAMLDeep(t *testing.T) {
 	opts := Options{Limits: Limits{Depth: MaxDepth}}

@@ -5,12 +5,12 @@ import (
 	"math"
 )
 
-// The YAML pre-scan runs before yaml.v3, which builds a whole document's
+// The YAML pre-scan runs before yaml/v4, which builds a whole document's
 // node tree (about 200 bytes a node) before the loader can count anything:
 // a 16 MiB flow sequence [0,0,…] took 1.8 GB before it was refused. The
 // pre-scan reads the tokens of the stream with the scanners of span.go
 // (plain, quoted and block scalars, comments, properties) and keeps what
-// yaml.v3's scanner keeps to find structure: the stack of open flow
+// yaml/v4's scanner keeps to find structure: the stack of open flow
 // collections and the columns of the open block collections. From them it
 // counts, in each document, the values the loader would count (every node
 // but the scalar keys of mappings) and the nesting depth, and refuses the
@@ -21,8 +21,8 @@ import (
 // (for example the single-pair mapping of "[? a : b]") is counted less, or
 // not at all, never more, so a document the pre-scan refuses really crosses
 // a limit and an accepted one is still counted exactly by the conversion.
-// Every yaml.v3 node needs at least one token, and every token but a key is
-// counted, so what yaml.v3 may build for a document the pre-scan lets
+// Every yaml/v4 node needs at least one token, and every token but a key is
+// counted, so what yaml/v4 may build for a document the pre-scan lets
 // through stays within a small multiple of the values limit.
 
 // yblock is an open block collection: its indentation (0-based column) and
@@ -67,8 +67,8 @@ type yscan struct {
 }
 
 // prescanYAML checks the values and depth limits of every document of the
-// stream data before yaml.v3 reads it. Where it cannot follow the text (an
-// unterminated quoted scalar, say) it stops and leaves the error to yaml.v3.
+// stream data before yaml/v4 reads it. Where it cannot follow the text (an
+// unterminated quoted scalar, say) it stops and leaves the error to yaml/v4.
 //
 // progress, when not nil, is called now and then with an offset before
 // which every value has been counted and found within the limits.
@@ -83,9 +83,12 @@ func prescanYAML(b *builder, data []byte, progress func(int)) *Error {
 // its progress function.
 const progressStep = 32 << 10
 
+// count counts a value at pos. The limits bound the first document only:
+// the later ones of a stream that may hold several are not loaded, and,
+// as in the conversion, only their syntax is checked.
 func (s *yscan) count(pos Pos) *Error {
 	s.values++
-	if s.values > s.opts.Limits.Values {
+	if s.values > s.opts.Limits.Values && s.docs == 0 {
 		return limitError(s.file, pos, "values",
 			fmt.Sprintf("the document has more than %d values", s.opts.Limits.Values))
 	}
@@ -98,7 +101,7 @@ func (s *yscan) checkDepth(pos Pos) *Error {
 	if s.docs == 0 {
 		s.maxDepth = max(s.maxDepth, s.depth())
 	}
-	if s.depth() > s.opts.Limits.Depth && s.opts.Limits.Depth < yamlMaxDepth {
+	if s.depth() > s.opts.Limits.Depth && s.opts.Limits.Depth < yamlMaxDepth && s.docs == 0 {
 		return s.depthError(pos)
 	}
 	return nil
@@ -130,7 +133,7 @@ func (s *yscan) resolve(pos Pos, valueAtKeyCol bool, end bool) *Error {
 	}
 	at := p.pos
 	if s.props {
-		at = s.propAt // yaml.v3 places a node at its properties
+		at = s.propAt // yaml/v4 places a node at its properties
 	}
 	s.props = false
 	if p.kind == '?' {
@@ -176,7 +179,7 @@ func (s *yscan) keyAfter(e int, flow bool) (bool, int) {
 // blockKey handles a key at col (pos) in block context: it opens a mapping
 // unless one is open at that column, placed at at (the key's position, or
 // that of the properties before it), and its value is pending; an empty
-// value is placed at empty, just past the ':' (as yaml.v3 places it).
+// value is placed at empty, just past the ':' (as yaml/v4 places it).
 func (s *yscan) blockKey(col int, pos, at, empty Pos) *Error {
 	if n := len(s.block); n > 0 && s.block[n-1].kind == 'i' && s.block[n-1].col == col {
 		s.block = s.block[:n-1]
@@ -250,7 +253,7 @@ func (s *yscan) run() (int, *Error) {
 						return i, err
 					}
 					if src[i] == '-' && s.rejects(MultipleDocuments) {
-						return i, nil // a second document: yaml.v3 reports it
+						return i, nil // a second document: yaml/v4 reports it
 					}
 				}
 				s.begun = src[i] == '-'
@@ -272,7 +275,7 @@ func (s *yscan) run() (int, *Error) {
 			}
 			startOfLine, s.begun = false, true
 			dash := c == '-' && isBlankz(src, i+1)
-			// yaml.v3 takes a block sequence, or a block scalar, at the
+			// yaml/v4 takes a block sequence, or a block scalar, at the
 			// column of a key as that key's value.
 			valueAtKeyCol := dash || c == '|' || c == '>'
 			// A node that starts with properties starts where they do, on
@@ -288,7 +291,7 @@ func (s *yscan) run() (int, *Error) {
 					return i, err
 				}
 			}
-			// Where yaml.v3 places the node: at its properties, on this
+			// Where yaml/v4 places the node: at its properties, on this
 			// line or an earlier one.
 			npos := pos
 			if s.props {
@@ -416,6 +419,7 @@ func (s *yscan) run() (int, *Error) {
 				s.props = true
 				continue
 			}
+			value := s.pend.kind == 'f'
 			s.pend = ypending{}
 			e, ok := s.scalarEnd(i, col, true)
 			if !ok {
@@ -423,6 +427,15 @@ func (s *yscan) run() (int, *Error) {
 			}
 			if e <= i {
 				i = nextChar(src, i)
+				continue
+			}
+			if key, _ := s.keyAfter(e, true); !key && !value && !s.isKey && s.flow[len(s.flow)-1] == '{' {
+				// A key without ':' in a flow mapping: its empty value
+				// is placed at the ',' or '}' that ends the entry, as
+				// yaml/v4 places it.
+				s.props = false
+				s.pend = ypending{kind: 'f'}
+				i = e
 				continue
 			}
 			var err *Error
@@ -434,7 +447,7 @@ func (s *yscan) run() (int, *Error) {
 }
 
 // emptyFlow ends a flow entry at pos: a pending ':' or properties without
-// a node are an empty value, placed at pos (as yaml.v3 places it).
+// a node are an empty value, placed at pos (as yaml/v4 places it).
 func (s *yscan) emptyFlow(pos Pos) *Error {
 	empty := s.pend.kind == 'f' || s.props
 	if s.props {
@@ -467,20 +480,14 @@ func (s *yscan) skipProp(i int) int {
 		return min(j+1, len(src))
 	}
 	if src[i] == '!' {
-		// A tag goes on through flow indicators, as yaml.v3 reads it:
-		// in "[!a,b]" the tag is "!a,b".
+		// A flow indicator ends a tag, as yaml/v4 reads it: in
+		// "[!a,b]" the tag is "!a".
 		for j < len(src) && isTagChar(src[j]) {
 			j++
 		}
 		return j
 	}
-	for j < len(src) && isAnchorChar(src[j]) {
-		if len(s.flow) > 0 && isFlowIndicator(src[j]) {
-			break
-		}
-		j++
-	}
-	return j
+	return anchorEnd(src, j)
 }
 
 // scalarEnd returns the end of the scalar or alias at i; ok is false when
@@ -495,11 +502,7 @@ func (s *yscan) scalarEnd(i, col int, flow bool) (int, bool) {
 		e := skipDoubleQuoted(src, i)
 		return e, e >= 0
 	case '*':
-		e := i + 1
-		for e < len(src) && isAnchorChar(src[e]) {
-			e++
-		}
-		return e, true
+		return anchorEnd(src, i+1), true
 	}
 	if !plainStart(src, i, flow) {
 		return i, true

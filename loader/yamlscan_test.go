@@ -7,10 +7,10 @@ import (
 )
 
 // TestYAMLLimitsBeforeTree checks that the values and depth limits refuse
-// a YAML document before yaml.v3 builds its tree: each document here, 4 MiB
+// a YAML document before yaml/v4 builds its tree: each document here, 4 MiB
 // or so, is refused at the value or container that crosses the limit (the
 // position the conversion reports), allocating no more than a few times its
-// size (yaml.v3's tree would take about 200 bytes a value).
+// size (yaml/v4's tree would take about 200 bytes a value).
 func TestYAMLLimitsBeforeTree(t *testing.T) {
 	const n = 1 << 20
 	deepFlow := strings.Repeat("["+strings.Repeat("[", 300)+strings.Repeat("]", 300)+"],", 2000)

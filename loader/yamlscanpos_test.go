@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 )
 
-// parseYAMLByConversion parses data with yaml.v3 and the conversion alone:
+// parseYAMLByConversion parses data with yaml/v4 and the conversion alone:
 // no fast path and no pre-scan, so that a limit is found by the
 // conversion's own checks.
 func parseYAMLByConversion(data []byte, opts Options) (*Node, *Error) {
@@ -97,6 +97,11 @@ func TestPrescanLimitPositions(t *testing.T) {
 		{"&r a: 1\nb: 2\n", Options{Limits: Limits{Values: 2}}, "2:4"},
 		{"[&a x, !t y, &b z]\n", values3, "1:14"},
 		{"a:\n  &k b:\n    c: 1\n", Options{Limits: Limits{Depth: 1}}, "2:3"},
+		{"{0,0,0}", values3, "1:7"},
+		{"{a  , b\n }", Options{Limits: Limits{Values: 2}}, "2:2"},
+		{"{&x a, b: 1}", Options{Limits: Limits{Values: 1}}, "1:6"},
+		{": &x: *x\n:", Options{Limits: Limits{Depth: 1, Values: 3}}, "1:3"},
+		{"00\n---\na:\n  b: 1", Options{Limits: Limits{Depth: 1}}, ""},
 	} {
 		e := comparePrescanLimit([]byte(c.src), c.opts)
 		if e != "" {

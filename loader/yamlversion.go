@@ -11,10 +11,10 @@ import (
 var yamlVersionDirectiveRE = regexp.MustCompile(`^%YAML[ \t]+([0-9]+)\.([0-9]+)(?:[ \t]|$)`)
 
 // yamlVersion handles the %YAML directives of the stream's first document,
-// which yaml.v3 accepts only for YAML 1.1. The loader reads YAML 1.2 (its
+// which yaml/v4 accepts only for YAML 1.1. The loader reads YAML 1.2 (its
 // scalar resolution is that of the 1.2 core schema), so a "%YAML 1.2"
 // directive is accepted: the result is data with that directive's version
-// written as 1.1 for yaml.v3, same length, so that every position stays
+// written as 1.1 for yaml/v4, same length, so that every position stays
 // that of the input. Any other version is an error at its directive: a
 // document that asks for YAML 1.1 would mean something else here (yes,
 // on, 0777 and 12:30 resolve differently), and later versions are not
@@ -40,7 +40,7 @@ func yamlVersion(file string, data []byte) ([]byte, *Error) {
 		default:
 			m := yamlVersionDirectiveRE.FindSubmatchIndex(line)
 			if m == nil {
-				break // a %TAG or reserved directive: yaml.v3 reads it
+				break // a %TAG or reserved directive: yaml/v4 reads it
 			}
 			major, minor := string(line[m[2]:m[3]]), string(line[m[4]:m[5]])
 			switch {

@@ -53,7 +53,7 @@ func TestYAMLVersionLeavesInputAlone(t *testing.T) {
 		t.Errorf("the input changed: %q", in)
 	}
 	if string(out) != "%YAML 1.1\n---\na: 1\n" {
-		t.Errorf("yaml.v3 gets %q", out)
+		t.Errorf("yaml/v4 gets %q", out)
 	}
 	plain := []byte("a: |\n  %YAML 1.1\n")
 	out, err = yamlVersion("f.yaml", plain)

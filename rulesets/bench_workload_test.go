@@ -18,7 +18,7 @@ import (
 	"github.com/celint/celint/internal/benchgen"
 	"github.com/celint/celint/loader"
 	"github.com/celint/celint/rulesets"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // The workload of ../shared/bench (see its README), generated in Go by
@@ -121,7 +121,7 @@ func makeDistinct(dir string) error {
 }
 
 // BenchmarkWorkloadYAML is the same description as block YAML with the
-// embedded rulesets; engine/yaml is reading plus linting over yaml.v3
+// embedded rulesets; engine/yaml is reading plus linting over yaml/v4
 // parsing the same bytes into a yaml.Node.
 func BenchmarkWorkloadYAML(b *testing.B) {
 	cat := workloadCatalog(b, "")

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/celint/celint/internal/sharedtest"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // benchDir returns ../shared/bench and the python3 to run its generators

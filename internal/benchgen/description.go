@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // Description returns the MCP Description with the given number of tools
@@ -21,7 +21,7 @@ func Description(tools int) []byte {
 }
 
 // DescriptionYAML returns the document of Description as block YAML (two
-// spaces an indent level), in the same key order, encoded by yaml.v3.
+// spaces an indent level), in the same key order, encoded by yaml/v4.
 func DescriptionYAML(tools int) []byte {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)

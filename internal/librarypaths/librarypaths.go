@@ -4,7 +4,7 @@
 // but "" or "0", celint takes the library path wherever it has a faster
 // one of its own: cel-go evaluates every expression (no native
 // evaluator), santhosh-tekuri/jsonschema validates every value (no raw or
-// compiled schema fast path, no metaschema shortcut), yaml.v3 reads every
+// compiled schema fast path, no metaschema shortcut), yaml/v4 reads every
 // YAML input (no block-YAML fast path), and a JSON input is read by one
 // goroutine (no split reader). The
 // output must be the same, byte for byte; the switch is for finding out
