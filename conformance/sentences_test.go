@@ -40,6 +40,12 @@ type sentenceRow struct {
 	// document's findings are errors for the first two, warnings for the
 	// next two; a may row has no breaking document.
 	Level string `yaml:"level"`
+	// Severity info lets a should or should-not row be proven by info
+	// findings in place of warnings: for a recommendation that the ruleset
+	// reports as a note, not as a warning (one that a document the format
+	// calls valid may break). Note says why; the matrix shows the row as
+	// proven at info.
+	Severity string `yaml:"severity"`
 	// Rules are the rule ids (every code of the rule) and id/code (that
 	// code) that enforce the sentence; celint.input for the loader.
 	Rules []string `yaml:"rules"`
@@ -169,7 +175,8 @@ func (c *sentenceCounts) add(level string, st rowStatus) {
 
 // TestSentenceSuites runs every row of every version's sentence suite:
 // a breaking document gets exactly findings of the rules the row names, at
-// the severity of its level; a keeping document gets none. It then checks
+// the severity of its level (or info, where a should or should-not row
+// says severity: info); a keeping document gets none, not even an info. It then checks
 // (or, with -update, rewrites) the sentence tables of the coverage
 // matrices, which are generated from the suites.
 func TestSentenceSuites(t *testing.T) {
@@ -205,12 +212,16 @@ func TestSentenceSuites(t *testing.T) {
 }
 
 // severityOf returns the severity a breaking document's findings have for
-// a level.
-func severityOf(level string) (engine.Severity, bool) {
-	switch level {
+// a row: that of its level, or info where a should or should-not row says
+// severity: info.
+func severityOf(row *sentenceRow) (engine.Severity, bool) {
+	switch row.Level {
 	case "must", "must-not":
 		return engine.Error, true
 	case "should", "should-not":
+		if row.Severity == "info" {
+			return engine.Info, true
+		}
 		return engine.Warning, true
 	}
 	return 0, false
@@ -226,9 +237,13 @@ func checkRow(t *testing.T, checker *lint.Checker, rs *engine.Ruleset, where str
 			t.Errorf("%s: the quote has %d words, more than 12", where, n)
 		}
 	}
-	sev, breaks := severityOf(row.Level)
+	sev, breaks := severityOf(row)
 	if !breaks && row.Level != "may" {
 		t.Errorf("%s: level %q: expected must, must-not, should, should-not or may", where, row.Level)
+		return statusFailed
+	}
+	if row.Severity != "" && (row.Severity != "info" || row.Level != "should" && row.Level != "should-not") {
+		t.Errorf("%s: severity %q: only a should or should-not row may say severity: info", where, row.Severity)
 		return statusFailed
 	}
 	if row.Checkable != nil && !*row.Checkable {
@@ -295,7 +310,7 @@ func checkRow(t *testing.T, checker *lint.Checker, rs *engine.Ruleset, where str
 				t.Errorf("%s: the breaking document gets %s/%s (%s) at %s, which the row does not name", where, d.RuleID, d.Code, d.Message, d.Pointer)
 				ok = false
 			} else if d.Severity != sev && d.RuleID != lint.InputRuleID {
-				t.Errorf("%s: the breaking document gets %s/%s as %s; a %s sentence is a%s", where, d.RuleID, d.Code, d.Severity, row.Level, map[engine.Severity]string{engine.Error: "n error", engine.Warning: " warning"}[sev])
+				t.Errorf("%s: the breaking document gets %s/%s as %s; this %s row wants a%s", where, d.RuleID, d.Code, d.Severity, row.Level, map[engine.Severity]string{engine.Error: "n error", engine.Warning: " warning", engine.Info: "n info"}[sev])
 				ok = false
 			}
 		}
@@ -414,6 +429,9 @@ func renderTable(sf sentenceFile, statuses []rowStatus) string {
 			rules = strings.Join(ids, ", ")
 		}
 		proven := map[rowStatus]string{statusArgued: "not checkable", statusProven: "yes", statusPending: "not yet", statusFailed: "**fails**", statusPermits: "permitted"}[statuses[i]]
+		if statuses[i] == statusProven && r.Severity == "info" {
+			proven = "yes (info)"
+		}
 		cell := func(s string) string {
 			return strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(s), "\n", " "), "|", "\\|")
 		}

@@ -22,7 +22,7 @@ info: {name: notes, version: 1.0.0}
 protocolVersions: ["2025-11-25"]
 tools:
   - name: delete_note
-    inputSchema: {type: object}
+    inputSchema: {type: object, additionalProperties: false}
     elicitations:
       - name: confirm
         mode: form

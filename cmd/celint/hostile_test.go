@@ -296,7 +296,7 @@ func manyFindings(n int) []byte {
 	tools := make([]any, n)
 	for i := range tools {
 		tools[i] = map[string]any{
-			"name": fmt.Sprintf("t%d", i), "inputSchema": map[string]any{"type": "object"},
+			"name": fmt.Sprintf("t%d", i), "inputSchema": map[string]any{"type": "object", "additionalProperties": false},
 			"annotations": map[string]any{"title": 1}, "execution": map[string]any{"taskSupport": "x"},
 			"icons": []any{map[string]any{}}, "outputSchema": map[string]any{"type": "array"},
 		}

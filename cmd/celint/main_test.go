@@ -38,7 +38,7 @@ const example = "../../examples/notes-server.mcpdesc.yaml"
 
 const cleanDoc = `{"mcpdesc": "0.9.0", "$schema": "https://example.com/schema.json", "info": {"name": "x", "version": "1.0.0"}, "protocolVersions": ["2025-11-25"],
  "transports": [{"type": "stdio", "command": "x"}],
- "tools": [{"name": "t", "inputSchema": {"type": "object"},
+ "tools": [{"name": "t", "inputSchema": {"type": "object", "additionalProperties": false},
    "elicitations": [{"name": "go", "mode": "url", "message": "Sign in.", "url": "https://example.com/sign-in"}]}]}
 `
 

@@ -164,6 +164,7 @@ tools:
     tags: [notes, notes]
     inputSchema:
       type: object
+      additionalProperties: false
 `
 
 func codes(p published) []string {
