@@ -273,21 +273,8 @@ func checkRow(t *testing.T, checker *lint.Checker, rs *engine.Ruleset, where str
 			t.Errorf("%s: %s is no code of %s", where, id, rid)
 		}
 	}
-	if row.BreaksBase64 != "" {
-		b, err := base64.StdEncoding.DecodeString(row.BreaksBase64)
-		if err != nil || row.Breaks != "" {
-			t.Errorf("%s: breaksBase64 is base64 (%v), and stands alone for breaks", where, err)
-			return statusFailed
-		}
-		row.Breaks = string(b)
-	}
-	if row.KeepsBase64 != "" {
-		b, err := base64.StdEncoding.DecodeString(row.KeepsBase64)
-		if err != nil || row.Keeps != "" {
-			t.Errorf("%s: keepsBase64 is base64 (%v), and stands alone for keeps", where, err)
-			return statusFailed
-		}
-		row.Keeps = string(b)
+	if !fromBase64(t, where, "breaks", row.BreaksBase64, &row.Breaks) || !fromBase64(t, where, "keeps", row.KeepsBase64, &row.Keeps) {
+		return statusFailed
 	}
 	if row.Breaks == "" && row.Keeps == "" {
 		return statusPending
@@ -442,4 +429,20 @@ func renderTable(sf sentenceFile, statuses []rowStatus) string {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", cell(r.Section), cell(r.Quote), r.Level, rules, proven, note)
 	}
 	return b.String()
+}
+
+// fromBase64 sets *doc, the row's document named name, to enc decoded, when
+// enc is given; it reports false when enc is no base64 or doc is given too.
+func fromBase64(t *testing.T, where, name, enc string, doc *string) bool {
+	t.Helper()
+	if enc == "" {
+		return true
+	}
+	b, err := base64.StdEncoding.DecodeString(enc)
+	if err != nil || *doc != "" {
+		t.Errorf("%s: %sBase64 is base64 (%v), and stands alone for %s", where, name, err, name)
+		return false
+	}
+	*doc = string(b)
+	return true
 }
