@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -68,6 +69,10 @@ type sentenceRow struct {
 	// they stand for Breaks and Keeps.
 	BreaksBase64 string `yaml:"breaksBase64"`
 	KeepsBase64  string `yaml:"keepsBase64"`
+	// At, when given, is where the breaking document's own findings are:
+	// JSON pointers, or line:col for an input error, which has none. Each
+	// finding is at one of them, and each has one.
+	At []string `yaml:"at"`
 
 	line int
 }
@@ -287,11 +292,21 @@ func checkRow(t *testing.T, checker *lint.Checker, rs *engine.Ruleset, where str
 		}
 		res := checker.Lint(context.Background(), "breaks.yaml", []byte(row.Breaks))
 		own := 0
+		found := make([]bool, len(row.At))
 		for _, d := range res.Diagnostics {
 			if names(row.Alongside, d) {
 				continue
 			}
 			own++
+			if len(row.At) > 0 {
+				i := slices.IndexFunc(row.At, func(a string) bool { return isAt(a, d) })
+				if i < 0 {
+					t.Errorf("%s: the breaking document gets %s/%s (%s) at %s (%d:%d), not where the row says (%q)", where, d.RuleID, d.Code, d.Message, d.Pointer, d.Line, d.Column, row.At)
+					ok = false
+				} else {
+					found[i] = true
+				}
+			}
 			named := names(row.Rules, d)
 			if !named {
 				t.Errorf("%s: the breaking document gets %s/%s (%s) at %s, which the row does not name", where, d.RuleID, d.Code, d.Message, d.Pointer)
@@ -304,6 +319,12 @@ func checkRow(t *testing.T, checker *lint.Checker, rs *engine.Ruleset, where str
 		if own == 0 {
 			t.Errorf("%s: the breaking document gets no finding of its own; want %v", where, row.Rules)
 			ok = false
+		}
+		for i, f := range found {
+			if !f {
+				t.Errorf("%s: the breaking document gets no finding at %s", where, row.At[i])
+				ok = false
+			}
 		}
 	} else if row.Breaks != "" {
 		t.Errorf("%s: a may row has no breaking document", where)
@@ -445,4 +466,13 @@ func fromBase64(t *testing.T, where, name, enc string, doc *string) bool {
 	}
 	*doc = string(b)
 	return true
+}
+
+// isAt reports whether finding d is at a, a JSON pointer or, for a finding
+// without one, line:col.
+func isAt(a string, d engine.Diagnostic) bool {
+	if line, col, ok := strings.Cut(a, ":"); ok && !strings.HasPrefix(a, "/") {
+		return line == strconv.Itoa(d.Line) && col == strconv.Itoa(d.Column)
+	}
+	return d.Pointer == a
 }
