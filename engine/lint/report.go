@@ -154,7 +154,15 @@ func (r *Report) rules() []report.Rule {
 		out = append(out, report.Rule{ID: rule.ID, Title: rule.Doc.Title, Description: rule.Doc.Description, HelpURI: help, Severity: rule.Severity,
 			Help: func() (string, string, error) { return ruledoc.Help(rs, rule) }})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	// A rule id that several rulesets define (one per format version, say)
+	// comes once for each; the order, by id and then page, is the same on
+	// every run, so a format that keeps one entry per id keeps the same.
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].ID != out[j].ID {
+			return out[i].ID < out[j].ID
+		}
+		return out[i].HelpURI < out[j].HelpURI
+	})
 	return out
 }
 
