@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -129,5 +130,32 @@ func TestSARIFRuleHelp(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no rule %s in the log", exampleRule)
+	}
+}
+
+// TestSARIFSameEveryRun: files of two format versions share rule ids, each
+// rule with a page per version; the log is the same on every run.
+func TestSARIFSameEveryRun(t *testing.T) {
+	dir := t.TempDir()
+	doc := "mcpdesc: \"%s\"\ninfo: {name: demo, version: 1.0.0}\nprotocolVersions: [\"2025-06-18\"]\ntransports: [{type: stdio, command: demo}]\ntools: [{name: t, description: x, inputSchema: {type: object, additionalProperties: false}, size: 1}]\n"
+	a := write(t, dir, "a.yaml", fmt.Sprintf(doc, "0.8.0"))
+	b := write(t, dir, "b.yaml", fmt.Sprintf(doc, "0.9.0"))
+	var first string
+	for i := range 10 {
+		_, out, errOut := runCLI(t, "check", "--format", "sarif", a, b)
+		if !strings.Contains(out, "mcpdesc.tools.tool") {
+			t.Fatalf("no finding of mcpdesc.tools.tool:\n%.2000s\n%s", out, errOut)
+		}
+		if i == 0 {
+			first = out
+		} else if out != first {
+			x, y := strings.Split(first, "\n"), strings.Split(out, "\n")
+			for k := range min(len(x), len(y)) {
+				if x[k] != y[k] {
+					t.Fatalf("run %d differs from the first at line %d:\n%s\n%s", i+1, k+1, x[k], y[k])
+				}
+			}
+			t.Fatalf("run %d differs from the first in length", i+1)
+		}
 	}
 }
