@@ -28,7 +28,8 @@ type document struct {
 	// Guarded by server.mu.
 	version  int32
 	text     *text
-	tooLarge bool // the text was dropped: larger than Options.MaxDocument
+	tooLarge bool // the text was dropped: larger than room allows
+	held     int  // the bytes of text counted in server.held
 	timer    *time.Timer
 	cancel   context.CancelFunc // of the lint running, if any
 	latest   *analysis          // of the version last linted
@@ -71,6 +72,7 @@ func (s *server) open(item protocol.TextDocumentItem) {
 	s.mu.Lock()
 	if old := s.docs[item.URI]; old != nil {
 		s.stop(old)
+		s.held -= old.held
 	}
 	s.docs[item.URI] = d
 	d.version = item.Version
@@ -82,11 +84,36 @@ func (s *server) open(item protocol.TextDocumentItem) {
 // setText sets the text of d, or drops it when it is too large. Called
 // with s.mu held.
 func (s *server) setText(d *document, data []byte) {
-	if len(data) > s.opts.maxDocument() {
-		d.text, d.tooLarge = nil, true
+	if len(data) > s.room(d) {
+		s.drop(d)
 		return
 	}
 	d.text, d.tooLarge = newText(data), false
+	s.hold(d)
+}
+
+// room is the most bytes d's text may have: Options.MaxDocument, and what
+// Options.MaxOpen leaves beside the other open documents. Called with
+// s.mu held.
+func (s *server) room(d *document) int {
+	return min(s.opts.maxDocument(), s.opts.maxOpen()-(s.held-d.held))
+}
+
+// hold counts d's text, as it is now, in the bytes the server holds.
+// Called with s.mu held.
+func (s *server) hold(d *document) {
+	n := 0
+	if d.text != nil {
+		n = len(d.text.Data)
+	}
+	s.held += n - d.held
+	d.held = n
+}
+
+// drop lets d's text go: it is too large to hold. Called with s.mu held.
+func (s *server) drop(d *document) {
+	d.text, d.tooLarge = nil, true
+	s.hold(d)
 }
 
 // change applies the changes of one didChange to a document and schedules
@@ -108,11 +135,14 @@ func (s *server) change(id protocol.VersionedTextDocumentIdentifier, changes []c
 			s.setText(d, []byte(changes[n-1].Text))
 		}
 	} else {
-		if err := d.text.apply(changes, s.opts.maxDocument()); err != nil {
+		if err := d.text.apply(changes, s.room(d)); err != nil {
 			s.logf("%s: cannot apply the change of version %d: %v", logText(string(id.URI), 200), id.Version, err)
 			if errors.Is(err, errTooBig) {
-				d.text, d.tooLarge = nil, true
+				s.drop(d)
 			}
+		}
+		if d.text != nil {
+			s.hold(d)
 		}
 	}
 	s.schedule(d, s.delay(d, time.Now()))
@@ -139,6 +169,7 @@ func (s *server) close(u protocol.DocumentUri) {
 	d := s.docs[u]
 	if d != nil {
 		s.stop(d)
+		s.held -= d.held
 		delete(s.docs, u)
 	}
 	s.mu.Unlock()
@@ -292,7 +323,7 @@ func (s *server) analyze(ctx context.Context, d *document, t *text, wasDesc bool
 	if t == nil {
 		a := &analysis{text: newText(nil)}
 		a.diagnostics = []protocol.Diagnostic{diagnostic(protocol.Range{}, protocol.DiagnosticSeverityError, lint.InputRuleID,
-			fmt.Sprintf("not checked: the document is larger than %d bytes, the most the language server holds", s.opts.maxDocument()))}
+			fmt.Sprintf("not checked: the language server holds at most %d bytes of a document and %d bytes of all open documents together, and this one would pass that; close other documents or lint it with celint check", s.opts.maxDocument(), s.opts.maxOpen()))}
 		return a
 	}
 	a := &analysis{text: t}

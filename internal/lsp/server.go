@@ -71,6 +71,11 @@ type Options struct {
 	// MaxDocument bounds an open document's size in bytes; 0 means
 	// DefaultMaxDocument. A larger one gets one diagnostic saying so.
 	MaxDocument int
+	// MaxOpen bounds the bytes of all open documents' texts together; 0
+	// means DefaultMaxOpen. A document that would pass it is held no more
+	// and gets one diagnostic saying so, as a document larger than
+	// MaxDocument does.
+	MaxOpen int
 	// MaxMessage bounds a JSON-RPC message in bytes; a client that sends
 	// a larger one is disconnected. 0 means DefaultMaxMessage.
 	MaxMessage int64
@@ -83,6 +88,7 @@ const (
 	DefaultMaxDelay       = 250 * time.Millisecond
 	DefaultMaxDiagnostics = 1000
 	DefaultMaxDocument    = 64 << 20
+	DefaultMaxOpen        = 512 << 20
 	DefaultMaxMessage     = 256 << 20
 )
 
@@ -98,6 +104,13 @@ func (o *Options) maxDocument() int {
 		return o.MaxDocument
 	}
 	return DefaultMaxDocument
+}
+
+func (o *Options) maxOpen() int {
+	if o.MaxOpen > 0 {
+		return o.MaxOpen
+	}
+	return DefaultMaxOpen
 }
 
 func (o *Options) maxDelay() time.Duration {
@@ -175,6 +188,7 @@ type server struct {
 	mu       sync.Mutex
 	state    int // stateNew, stateRunning, stateShutDown
 	docs     map[protocol.DocumentUri]*document
+	held     int // bytes of the open documents' texts, at most Options.MaxOpen
 	requests map[jsonrpc2.ID]context.CancelFunc
 	exited   chan error
 }

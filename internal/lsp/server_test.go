@@ -476,3 +476,28 @@ func TestConfigAndSuppressions(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// TestOpenDocumentsBound: the texts of all open documents together are
+// bounded; a document that would pass the bound is not held, says so, and
+// is linted once another document's close leaves it room.
+func TestOpenDocumentsBound(t *testing.T) {
+	c := startServer(t, Options{MaxOpen: len(faulty) * 3 / 2})
+	root := t.TempDir()
+	c.initialize(root)
+	a := protocol.DocumentUri("file://" + root + "/a.yaml")
+	b := protocol.DocumentUri("file://" + root + "/b.yaml")
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": a, "languageId": "yaml", "version": 1, "text": faulty}})
+	if p := c.waitDiagnostics(a, 1); len(p.Diagnostics) != 3 {
+		t.Fatalf("the first document: %v", codes(p))
+	}
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": b, "languageId": "yaml", "version": 1, "text": faulty}})
+	if p := c.waitDiagnostics(b, 1); len(p.Diagnostics) != 1 || !strings.Contains(p.Diagnostics[0].Message, "all open documents together") {
+		t.Fatalf("a document past the bound: %+v", p.Diagnostics)
+	}
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": a}})
+	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": b, "version": 2}, "contentChanges": []any{map[string]any{"text": faulty}}})
+	if p := c.waitDiagnostics(b, 2); len(p.Diagnostics) != 3 {
+		t.Errorf("after the first document closed: %v", codes(p))
+	}
+	c.shutdown()
+}
