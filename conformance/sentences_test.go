@@ -47,6 +47,10 @@ type sentenceRow struct {
 	// calls valid may break). Note says why; the matrix shows the row as
 	// proven at info.
 	Severity string `yaml:"severity"`
+	// OptIn says the row's rules report it through an opt-in code
+	// (engine.Code.OptIn), which celint reports where a config file names
+	// it: the row's documents are linted with opt-in codes reported.
+	OptIn bool `yaml:"optIn"`
 	// Rules are the rule ids (every code of the rule) and id/code (that
 	// code) that enforce the sentence; celint.input for the loader.
 	Rules []string `yaml:"rules"`
@@ -196,6 +200,7 @@ func TestSentenceSuites(t *testing.T) {
 				t.Fatal(err)
 			}
 			checker := lint.NewChecker(lint.NewRulesets(cat, rs), lint.Options{})
+			optIn := lint.NewChecker(lint.NewRulesets(cat, rs), lint.Options{Filter: lint.Filter{OptIn: true}})
 			var total sentenceCounts
 			statuses := make([][]rowStatus, len(s.data))
 			for fi, sf := range s.data {
@@ -203,7 +208,11 @@ func TestSentenceSuites(t *testing.T) {
 				for ri := range sf.Rows {
 					row := &sf.Rows[ri]
 					where := fmt.Sprintf("%s:%d (§%s)", filepath.Base(s.files[fi]), row.line, row.Section)
-					st := checkRow(t, checker, rs, where, row)
+					c := checker
+					if row.OptIn {
+						c = optIn
+					}
+					st := checkRow(t, c, rs, where, row)
 					statuses[fi] = append(statuses[fi], st)
 					fc.add(row.Level, st)
 					total.add(row.Level, st)
@@ -437,8 +446,17 @@ func renderTable(sf sentenceFile, statuses []rowStatus) string {
 			rules = strings.Join(ids, ", ")
 		}
 		proven := map[rowStatus]string{statusArgued: "not checkable", statusProven: "yes", statusPending: "not yet", statusFailed: "**fails**", statusPermits: "permitted"}[statuses[i]]
-		if statuses[i] == statusProven && r.Severity == "info" {
-			proven = "yes (info)"
+		if statuses[i] == statusProven {
+			var how []string
+			if r.Severity == "info" {
+				how = append(how, "info")
+			}
+			if r.OptIn {
+				how = append(how, "opt-in")
+			}
+			if len(how) > 0 {
+				proven += " (" + strings.Join(how, ", ") + ")"
+			}
 		}
 		cell := func(s string) string {
 			return strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(s), "\n", " "), "|", "\\|")

@@ -17,13 +17,16 @@ type check struct {
 	// inheritsLevel: the check sets no level of its own, so a levels entry
 	// for its rule applies to it
 	inheritsLevel bool
-	aliases       []string
-	scopeValues   []string // nil: wherever the rule applies
-	assume        *assumption
-	each          *program
-	eachText      string // each's text: checks of a rule with the same text share its value on a node (see ruleRun.evalEach)
-	when          *program
-	test          *program
+	// optIn: the check's findings are marked OptIn, until a levels entry
+	// for its code gives it a level
+	optIn       bool
+	aliases     []string
+	scopeValues []string // nil: wherever the rule applies
+	assume      *assumption
+	each        *program
+	eachText    string // each's text: checks of a rule with the same text share its value on a node (see ruleRun.evalEach)
+	when        *program
+	test        *program
 	// fused is when and test in one program, "when ? optional.of(test) :
 	// optional.none()": one evaluation instead of two for each item. Any
 	// error it meets is found again by evaluating when and test apart, so

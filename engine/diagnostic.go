@@ -101,6 +101,10 @@ type Diagnostic struct {
 	RuleError bool `json:"ruleError,omitempty"`
 	// InputError marks a document that could not be read or parsed.
 	InputError bool `json:"inputError,omitempty"`
+	// OptIn marks a finding of an opt-in code (Code.OptIn): a linter that
+	// honours the mark reports it only when asked to, as engine/lint
+	// does when a config file gives the code a level.
+	OptIn bool `json:"-"`
 	// Cause is the error behind a rule error, for errors.Is: ErrBudget,
 	// ErrRuleTimeout, cel.ErrCostLimit, cel.ErrPanic, or the CEL runtime
 	// error. Nil for findings.

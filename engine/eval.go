@@ -1147,7 +1147,7 @@ func (rr *ruleRun) diag(ptr, msg string, c *check) Diagnostic {
 		EndLine: int(end.Line), EndColumn: int(end.Col),
 	}
 	if c != nil {
-		d.Code, d.Severity, d.Aliases = c.code, c.severity, c.aliases
+		d.Code, d.Severity, d.Aliases, d.OptIn = c.code, c.severity, c.aliases, c.optIn
 	}
 	return d
 }

@@ -239,6 +239,10 @@ type Code struct {
 	// Inherited is true when the code sets no level of its own: it has
 	// the rule's, and a ruleset's levels entry for the rule changes it too.
 	Inherited bool
+	// OptIn is true for a code reported only on request: its findings are
+	// marked Diagnostic.OptIn, and a ruleset's levels entry for id/code
+	// (or a config file's, see engine/lint) turns it on.
+	OptIn bool
 	// Message is the message template of the check that reports the code,
 	// or its messageExpression's text; "" for the rule's own code. Pos is
 	// where that check starts in the rule's file.
@@ -544,7 +548,7 @@ func (r *Rule) withLevel(code, level string) *Rule {
 		if c := cp.Codes[i]; c.Name == code || code == "" && c.Inherited {
 			cp.Codes[i].Severity, cp.Codes[i].Level = sev, level
 			if c.Name == code {
-				cp.Codes[i].Inherited = false
+				cp.Codes[i].Inherited, cp.Codes[i].OptIn = false, false
 			}
 		}
 	}
@@ -572,7 +576,7 @@ func checksWithLevel(checks []*check, code string, sev Severity) []*check {
 			cc.severity = sev
 		}
 		if cc.code == code && code != "" {
-			cc.inheritsLevel = false
+			cc.inheritsLevel, cc.optIn = false, false
 		}
 		out[i] = &cc
 	}
@@ -1256,7 +1260,7 @@ func (rs *Ruleset) compileRule(spec *loader.RuleSpec, text []byte, fix fixtureDi
 			if cs.MessageExpression != nil {
 				msg = cs.MessageExpression.Text
 			}
-			r.Codes = append(r.Codes, Code{Name: cs.Code.Value, Severity: SeverityOfLevel(level), Level: level, Aliases: cs.Aliases, Inherited: cs.Level.Value == "", Message: msg, Pos: cs.Pos})
+			r.Codes = append(r.Codes, Code{Name: cs.Code.Value, Severity: SeverityOfLevel(level), Level: level, Aliases: cs.Aliases, Inherited: cs.Level.Value == "", OptIn: cs.OptIn, Message: msg, Pos: cs.Pos})
 		}
 	}
 	if lazy {
@@ -1388,7 +1392,7 @@ func (rs *Ruleset) compileBody(r *Rule, spec *loader.RuleSpec) error {
 		c.severity, c.aliases, c.inheritsLevel = r.Severity, spec.Doc.Aliases, true
 		if cs.Code.Value != "" {
 			level := cmp.Or(cs.Level.Value, spec.Doc.Level)
-			c.code, c.severity, c.aliases = cs.Code.Value, SeverityOfLevel(level), cs.Aliases
+			c.code, c.severity, c.aliases, c.optIn = cs.Code.Value, SeverityOfLevel(level), cs.Aliases, cs.OptIn
 			c.inheritsLevel = cs.Level.Value == ""
 		}
 		if c.scopeValues, err = rs.scopeSet(file, cs.Scope); err != nil {

@@ -174,6 +174,7 @@ var keyFields = map[string]string{
 
 	"CheckSpec.Code":              "not: each rule names its own findings",
 	"CheckSpec.Level":             "not: each rule reports its findings at its own level",
+	"CheckSpec.OptIn":             "not: each rule marks its findings by its own checks",
 	"CheckSpec.Aliases":           "not: names of findings",
 	"CheckSpec.Scope":             "parts",
 	"CheckSpec.Assume":            "parts",

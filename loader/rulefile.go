@@ -277,8 +277,11 @@ type BasedOn struct {
 type CheckSpec struct {
 	// Code names the check's finding within its rule; with Level and
 	// Aliases it makes one rule able to report several distinct findings.
-	Code              Scalar
-	Level             Scalar // "" for the rule's level
+	Code  Scalar
+	Level Scalar // "" for the rule's level
+	// OptIn: the code is reported only where a config file or a ruleset's
+	// levels name it (id/code); a check with OptIn has a code.
+	OptIn             bool
 	Aliases           []string
 	Scope             Scope   // the check's limit to scope values; zero when not written
 	Assume            *Assume // the shape of node the check needs
@@ -1131,7 +1134,7 @@ func (r *reader) basedOn(n *Node) BasedOn {
 
 func (r *reader) check(n *Node, scopeKey string) CheckSpec {
 	c := CheckSpec{Pos: n.Pos}
-	fields := []string{"code", "level", "aliases"}
+	fields := []string{"code", "level", "optIn", "aliases"}
 	if scopeKey != "" {
 		fields = append(fields, scopeKey)
 	}
@@ -1150,6 +1153,8 @@ func (r *reader) check(n *Node, scopeKey string) CheckSpec {
 			if !isLevel(c.Level.Value) {
 				r.add(v.Pos, "level %q is not one of must, should, may", c.Level.Value)
 			}
+		case "optIn":
+			c.OptIn = r.boolean(v)
 		case "aliases":
 			c.Aliases = r.strs(v)
 		case scopeKey:
@@ -1190,6 +1195,9 @@ func (r *reader) check(n *Node, scopeKey string) CheckSpec {
 	}
 	if (seen["level"] || seen["aliases"]) && !seen["code"] {
 		r.add(c.Pos, "a check with its own level or aliases needs a 'code' that names its finding")
+	}
+	if seen["optIn"] && !seen["code"] {
+		r.add(c.Pos, "a check with optIn needs a 'code' that names its finding, which a config file turns on")
 	}
 	return c
 }

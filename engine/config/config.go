@@ -425,6 +425,17 @@ func (c *Config) Ignored(file string) (Pattern, bool) {
 // for the rule's own) in file, and false when it sets none. A later layer
 // wins over an earlier one; within a layer, "id/code" wins over "id".
 func (c *Config) LevelOf(file, rule, code string) (string, bool) {
+	return c.levelOf(file, rule, code, false)
+}
+
+// CodeLevelOf is LevelOf for a code that only an entry naming it
+// (rule/code) gives a level: an opt-in code, which a level for its whole
+// rule leaves off.
+func (c *Config) CodeLevelOf(file, rule, code string) (string, bool) {
+	return c.levelOf(file, rule, code, true)
+}
+
+func (c *Config) levelOf(file, rule, code string, codeOnly bool) (string, bool) {
 	rel, inside := c.Rel(file)
 	level, set := "", false
 	for _, l := range c.Layers {
@@ -436,7 +447,7 @@ func (c *Config) LevelOf(file, rule, code string) (string, bool) {
 		byRule, byCode := "", ""
 		for _, lv := range l.Levels {
 			switch {
-			case lv.Rule == rule:
+			case lv.Rule == rule && !codeOnly:
 				byRule = lv.Level
 			case code != "" && lv.Rule == rule+"/"+code:
 				byCode = lv.Level

@@ -35,8 +35,12 @@ const SuppressionRuleID = "celint.suppression"
 // that show suppressed findings (sarif) print them, and no count includes
 // them. A finding a suppression comment drops is not recorded.
 type Filter struct {
-	// Config sets the levels of rules and findings; nil sets none.
+	// Config sets the levels of rules and findings; nil sets none. An
+	// opt-in code (engine.Code.OptIn) is reported only where an entry
+	// naming it (rule/code) gives it a level, or with OptIn.
 	Config *config.Config
+	// OptIn reports the findings of every opt-in code, at their own level.
+	OptIn bool
 	// Keep keeps the findings it returns true for (Only.Keep); nil keeps
 	// all.
 	Keep func(engine.Diagnostic) bool
@@ -116,8 +120,14 @@ func (f *DocumentFilter) level(d *engine.Diagnostic) bool {
 // settle applies the config file's level to d and Keep: whether d is
 // still a finding.
 func (f *DocumentFilter) settle(d *engine.Diagnostic) bool {
+	optIn := d.OptIn && !f.filter.OptIn
 	if cfg := f.filter.Config; cfg != nil && !d.RuleError && !d.InputError {
-		if level, set := cfg.LevelOf(f.name, d.RuleID, d.Code); set {
+		levelOf := cfg.LevelOf
+		if d.OptIn {
+			levelOf = cfg.CodeLevelOf
+		}
+		if level, set := levelOf(f.name, d.RuleID, d.Code); set {
+			optIn = false
 			if level == "off" {
 				return false
 			}
@@ -125,6 +135,9 @@ func (f *DocumentFilter) settle(d *engine.Diagnostic) bool {
 				d.Severity = sev
 			}
 		}
+	}
+	if optIn {
+		return false // an opt-in code nothing turned on
 	}
 	return f.filter.Keep == nil || f.filter.Keep(*d)
 }
