@@ -538,6 +538,15 @@ func (rs *Ruleset) inherited(spec *loader.RulesetSpec, included []*Rule, issues 
 	return slices.Collect(maps.Values(byID))
 }
 
+// LevelLabel is the code's level as rule listings show it: the level, and
+// for an opt-in code ", opt-in".
+func (c Code) LevelLabel() string {
+	if c.OptIn {
+		return c.Level + ", opt-in"
+	}
+	return c.Level
+}
+
 // withLevel returns a copy of r in which code ("" for the rule's own
 // findings) has the level.
 func (r *Rule) withLevel(code, level string) *Rule {

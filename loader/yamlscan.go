@@ -161,6 +161,13 @@ func (s *yscan) skipSpace(i int) (int, bool) {
 	return s.sc.skipSep(i)
 }
 
+// isKeyAt reports whether the node that ends at e, in a flow collection,
+// is a mapping key.
+func (s *yscan) isKeyAt(e int) bool {
+	key, _ := s.keyAfter(e, true)
+	return key
+}
+
 // keyAfter reports whether the node that ends at e is a mapping key: in
 // block context ": " follows on the same line; in flow context ':' follows.
 func (s *yscan) keyAfter(e int, flow bool) (bool, int) {
@@ -429,7 +436,7 @@ func (s *yscan) run() (int, *Error) {
 				i = nextChar(src, i)
 				continue
 			}
-			if key, _ := s.keyAfter(e, true); !key && !value && !s.isKey && s.flow[len(s.flow)-1] == '{' {
+			if !value && !s.isKey && s.flow[len(s.flow)-1] == '{' && !s.isKeyAt(e) {
 				// A key without ':' in a flow mapping: its empty value
 				// is placed at the ',' or '}' that ends the entry, as
 				// yaml/v4 places it.

@@ -186,11 +186,7 @@ func runRules(args []string, stdout, stderr io.Writer) (int, error) {
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", cell(r.ID), cell(r.Doc.Level), cell(r.Doc.Surface), cell(title))
 			for _, c := range r.Codes[1:] {
-				level := c.Level
-				if c.OptIn {
-					level += ", opt-in"
-				}
-				fmt.Fprintf(tw, "  %s/%s\t%s\t\t%s\n", cell(r.ID), cell(c.Name), cell(level), cell(strings.Join(c.Aliases, ", ")))
+				fmt.Fprintf(tw, "  %s/%s\t%s\t\t%s\n", cell(r.ID), cell(c.Name), cell(c.LevelLabel()), cell(strings.Join(c.Aliases, ", ")))
 			}
 		}
 		if err := tw.Flush(); err != nil {

@@ -132,7 +132,7 @@ func ruleChanges(ra *engine.Ruleset, a *engine.Rule, rb *engine.Ruleset, b *engi
 		m := map[string]string{}
 		for _, c := range r.Codes {
 			if c.Name != "" {
-				m[c.Name] = c.Level
+				m[c.Name] = c.LevelLabel()
 			}
 		}
 		return m

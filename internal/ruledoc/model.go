@@ -132,10 +132,7 @@ func build(rs *engine.Ruleset, r *engine.Rule) (*model, error) {
 	m.Details = details(r)
 	for _, c := range r.Codes {
 		if c.Name != "" {
-			if c.OptIn {
-				// As pages and explain show the level.
-				c.Level += ", opt-in"
-			}
+			c.Level = c.LevelLabel() // as pages and explain show it
 			m.Codes = append(m.Codes, c)
 		}
 	}

@@ -201,10 +201,7 @@ func CodeText(rs *engine.Ruleset, r *engine.Rule, c engine.Code) ([]byte, error)
 	var b bytes.Buffer
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	section := func(name string) { p("\n%s\n%s\n", name, strings.Repeat("-", len(name))) }
-	name, level := safetext.Line(c.Name), safetext.Line(c.Level)
-	if c.OptIn {
-		level += ", opt-in"
-	}
+	name, level := safetext.Line(c.Name), safetext.Line(c.LevelLabel())
 	p("%s/%s (%s, %s)\n", m.ID, name, level, m.Ruleset)
 	if c.OptIn {
 		p("reported only where a config file names it: rules: {%s/%s: %s}\n", m.ID, name, c.Severity)
